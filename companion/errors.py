@@ -1,0 +1,34 @@
+"""One base exception for the project; each subclass also inherits the built-in it resembles."""
+
+
+class CompanionError(Exception):
+    """Base of every error companion raises on purpose."""
+
+
+class BadAction(CompanionError, ValueError):
+    """An action that is not well formed: unknown type, missing or mistyped fields."""
+
+
+class IllegalAction(CompanionError, ValueError):
+    """A well-formed action that the rules forbid now.
+
+    ``reason`` says, in a player's words, which rule forbids it and what is expected instead;
+    ``rule`` names the rulebook section when there is one.
+    """
+
+    def __init__(self, reason: str, rule: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class DataFileError(CompanionError, ValueError):
+    """A component data or config file that cannot be used; the message names file and key."""
+
+
+class JournalError(CompanionError, RuntimeError):
+    """The journal file is missing, corrupt, foreign or from a newer companion."""
+
+
+class NoGame(CompanionError, LookupError):
+    """An action arrived while no game is in progress."""
