@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(PY) -m bench
+	$(PY) tests/bench/run.py $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
