@@ -32,3 +32,11 @@ class JournalError(CompanionError, RuntimeError):
 
 class NoGame(CompanionError, LookupError):
     """An action arrived while no game is in progress."""
+
+
+class SetupError(CompanionError, ValueError):
+    """Game options that cannot start a game: the message names the option."""
+
+
+class Conflict(CompanionError, RuntimeError):
+    """An action was made against a state that has since changed (its ``if_seq`` is stale)."""

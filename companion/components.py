@@ -1,0 +1,88 @@
+"""Component data: dice, decks, boards, characters. Shipped as TOML beside the engines; an owner
+may replace any file from the components folder of the data or config directory to match the box
+on their table.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from companion.errors import DataFileError
+
+EMBEDDED = Path(__file__).resolve().parent / "games" / "data"
+
+
+def component_file(name: str, override_dir: str | Path | None = None) -> Path:
+    """The file to load for ``name`` (e.g. "incredibles.toml"): the owner's copy wins."""
+    if override_dir is not None:
+        candidate = Path(override_dir) / name
+        if candidate.is_file():
+            return candidate
+    return EMBEDDED / name
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise DataFileError(f"{path}: file not found") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataFileError(f"{path}: not valid TOML ({exc})") from exc
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc})") from exc
+    return data
+
+
+class Reader:
+    """Typed access to a parsed TOML table that names the file and key in every error."""
+
+    def __init__(self, data: dict[str, Any], path: Path | str, where: str = ""):
+        self.data = data
+        self.path = path
+        self.where = where
+
+    def _key(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def fail(self, key: str, message: str) -> DataFileError:
+        return DataFileError(f"{self.path}: {self._key(key)}: {message}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise self.fail(key, "missing")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            raise self.fail(key, f"expected a number, got {value!r}")
+        if not isinstance(value, kind):
+            name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            raise self.fail(key, f"expected {name}, got {type(value).__name__} {value!r}")
+        return value
+
+    def table(self, key: str) -> "Reader":
+        return Reader(self.get(key, dict), self.path, self._key(key))
+
+    def tables(self, key: str) -> list["Reader"]:
+        items = self.get(key, list)
+        out = []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.fail(f"{key}[{i}]", "expected a table")
+            out.append(Reader(item, self.path, f"{self._key(key)}[{i}]"))
+        return out
+
+    def strings(self, key: str, default: Any = ...) -> list[str]:
+        values = self.get(key, list, default)
+        if not all(isinstance(v, str) for v in values):
+            raise self.fail(key, "expected a list of strings")
+        return list(values)
+
+    def one_of(self, key: str, choices: set[str] | list[str], default: Any = ...) -> str:
+        value = self.get(key, str, default)
+        if value not in choices:
+            raise self.fail(key, f"{value!r} is not one of {', '.join(sorted(choices))}")
+        return value

@@ -1,0 +1,199 @@
+"""The Incredibles' component data, loaded from TOML and checked before any game starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.components import Reader, component_file, load_toml
+
+FILE = "incredibles.toml"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    kind: str          # problem | road_destroyed | frozone | jackjack | edna
+    title: str
+    tile: str | None = None
+    power: str | None = None
+    space: str | None = None
+
+
+@dataclass(frozen=True)
+class Hero:
+    id: str
+    name: str
+    power: str
+    die: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MoveFace:
+    id: str
+    move: int
+    alarm: bool
+
+
+@dataclass(frozen=True)
+class IncrediblesData:
+    path: str
+    powers: tuple[str, ...]
+    track_spaces: int
+    movement_die: tuple[MoveFace, ...]
+    jackjack_die: tuple[str, ...]
+    heroes: dict[str, Hero]
+    start: str
+    jackjack_start: str
+    adjacency: dict[str, tuple[str, ...]]
+    numbered: tuple[str, ...]
+    tiles: dict[str, str]          # letter -> power
+    cards: dict[str, Card]
+    assumptions: dict[str, str]    # section -> note
+
+    def describe(self) -> dict:
+        return {
+            "powers": list(self.powers),
+            "track_spaces": self.track_spaces,
+            "movement_die": [f.__dict__ for f in self.movement_die],
+            "jackjack_die": list(self.jackjack_die),
+            "heroes": [{"id": h.id, "name": h.name, "power": h.power, "die": list(h.die)}
+                       for h in self.heroes.values()],
+            "board": {"start": self.start, "numbered": list(self.numbered),
+                      "tiles": self.tiles,
+                      "adjacency": {k: list(v) for k, v in self.adjacency.items()}},
+            "cards": [c.__dict__ for c in self.cards.values()],
+            "assumptions": self.assumptions,
+            "file": self.path,
+        }
+
+
+def load(components_dir: str | Path | None = None) -> IncrediblesData:
+    path = component_file(FILE, components_dir)
+    top = Reader(load_toml(path), path)
+    powers = tuple(top.strings("powers"))
+    if not powers:
+        raise top.fail("powers", "needs at least one power")
+    faces_ok = set(powers) | {"wild"}
+    assumptions: dict[str, str] = {}
+
+    def note(section: Reader, name: str) -> None:
+        if section.get("assumption", bool, False):
+            assumptions[name] = section.get("note", str, "assumed, not printed")
+
+    track = top.table("problem_track")
+    spaces = track.get("spaces", int)
+    if not 1 <= spaces <= 10:
+        raise track.fail("spaces", "must be between 1 and 10")
+    note(track, "problem_track")
+
+    move_t = top.table("movement_die")
+    note(move_t, "movement_die")
+    move_faces = []
+    for f in move_t.tables("faces"):
+        move = f.get("move", int)
+        if not 0 <= move <= 12:
+            raise f.fail("move", "must be between 0 and 12")
+        move_faces.append(MoveFace(f.get("id", str), move, f.get("alarm", bool, False)))
+    if not move_faces:
+        raise move_t.fail("faces", "the movement die needs faces")
+
+    jj = top.table("jackjack_die")
+    note(jj, "jackjack_die")
+    jj_faces = tuple(jj.strings("faces"))
+    _check_faces(jj, "faces", jj_faces, faces_ok)
+
+    heroes = {}
+    for h in top.tables("heroes"):
+        own = h.one_of("power", set(powers))
+        die = tuple(h.strings("die")) if "die" in h.data else (*powers, own, "wild")
+        _check_faces(h, "die", die, faces_ok)
+        hero = Hero(h.get("id", str), h.get("name", str), own, die)
+        if hero.id in heroes:
+            raise h.fail("id", f"hero {hero.id!r} appears twice")
+        heroes[hero.id] = hero
+        note(h, f"hero {hero.id}")
+    if not heroes:
+        raise top.fail("heroes", "needs at least one hero")
+
+    board = top.table("board")
+    note(board, "board")
+    start = board.get("start", str)
+    n = board.get("numbered", int)
+    if not 1 <= n <= 200:
+        raise board.fail("numbered", "must be between 1 and 200")
+    numbered = tuple(str(i) for i in range(1, n + 1))
+    tiles = {}
+    for t in board.tables("tiles"):
+        letter = t.get("letter", str)
+        if letter in tiles or letter in numbered or letter == start:
+            raise t.fail("letter", f"{letter!r} names a space twice")
+        tiles[letter] = t.one_of("power", set(powers))
+    spaces_all = {start, *numbered, *tiles}
+    adjacency: dict[str, set[str]] = {s: set() for s in spaces_all}
+    links = board.get("links", list)
+    if board.get("ring", bool, False):
+        links = links + [[numbered[i], numbered[(i + 1) % n]] for i in range(n)]
+    for i, link in enumerate(links):
+        if (not isinstance(link, list) or len(link) != 2
+                or not all(isinstance(s, str) and s in spaces_all for s in link)):
+            raise board.fail(f"links[{i}]", f"{link!r} must be two known spaces")
+        a, b = link
+        adjacency[a].add(b)
+        adjacency[b].add(a)
+    jackjack_start = board.get("jackjack_start", str)
+    if jackjack_start not in numbered:
+        raise board.fail("jackjack_start", "must be a numbered space")
+
+    deck = top.table("deck")
+    note(deck, "deck")
+    cards: dict[str, Card] = {}
+
+    def add(card: Card) -> None:
+        if card.id in cards:
+            raise deck.fail(card.kind, f"card {card.id} appears twice")
+        cards[card.id] = card
+
+    for letter in deck.strings("problem"):
+        if letter not in tiles:
+            raise deck.fail("problem", f"{letter!r} is not a lettered tile of the board")
+        add(Card(f"problem-{letter}", "problem", f"Problem {letter}", tile=letter,
+                 power=tiles[letter]))
+    for space in deck.strings("road_destroyed"):
+        if space not in numbered:
+            raise deck.fail("road_destroyed", f"{space!r} is not a numbered space")
+        add(Card(f"road-{space}", "road_destroyed", f"Road Destroyed: space {space}",
+                 space=space))
+    for power in deck.strings("frozone"):
+        if power not in powers:
+            raise deck.fail("frozone", f"{power!r} is not a power")
+        add(Card(f"frozone-{power}", "frozone", f"Frozone Helps: {power.title()}", power=power))
+    for space in deck.strings("jackjack"):
+        if space not in numbered:
+            raise deck.fail("jackjack", f"{space!r} is not a numbered space")
+        add(Card(f"jackjack-{space}", "jackjack", f"Jack-Jack Teleports: space {space}",
+                 space=space))
+    for i in range(deck.get("edna", int)):
+        add(Card(f"edna-{i + 1}", "edna", "Edna Rescues"))
+    problems = [c for c in cards.values() if c.kind == "problem"]
+    if len(problems) < spaces:
+        raise deck.fail("problem", f"needs at least {spaces} problem cards to start")
+
+    return IncrediblesData(
+        path=str(path), powers=powers, track_spaces=spaces, movement_die=tuple(move_faces),
+        jackjack_die=jj_faces, heroes=heroes, start=start, jackjack_start=jackjack_start,
+        adjacency={k: tuple(sorted(v, key=_space_order)) for k, v in adjacency.items()},
+        numbered=numbered, tiles=tiles, cards=cards, assumptions=assumptions,
+    )
+
+
+def _check_faces(section: Reader, key: str, faces: tuple[str, ...], allowed: set[str]) -> None:
+    if not faces:
+        raise section.fail(key, "a die needs faces")
+    bad = [f for f in faces if f not in allowed]
+    if bad:
+        raise section.fail(key, f"unknown face(s) {bad}: faces are powers or 'wild'")
+
+
+def _space_order(space: str) -> tuple[int, str]:
+    return (0, f"{int(space):04d}") if space.isdigit() else (1, space)

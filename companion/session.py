@@ -1,0 +1,309 @@
+"""The session: checks each action against the game's rules, journals it, applies it, publishes.
+
+State is a pure function of the journal: ``fold(apply, actions, setup(seed))``. Each effective
+action keeps the state after it on a stack, so undo pops in constant time and the journal only
+gains an undo entry; at start-up the stack is rebuilt by replaying the journal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.actions import Action
+from companion.errors import BadAction, Conflict, IllegalAction, NoGame, SetupError
+from companion.events import EventBus, Listener
+from companion.games.base import Game
+from companion.journal import GameRecord, Journal
+from companion.rng import rng_for
+from companion.timers import Timer
+
+TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
+                 "timer.expire")
+
+
+@dataclass
+class Table:
+    """Everything the journal folds to: the game's state and the table's own timers."""
+
+    game: Any
+    timers: dict[str, Timer] = field(default_factory=dict)
+
+
+@dataclass
+class _Step:
+    seq: int
+    action: Action
+    table: Table
+
+
+class Session:
+    def __init__(self, journal: Journal, catalog: Callable[[str], Game],
+                 clock: Callable[[], float] = time.time):
+        self.journal = journal
+        self.catalog = catalog
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._bus = EventBus()
+        self._record: GameRecord | None = None
+        self._engine: Game | None = None
+        self._base: Table | None = None
+        self._stack: list[_Step] = []
+        self._seq = 0
+        self._view: dict[str, Any] | None = None
+        self._load()
+
+    # -- start-up: replay the journal ----------------------------------------------------------
+
+    def _load(self) -> None:
+        with self._lock:
+            self._seq = self.journal.last_seq()
+            record = self.journal.current_game()
+            if record is not None:
+                self._begin(record)
+                for entry in self.journal.entries(record.id):
+                    if entry.kind == "undo":
+                        if self._stack:
+                            self._stack.pop()
+                        continue
+                    action = Action.from_json(entry.payload)
+                    self._stack.append(_Step(entry.seq, action, self._apply(self._top(), action)))
+            self._refresh()
+
+    def _begin(self, record: GameRecord) -> None:
+        engine = self.catalog(record.game)
+        game = engine.setup(record.options, rng_for(record.seed, "setup"))
+        self._record, self._engine = record, engine
+        self._base, self._stack = Table(game), []
+
+    # -- the public surface ---------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def start(self, game: str, options: dict[str, Any] | None = None,
+              seed: int | None = None) -> dict[str, Any]:
+        """Start a new game; the one in progress, if any, is closed and stays in the history."""
+        options = dict(options or {})
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise SetupError("seed must be a whole number from 0")
+        try:
+            json.dumps(options)
+        except (TypeError, ValueError) as exc:
+            raise SetupError(f"options must be plain JSON ({exc})") from exc
+        engine = self.catalog(game)
+        engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
+        with self._lock:
+            record = self.journal.start_game(game, options, seed, self.clock())
+            self._begin(record)
+            self._seq = record.start_seq
+            self._changed_now()
+            return self.view()
+
+    def close_game(self) -> dict[str, Any]:
+        with self._lock:
+            if self._record is None:
+                raise NoGame("no game is in progress")
+            self._seq = self.journal.close_game(self._record.id, self.clock())
+            self._record = self._engine = self._base = None
+            self._stack = []
+            self._changed_now()
+            return self.view()
+
+    def submit(self, action: Action | dict[str, Any], if_seq: int | None = None) -> dict[str, Any]:
+        """Check, journal, apply and publish one action; returns the new view.
+
+        Raises BadAction or IllegalAction (nothing journaled), Conflict when ``if_seq`` is
+        stale, NoGame when no game is in progress. Returns only once the journal has it on disk.
+        """
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        with self._lock:
+            if self._record is None:
+                raise NoGame("no game is in progress: start one first")
+            if if_seq is not None and if_seq != self._seq:
+                raise Conflict(
+                    f"the table changed since you looked (now at {self._seq}, you saw {if_seq}): "
+                    "look again and retry"
+                )
+            now = self.clock()
+            action = action.stamped(now)
+            if action.type == "undo":
+                if not self._stack:
+                    raise IllegalAction("there is nothing to undo since the game started")
+                undone = self._stack[-1]
+                self._seq = self.journal.append(
+                    self._record.id, "undo", {"type": "undo", "undoes": undone.seq,
+                                              "source": action.source}, now,
+                    result=self._result(self._stack[-2].table if len(self._stack) > 1
+                                        else self._base),
+                )
+                self._stack.pop()
+            else:
+                table = self._apply(self._top(), action)
+                self._seq = self.journal.append(
+                    self._record.id, "action", action.to_json(), now, result=self._result(table)
+                )
+                self._stack.append(_Step(self._seq, action, table))
+            self._changed_now()
+            return self.view()
+
+    def view(self) -> dict[str, Any]:
+        """What every client sees: seq, game, state, expect, reminders, timers, outcome."""
+        with self._lock:
+            view = dict(self._view)
+        timers = view.pop("_timers")
+        now = self.clock()
+        view["now"] = now
+        view["timers"] = {name: t.to_json(now) for name, t in timers.items()}
+        return view
+
+    def wait(self, after_seq: int, timeout: float) -> dict[str, Any] | None:
+        """Block until the seq passes ``after_seq`` (or the timeout); the latest view wins."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._seq > after_seq, timeout):
+                return None
+        return self.view()
+
+    def add_listener(self, listener: Listener) -> None:
+        self._bus.add(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._bus.remove(listener)
+
+    def undo_preview(self) -> dict[str, Any] | None:
+        """The action an undo would take back, so a control can say what it will undo."""
+        with self._lock:
+            if not self._stack:
+                return None
+            step = self._stack[-1]
+            return {"seq": step.seq, "action": step.action.to_json()}
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        return [
+            {"id": r.id, "game": r.game, "options": r.options, "seed": r.seed,
+             "started_at": r.started_at, "closed_at": r.closed_at,
+             "outcome": r.result or {"status": "playing"},
+             "current": self._record is not None and r.id == self._record.id}
+            for r in self.journal.history(limit)
+        ]
+
+    def running_timers(self) -> dict[str, float]:
+        """Deadline of every running timer, by name (the ticker expires them)."""
+        with self._lock:
+            table = self._top()
+            if table is None:
+                return {}
+            timers = {**table.timers, **self._engine.timers(table.game)}
+            return {n: t.deadline() for n, t in timers.items() if t.running}
+
+    def tick(self) -> None:
+        """Journal the expiry of every timer whose deadline has passed."""
+        now = self.clock()
+        for name, deadline in self.running_timers().items():
+            if deadline is not None and deadline <= now:
+                try:
+                    self.submit(Action("timer.expire", data={"name": name}, source="clock"))
+                except (IllegalAction, BadAction, NoGame):
+                    pass  # the timer changed under us; the next tick looks again
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _top(self) -> Table | None:
+        return self._stack[-1].table if self._stack else self._base
+
+    def _apply(self, table: Table, action: Action) -> Table:
+        engine = self._engine
+        status = engine.outcome(table.game)
+        if status["status"] != "playing" and not action.type.startswith("timer."):
+            raise IllegalAction(
+                f"the game is over ({status['status']}: {status.get('reason', '')}); "
+                "undo the last action or start a new game"
+            )
+        rng = rng_for(self._record.seed, len(self._stack))
+        if action.type in TIMER_ACTIONS:
+            name = action.data.get("name", "turn")
+            if name in engine.timers(table.game):
+                return Table(engine.apply(table.game, action, rng), table.timers)
+            return Table(table.game, apply_timer(table.timers, action))
+        return Table(engine.apply(table.game, action, rng), table.timers)
+
+    def _result(self, table: Table) -> dict[str, Any] | None:
+        return self._engine.outcome(table.game)
+
+    def _changed_now(self) -> None:
+        self._refresh()
+        self._changed.notify_all()
+        self._bus.publish(self.view())
+
+    def _refresh(self) -> None:
+        table = self._top()
+        if table is None:
+            self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
+                          "reminders": [], "timers": {}, "outcome": None, "undo": None,
+                          "_timers": {}}
+            return
+        engine = self._engine
+        timers = {**table.timers, **engine.timers(table.game)}
+        self._view = {
+            "seq": self._seq,
+            "game": self._record.game,
+            "game_id": self._record.id,
+            "title": engine.title,
+            "state": engine.to_json(table.game),
+            "expect": engine.expect(table.game),
+            "reminders": engine.reminders(table.game),
+            "timers": {},
+            "outcome": engine.outcome(table.game),
+            "undo": self.undo_preview(),
+            "_timers": timers,
+        }
+
+
+def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
+    """The table's own timers (a plain turn timer for any game)."""
+    data = action.data
+    name = data.get("name", "turn")
+    if not isinstance(name, str) or not name:
+        raise BadAction(f"{action.type}: data.name must be a timer's name")
+    now = action.at
+    timers = dict(timers)
+    if action.type == "timer.start":
+        seconds = data.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 24 * 3600:
+            raise BadAction("timer.start needs data.seconds between 1 and 86400")
+        warn = data.get("warn", 60)
+        label = data.get("label", name.replace("_", " ").title())
+        timers[name] = Timer(name, str(label), float(seconds), warn=float(warn)).start(now)
+        return timers
+    timer = timers.get(name)
+    if timer is None:
+        raise IllegalAction(f"there is no timer called {name!r} to {action.type[6:]}")
+    if action.type == "timer.pause":
+        timers[name] = timer.pause(now)
+    elif action.type == "timer.resume":
+        if timer.expired:
+            raise IllegalAction(f"the {timer.label} timer has run out: start it again instead")
+        timers[name] = timer.resume(now)
+    elif action.type == "timer.add":
+        seconds = data.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or abs(seconds) > 24 * 3600:
+            raise BadAction("timer.add needs data.seconds (negative takes time away)")
+        timers[name] = timer.add(float(seconds))
+    elif action.type == "timer.cancel":
+        del timers[name]
+    elif action.type == "timer.expire":
+        if not timer.running:
+            raise IllegalAction(f"the {timer.label} timer is not running")
+        if timer.remaining(now) > 0.5:
+            raise IllegalAction(f"the {timer.label} timer still has time left")
+        timers[name] = timer.expire(now)
+    return timers
