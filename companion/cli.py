@@ -13,7 +13,14 @@ from companion.paths import data_dir
 def _dice(args: argparse.Namespace) -> int:
     from vision.cli import run as run_dice  # imported here: only `dice` needs OpenCV
 
-    return run_dice(args.rest, data_dir(args.data))
+    rest = (["--data", args.data] if args.data else []) + args.rest
+    return run_dice(rest)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from hardware.doctor import run as run_doctor  # imported here: only `doctor` needs devices
+
+    return run_doctor((["--data", args.data] if args.data else []) + args.rest)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     dice = sub.add_parser("dice", help="teach and read dice with the camera", add_help=False)
     dice.add_argument("rest", nargs=argparse.REMAINDER)
     dice.set_defaults(func=_dice)
+
+    doctor = sub.add_parser("doctor", help="check the camera, buttons, serial device, data folder",
+                            add_help=False)
+    doctor.add_argument("rest", nargs=argparse.REMAINDER)
+    doctor.set_defaults(func=_doctor)
     return parser
 
 

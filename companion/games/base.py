@@ -54,6 +54,19 @@ class Game:
         """A random action that is legal now: the conformance test plays whole games with it."""
         raise NotImplementedError
 
+    def sample_options(self, rng: random.Random) -> dict[str, Any]:
+        """Random valid setup options (players, difficulty, variants) for the conformance test."""
+        raise NotImplementedError
+
+    def invariants(self, state: Any) -> list[str]:
+        """What is wrong with a state (empty when it is a legal one): the conformance test checks
+        it after every action of thousands of random games."""
+        return []
+
+    def components(self) -> dict[str, Any]:
+        """The component data in use, as JSON, with every assumption marked."""
+        return {}
+
     def to_json(self, state: Any) -> dict[str, Any]:
         return dataclasses.asdict(state)
 

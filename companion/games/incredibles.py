@@ -479,6 +479,35 @@ class Incredibles(Game):
     def _mover(s: IncrediblesState, hero: str) -> Mover:
         return next(m for m in s.movers if m.hero == hero)
 
+    def sample_options(self, rng: random.Random) -> dict[str, Any]:
+        heroes = list(self.data.heroes)
+        rng.shuffle(heroes)
+        return {"players": heroes[: rng.randint(1, len(heroes))]}
+
+    def invariants(self, s: IncrediblesState) -> list[str]:
+        d, bad = self.data, []
+        on_track = [slot.card for slot in s.track if slot is not None]
+        cards = s.deck + s.discard + on_track + ([s.too_late.card] if s.too_late else [])
+        if sorted(cards) != sorted(d.cards):
+            bad.append("cards were lost or duplicated between deck, track and discard")
+        if len(s.track) > d.track_spaces:
+            bad.append("the Problem Track is longer than the board's")
+        for letter, side in s.tiles.items():
+            face_up = any(slot and slot.tile == letter and slot.face_up for slot in s.track)
+            lost_here = s.too_late is not None and s.too_late.tile == letter
+            if (side == "problem") != (face_up or lost_here):
+                bad.append(f"tile {letter} shows {side} but its card disagrees")
+        for m in s.movers:
+            if m.space not in d.adjacency:
+                bad.append(f"{m.name} stands on unknown space {m.space}")
+            if m.space in s.rubble and s.phase != "choose":
+                bad.append(f"{m.name} stands on rubble at {m.space}")
+        if len(s.rubble) > len(set(s.rubble)):
+            bad.append("rubble placed twice on one space")
+        if (s.phase == "choose") != (s.pending is not None):
+            bad.append("a pending choice and the phase disagree")
+        return bad
+
     def sample_action(self, s: IncrediblesState, rng: random.Random) -> Action:
         player = s.movers[s.turn].hero
         if s.phase == "roll":

@@ -1,0 +1,76 @@
+"""The config file: --config FILE, else $COMPANION_CONFIG, else <data>/config.toml, else defaults.
+
+The core checks the sections it knows; each adapter section (camera, gpio, serial, tokens) is
+handed to its adapter as a plain table, and the adapter checks it, naming the key in every error.
+A missing file is fine (embedded defaults); a broken one stops start-up with a clear message.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.components import Reader, load_toml
+from companion.errors import DataFileError
+
+ADAPTER_SECTIONS = ("camera", "gpio", "serial", "tokens", "dashboard")
+KNOWN = {"server", "components", *ADAPTER_SECTIONS}
+
+
+@dataclass
+class Config:
+    path: Path | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    join_code: str | None = None         # None: one is made and kept in the data folder
+    watch_requires_code: bool = False
+    trust_loopback: bool = True
+    components_dir: Path | None = None
+    sections: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self.sections.get(name, {})
+
+
+def config_path(arg: str | os.PathLike | None, data: Path) -> Path | None:
+    if arg:
+        return Path(arg)
+    if os.environ.get("COMPANION_CONFIG"):
+        return Path(os.environ["COMPANION_CONFIG"])
+    default = data / "config.toml"
+    return default if default.is_file() else None
+
+
+def load(arg: str | os.PathLike | None, data: Path) -> Config:
+    path = config_path(arg, data)
+    config = Config(path=path, components_dir=data / "components")
+    if path is None:
+        return config
+    raw = load_toml(path)
+    top = Reader(raw, path)
+    unknown = set(raw) - KNOWN
+    if unknown:
+        raise DataFileError(f"{path}: unknown section(s) {', '.join(sorted(unknown))}; "
+                            f"known: {', '.join(sorted(KNOWN))}")
+    if "server" in raw:
+        server = top.table("server")
+        config.host = server.get("host", str, config.host)
+        config.port = server.get("port", int, config.port)
+        if not 1 <= config.port <= 65535:
+            raise server.fail("port", "must be between 1 and 65535")
+        code = server.get("join_code", str, None)
+        if code is not None and not (4 <= len(code) <= 32 and code.isalnum()):
+            raise server.fail("join_code", "must be 4 to 32 letters or digits")
+        config.join_code = code
+        config.watch_requires_code = server.get("watch_requires_code", bool, False)
+        config.trust_loopback = server.get("trust_loopback", bool, True)
+    if "components" in raw:
+        comp = top.table("components")
+        folder = Path(comp.get("dir", str)).expanduser()
+        config.components_dir = folder if folder.is_absolute() else path.parent / folder
+    for name in ADAPTER_SECTIONS:
+        if name in raw:
+            config.sections[name] = top.table(name).data
+    return config
