@@ -1,13 +1,130 @@
 """The composition root: builds the session and the adapters a command needs, and nothing more.
 
 Adapters are imported inside the command that uses them, so `companion replay` never loads
-OpenCV and `companion dice` never loads Flask.
+OpenCV or Flask and `companion dice` never loads Flask.
 """
 
-import argparse
-import sys
+from __future__ import annotations
 
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from companion import config as config_mod
+from companion.actions import Action
+from companion.errors import CompanionError
+from companion.games import Catalog, available
+from companion.journal import Journal
 from companion.paths import data_dir
+from companion.session import Session
+
+log = logging.getLogger("companion")
+TICK_SECONDS = 0.2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from waitress import create_server  # imported here: only `serve` needs a web server
+
+    from web import create_app
+
+    data = data_dir(args.data)
+    config = config_mod.load(args.config, data)
+    journal = Journal(data / "journal.sqlite3")
+    session = Session(journal, Catalog(config.components_dir))
+    stopping = threading.Event()
+    app = create_app(session, config=config, extras={"stopping": stopping, "data_dir": data,
+                                                     "simulate": args.simulate})
+    host = args.host or config.host
+    port = config.port if args.port is None else args.port
+    # Each live dashboard holds one thread on its event stream; leave room for a full table.
+    server = create_server(app, host=host, port=port, threads=args.threads,
+                           channel_timeout=60, ident="companion")
+
+    ticker = threading.Thread(target=_tick, args=(session, stopping), name="ticker", daemon=True)
+    ticker.start()
+
+    def stop(signum, _frame):
+        log.info("stopping on signal %s", signum)
+        stopping.set()
+        server.close()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    mode = "simulation" if args.simulate else "hardware"
+    print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
+          f"(data in {data})", flush=True)
+    try:
+        server.run()
+    except (OSError, ValueError) as exc:
+        if not stopping.is_set():
+            raise
+        log.debug("server loop ended: %s", exc)
+    finally:
+        stopping.set()
+        journal.close()
+    return 0
+
+
+def _display_host(host: str) -> str:
+    return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+
+
+def _tick(session: Session, stopping: threading.Event) -> None:
+    while not stopping.wait(TICK_SECONDS):
+        try:
+            session.tick()
+        except CompanionError as exc:
+            log.warning("timer tick failed: %s", exc)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"companion replay: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    options: dict = {}
+    seed = args.seed
+    if args.players:
+        options["players"] = args.players.split(",")
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except ValueError as exc:
+            print(f"{path}:{number}: not valid JSON ({exc})", file=sys.stderr)
+            return 2
+    if records and isinstance(records[0][1], dict) and "setup" in records[0][1]:
+        first = records.pop(0)[1]
+        if not isinstance(first["setup"], dict):
+            print(f"{path}: the setup line's \"setup\" must be an object", file=sys.stderr)
+            return 2
+        options = {**first["setup"], **options}
+        seed = first.get("seed", 0) if seed is None else seed
+    with Journal(":memory:") as journal:
+        session = Session(journal, Catalog(args.components))
+        try:
+            session.start(args.game, options, seed=0 if seed is None else seed)
+        except CompanionError as exc:
+            print(f"{path}: cannot start {args.game}: {exc}", file=sys.stderr)
+            return 2
+        for number, record in records:
+            try:
+                session.submit(Action.from_json(record))
+            except CompanionError as exc:
+                print(f"{path}:{number}: {exc}", file=sys.stderr)
+                return 2
+        view = session.view()
+    out = {k: view[k] for k in ("seq", "game", "state", "expect", "outcome")}
+    print(json.dumps(out, indent=2))
+    return 0
 
 
 def _dice(args: argparse.Namespace) -> int:
@@ -24,9 +141,29 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description="A table companion.")
-    parser.add_argument("--data", help="data folder (default: $COMPANION_DATA or per-user)")
+    parser = argparse.ArgumentParser(prog="companion", description="A table companion for "
+                                     "three superhero board games.")
+    parser.add_argument("--data", help="data folder (default: $COMPANION_DATA, else per-user)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the table service and its dashboard")
+    serve.add_argument("--simulate", action="store_true",
+                       help="simulated camera, buttons and serial device (no hardware needed)")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 8000; 0 picks a free one)")
+    serve.add_argument("--data", dest="data", default=argparse.SUPPRESS, help="data folder")
+    serve.add_argument("--config", help="config file (default: $COMPANION_CONFIG or <data>/config.toml)")
+    serve.add_argument("--threads", type=int, default=48, help="web server threads")
+    serve.set_defaults(func=_serve)
+
+    replay = sub.add_parser("replay", help="apply a file of JSON actions and print the final state")
+    replay.add_argument("file")
+    replay.add_argument("--game", required=True, choices=available())
+    replay.add_argument("--seed", type=int, help="seed (default: the file's setup line, else 0)")
+    replay.add_argument("--players", help="comma-separated players when the file has no setup line")
+    replay.add_argument("--components", help="folder of owner component files")
+    replay.set_defaults(func=_replay)
 
     dice = sub.add_parser("dice", help="teach and read dice with the camera", add_help=False)
     dice.add_argument("rest", nargs=argparse.REMAINDER)
@@ -41,7 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except CompanionError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -26,3 +26,95 @@ def shared() -> Path:
             pytest.fail(message + "; COMPANION_REQUIRE_SHARED=1 requires it")
         pytest.skip(message)
     return path
+
+
+# -- a real companion server over real HTTP ------------------------------------------------------
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+class Server:
+    """`companion serve` in a child process on a free port, spoken to over real HTTP."""
+
+    def __init__(self, data: Path, *args: str, env: dict | None = None):
+        self.data = data
+        cmd = [sys.executable, "-m", "companion", "serve", "--port", "0", "--data", str(data), *args]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, **(env or {})})
+        line = self.proc.stdout.readline()
+        match = re.search(r"http://[^/]+:(\d+)/", line)
+        if not match:
+            self.proc.kill()
+            raise RuntimeError(f"server did not start: {line!r} {self.proc.stderr.read()}")
+        self.port = int(match.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body=None, raw: bytes | None = None,
+                headers: dict | None = None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as res:
+                return res.status, json.loads(res.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def get(self, path: str):
+        return self.request("GET", path)
+
+    def post(self, path: str, body=None, **kw):
+        return self.request("POST", path, body, **kw)
+
+    def act(self, type_: str, player=None, **data):
+        body = {"type": type_, "data": data}
+        if player:
+            body["player"] = player
+        return self.post("/api/actions", body)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self._close_pipes()
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self._close_pipes()
+        return self.proc.returncode
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe:
+                pipe.close()
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    started: list[Server] = []
+
+    def start(*args: str, data: Path | None = None, env: dict | None = None) -> Server:
+        server = Server(data or tmp_path / "data", *args, env=env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def server(server_factory) -> Server:
+    return server_factory()

@@ -1,0 +1,130 @@
+"""The session: journal before acknowledge, undo as an entry, timers on server time, restarts."""
+
+import threading
+
+import pytest
+
+from companion.actions import Action
+from companion.errors import BadAction, Conflict, IllegalAction, NoGame
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+
+class Clock:
+    def __init__(self, now=1000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def make(path, clock=None):
+    return Session(Journal(path), Catalog(), clock or Clock())
+
+
+def test_no_game_refuses_actions(tmp_path):
+    with pytest.raises(NoGame):
+        make(tmp_path / "j").submit(Action("roll"))
+
+
+def test_undo_appends_an_entry_and_restores_the_state(tmp_path):
+    s = make(tmp_path / "j")
+    start = s.start("incredibles", {"players": ["dash"]}, seed=3)
+    s.submit(Action("roll", data={"face": "2"}))
+    assert s.undo_preview()["action"]["type"] == "roll"
+    view = s.submit(Action("undo"))
+    assert view["state"] == start["state"] and view["seq"] == start["seq"] + 2
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        s.submit(Action("undo"))
+    s.journal.close()
+    again = make(tmp_path / "j")
+    assert again.view()["state"] == start["state"] and again.seq == view["seq"]
+
+
+def test_refused_actions_leave_the_journal_untouched(tmp_path):
+    s = make(tmp_path / "j")
+    s.start("incredibles", {"players": ["dash"]}, seed=3)
+    seq = s.journal.last_seq()
+    for bad in (Action("move", data={"to": "1"}), Action("roll", data={"face": 9})):
+        with pytest.raises((IllegalAction, BadAction)):
+            s.submit(bad)
+    assert s.journal.last_seq() == seq == s.seq
+
+
+def test_stale_if_seq_is_a_conflict(tmp_path):
+    s = make(tmp_path / "j")
+    view = s.start("incredibles", {"players": ["dash"]}, seed=3)
+    s.submit(Action("roll", data={"face": "2"}), if_seq=view["seq"])
+    with pytest.raises(Conflict):
+        s.submit(Action("move", data={"to": "2"}), if_seq=view["seq"])
+
+
+def test_two_racing_clients_never_both_apply_to_the_same_state(tmp_path):
+    s = make(tmp_path / "j")
+    s.start("incredibles", {"players": ["dash"]}, seed=3)
+    results, barrier = [], threading.Barrier(2)
+
+    def roll(face):
+        barrier.wait()
+        try:
+            results.append(("ok", s.submit(Action("roll", data={"face": face}))["seq"]))
+        except IllegalAction as exc:
+            results.append(("refused", exc.reason))
+
+    threads = [threading.Thread(target=roll, args=(f,)) for f in ("2", "3")]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(r[0] for r in results) == ["ok", "refused"]
+
+
+def test_timers_follow_server_time_and_survive_restart(tmp_path):
+    clock = Clock(1000.0)
+    s = make(tmp_path / "j", clock)
+    s.start("incredibles", {"players": ["dash"]}, seed=3)
+    s.submit(Action("timer.start", data={"name": "turn", "seconds": 300}))
+    clock.now = 1100.0
+    s.submit(Action("timer.pause", data={"name": "turn"}))
+    clock.now = 5000.0                                   # paused time does not count
+    assert s.view()["timers"]["turn"]["remaining"] == 200.0
+    s.journal.close()
+    s = make(tmp_path / "j", clock)
+    assert s.view()["timers"]["turn"]["remaining"] == 200.0
+    s.submit(Action("timer.resume", data={"name": "turn"}))
+    s.submit(Action("timer.add", data={"name": "turn", "seconds": 60}))
+    clock.now = 5250.0
+    view = s.view()["timers"]["turn"]
+    assert view["remaining"] == 10.0 and view["warning"] is True
+    clock.now = 5261.0
+    s.tick()                                            # the ticker journals the expiry
+    timer = s.view()["timers"]["turn"]
+    assert timer["expired"] and timer["remaining"] == 0 and not timer["running"]
+    with pytest.raises(IllegalAction, match="run out"):
+        s.submit(Action("timer.resume", data={"name": "turn"}))
+
+
+def test_listeners_hear_every_change_and_a_broken_one_does_not_stop_them(tmp_path):
+    s = make(tmp_path / "j")
+    heard, done = [], threading.Event()
+
+    def broken(view):
+        raise RuntimeError("boom")
+
+    def good(view):
+        heard.append(view["seq"])
+        if len(heard) == 2:
+            done.set()
+
+    s.add_listener(broken)
+    s.add_listener(good)
+    s.start("incredibles", {"players": ["dash"]}, seed=3)
+    s.submit(Action("roll", data={"face": "2"}))
+    assert done.wait(5) and heard == sorted(heard)
+
+
+def test_wait_returns_the_latest_state(tmp_path):
+    s = make(tmp_path / "j")
+    view = s.start("incredibles", {"players": ["dash"]}, seed=3)
+    assert s.wait(view["seq"], 0.01) is None
+    threading.Timer(0.05, lambda: s.submit(Action("roll", data={"face": "2"}))).start()
+    assert s.wait(view["seq"], 5)["seq"] == view["seq"] + 1

@@ -1,0 +1,75 @@
+"""SIGKILL mid-game: no acknowledged action lost, the same state, the same next card."""
+
+import threading
+
+from companion.actions import Action
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+SETUP = {"game": "incredibles", "players": ["dash", "violet"], "seed": 11}
+MOVES = [("roll", "dash", {"face": "2"}), ("move", "dash", {"to": "start"}),
+         ("roll", "violet", {"face": "alarm"}), ("move", "violet", {"to": "start"})]
+
+
+def reference_next_card():
+    """The card the next Alarm draws, from an in-memory session fed the same actions."""
+    with Journal(":memory:") as journal:
+        session = Session(journal, Catalog())
+        session.start("incredibles", {"players": SETUP["players"]}, seed=SETUP["seed"])
+        for type_, player, data in MOVES:
+            session.submit(Action(type_, player, data))
+        view = session.submit(Action("roll", "dash", {"face": "alarm"}))
+        return view["state"]["last_card"]
+
+
+def test_sigkill_mid_game_loses_nothing_and_draws_the_same_next_card(server_factory, tmp_path):
+    data = tmp_path / "data"
+    server = server_factory(data=data)
+    assert server.post("/api/session", SETUP)[0] == 201
+    for type_, player, data_ in MOVES:
+        status, view = server.act(type_, player, **data_)
+        assert status == 200, view
+    before = view
+    server.kill()
+
+    server = server_factory(data=data)
+    status, after = server.get("/api/state")
+    assert after["seq"] == before["seq"]
+    assert after["state"] == before["state"] and after["expect"] == before["expect"]
+    status, drawn = server.act("roll", "dash", face="alarm")
+    assert drawn["state"]["last_card"] == reference_next_card()
+
+
+def test_every_acknowledged_action_survives_a_sigkill_under_load(server_factory, tmp_path):
+    data = tmp_path / "data"
+    server = server_factory(data=data)
+    server.post("/api/session", SETUP)
+    status, view = server.post("/api/actions", {"type": "timer.start", "data": {"seconds": 600}})
+    assert status == 200
+    acked: list[int] = []
+    stop = threading.Event()
+
+    def hammer():
+        while not stop.is_set():
+            try:
+                status, view = server.post("/api/actions", {"type": "timer.add", "data": {"seconds": 1}})
+            except OSError:
+                return  # the server died mid-request: that one was never acknowledged
+            if status == 200:
+                acked.append(view["seq"])
+
+    worker = threading.Thread(target=hammer)
+    worker.start()
+    while len(acked) < 30:
+        threading.Event().wait(0.01)
+    server.kill()
+    stop.set()
+    worker.join(30)
+
+    server = server_factory(data=data)
+    _, after = server.get("/api/state")
+    assert after["seq"] >= max(acked)
+    added = after["timers"]["turn"]["duration"] - 600
+    # Every acknowledged add is there; at most one more was on disk when the reply was cut off.
+    assert len(acked) <= added <= len(acked) + 1

@@ -1,0 +1,184 @@
+"""Whole games of The Incredibles over real HTTP to a real `companion serve`: a win, each way
+of losing, the event stream, and bad input that changes nothing.
+"""
+
+import http.client
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+WIN = [  # Dash alone, starting problems A (Strength), B (Defense), C (Agility); no Alarms.
+    ("roll", {"face": "1"}), ("move", {"to": "1"}),                                 # rescues Jack-Jack
+    ("roll", {"face": "2"}), ("move", {"to": "A"}), ("fix", {"power": "strength"}),
+    ("roll", {"face": "3"}), ("move", {"to": "B"}), ("fix", {"power": "wild"}),
+    ("roll", {"face": "3"}), ("move", {"to": "C"}), ("fix", {"power": "agility"}),
+]
+
+
+def start(server, **extra):
+    body = {"game": "incredibles", "players": ["dash"], "seed": 7,
+            "starting_problems": ["A", "B", "C"], **extra}
+    status, view = server.post("/api/session", body)
+    assert status == 201, view
+    return view
+
+
+def test_a_whole_game_to_a_win(server):
+    start(server)
+    for type_, data in WIN:
+        status, view = server.act(type_, "dash", **data)
+        assert status == 200, (type_, data, view)
+    assert view["outcome"]["status"] == "won"
+    status, state = server.get("/api/state")
+    assert state["outcome"]["status"] == "won" and state["seq"] == view["seq"]
+    status, history = server.get("/api/history")
+    assert history["games"][0]["outcome"]["status"] == "won"
+
+
+def test_losing_when_a_new_problem_pushes_an_open_one_to_too_late(server):
+    start(server, deck=["problem-D"])
+    status, view = server.act("roll", "dash", face="alarm")
+    assert status == 200
+    assert view["outcome"]["status"] == "lost" and "C" in view["outcome"]["reason"]
+    status, err = server.act("move", "dash", to="start")
+    assert status == 422 and "game is over" in err["error"]
+
+
+def test_losing_when_alarms_slide_the_track_after_the_deck_runs_out(server_factory, tmp_path):
+    """An owner's smaller deck (components override) runs out quickly: "If the cards run out, each
+    time the Alarm symbol is rolled, slide all the cards on the Problem Track one space to the right.\""""
+    data = tmp_path / "data"
+    (data / "components").mkdir(parents=True)
+    from companion.components import EMBEDDED
+    text = (EMBEDDED / "incredibles.toml").read_text()
+    text = text.replace('road_destroyed = ["3", "6", "10", "13", "16"]', "road_destroyed = []")
+    text = text.replace('frozone = ["strength", "defense", "agility", "speed"]', "frozone = []")
+    text = text.replace('jackjack = ["4", "7", "9", "12", "14", "15"]', "jackjack = []")
+    text = text.replace("edna = 3", "edna = 1")
+    text = text.replace('problem = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]',
+                        'problem = ["A", "B", "C"]')
+    (data / "components" / "incredibles.toml").write_text(text)
+    server = server_factory(data=data)
+    start(server)
+    status, view = server.act("roll", "dash", face="alarm")          # Edna, the only card
+    assert view["state"]["jackjack"] is None and view["state"]["deck_count"] == 0
+    assert any("deck is empty" in r["text"] for r in view["reminders"])
+    server.act("move", "dash", to="start")
+    status, view = server.act("roll", "dash", face="alarm")
+    assert view["outcome"]["status"] == "lost"
+
+
+def test_undo_over_http_takes_back_the_last_action(server):
+    start(server)
+    server.act("roll", "dash", face="2")
+    status, view = server.act("move", "dash", to="2")
+    assert view["undo"]["action"]["type"] == "move"
+    status, view = server.post("/api/actions", {"type": "undo"})
+    assert status == 200 and view["expect"]["phase"] == "move"
+    assert view["state"]["movers"][0]["space"] == "start"
+
+
+def read_event(stream):
+    """The next `event: state` of a server-sent event stream, parsed."""
+    event, data = None, []
+    while True:
+        line = stream.readline().decode()
+        if not line:
+            raise EOFError("stream closed")
+        line = line.rstrip("\n")
+        if line == "":
+            if event == "state":
+                return json.loads("".join(data))
+            event, data = None, []
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].strip())
+
+
+def test_event_stream_sends_the_current_state_then_every_change(server):
+    start(server)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", "/api/events")
+    res = conn.getresponse()
+    assert res.getheader("Content-Type").startswith("text/event-stream")
+    first = read_event(res)
+    server.act("roll", "dash", face="2")
+    second = read_event(res)
+    assert second["seq"] == first["seq"] + 1 and second["expect"]["phase"] == "move"
+    conn.close()
+
+
+@pytest.mark.parametrize("raw, status, words", [
+    (b"{not json", 400, "not valid JSON"),
+    (b"[1, 2]", 400, "JSON object"),
+    (b'{"type": "teleport"}', 400, "unknown action"),
+    (b'{"type": "roll", "colour": "red"}', 400, "unknown field"),
+    (b'{"type": "roll", "data": {"face": "7"}}', 400, "not a face"),
+    (b'{"type": "roll", "player": "violet", "data": {"face": "2"}}', 422, "Dash's turn"),
+    (b'{"type": "move", "data": {"to": "2"}}', 422, "roll the Movement Die"),
+    (b'{"type": "roll", "if_seq": 0}', 409, "changed since"),
+    (b'{"type": "roll", "data": {"pad": "' + b"x" * 70000 + b'"}}', 413, "larger than"),
+])
+def test_bad_input_is_refused_clearly_and_changes_nothing(server, raw, status, words):
+    start(server, players=["dash", "violet"])
+    _, before = server.get("/api/state")
+    got, body = server.post("/api/actions", raw=raw)
+    assert got == status and words in body["error"], body
+    _, after = server.get("/api/state")
+    assert after["seq"] == before["seq"] and after["state"] == before["state"]
+
+
+def test_an_action_against_a_rule_names_the_rule(server):
+    start(server)
+    status, body = server.act("move", "dash", to="1")
+    assert status == 422 and body["rule"] == "On Your Turn › 1. Roll the Movement Die"
+
+
+def test_bad_setups_are_refused(server):
+    for body, words in [({"game": "chess"}, "unknown game"),
+                        ({"game": "incredibles", "players": ["dash", "dash"]}, "already taken"),
+                        ({"game": "incredibles", "players": []}, "players"),
+                        ({"game": "incredibles", "players": ["dash"], "seed": "x"}, "seed")]:
+        status, err = server.post("/api/session", body)
+        assert status == 400 and words in err["error"], err
+    status, err = server.act("roll", face="2")
+    assert status == 409 and "no game" in err["error"]
+
+
+def _serve_once(data):
+    return subprocess.run([sys.executable, "-m", "companion", "serve", "--port", "0", "--data",
+                           str(data)], capture_output=True, text=True, timeout=60)
+
+
+def test_a_corrupt_journal_stops_start_up_with_a_clear_message(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    journal = data / "journal.sqlite3"
+    journal.write_bytes(b"this is not a database, it is a shopping list" * 100)
+    before = journal.read_bytes()
+    proc = _serve_once(data)
+    assert proc.returncode == 2
+    assert "not a usable companion journal" in proc.stderr and "Traceback" not in proc.stderr
+    assert journal.read_bytes() == before
+
+
+def test_a_foreign_sqlite_file_is_not_taken_for_a_journal(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / "journal.sqlite3") as db:
+        db.execute("CREATE TABLE recipes (name TEXT)")
+    proc = _serve_once(data)
+    assert proc.returncode == 2 and "another program" in proc.stderr
+
+
+def test_a_broken_component_file_is_refused_naming_the_file(server_factory, tmp_path):
+    data = tmp_path / "data"
+    (data / "components").mkdir(parents=True)
+    (data / "components" / "incredibles.toml").write_text("powers = [unclosed\n")
+    server = server_factory(data=data)
+    status, err = server.post("/api/session", {"game": "incredibles", "players": ["dash"]})
+    assert status == 400 and "incredibles.toml" in err["error"] and "TOML" in err["error"]

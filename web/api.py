@@ -1,0 +1,92 @@
+"""The JSON API. Every change goes through the session; errors are JSON with a player's reason."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+import companion
+from companion.errors import BadAction, SetupError
+from companion.games import available
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def session():
+    return current_app.extensions["companion"]["session"]
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or a clear 400: never a half-read body."""
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadAction(f"the body is not valid JSON ({exc})") from exc
+    if not isinstance(body, dict):
+        raise BadAction("the body must be a JSON object")
+    return body
+
+
+@api.get("/health")
+def health():
+    s = session()
+    view = s.view()
+    hw = current_app.extensions["companion"].get("hardware")
+    return jsonify({"ok": True, "version": companion.__version__, "seq": view["seq"],
+                    "game": view["game"], "journal": s.journal.path,
+                    "hardware": hw.status() if hw is not None else None})
+
+
+@api.get("/state")
+def state():
+    return jsonify(session().view())
+
+
+@api.post("/session")
+def start_session():
+    body = json_body()
+    game = body.pop("game", None)
+    if not isinstance(game, str):
+        raise SetupError("say which game to start: {\"game\": \"incredibles\", \"players\": [...]}")
+    seed = body.pop("seed", None)
+    return jsonify(session().start(game, body, seed=seed)), 201
+
+
+@api.delete("/session")
+def close_session():
+    return jsonify(session().close_game())
+
+
+@api.post("/actions")
+def act():
+    body = json_body()
+    if_seq = body.pop("if_seq", None)
+    if if_seq is not None and (isinstance(if_seq, bool) or not isinstance(if_seq, int)):
+        raise BadAction("if_seq must be the seq number you last saw")
+    body.setdefault("source", "api")
+    return jsonify(session().submit(body, if_seq=if_seq))
+
+
+@api.get("/history")
+def history():
+    return jsonify({"games": session().history()})
+
+
+@api.get("/games")
+def games():
+    catalog = session().catalog
+    out = []
+    for name in available():
+        engine = catalog(name)
+        out.append({"name": name, "title": engine.title, "actions": engine.actions})
+    return jsonify({"games": out})
+
+
+@api.get("/games/<name>")
+def game_components(name: str):
+    engine = session().catalog(name)
+    return jsonify({"name": name, "title": engine.title, "actions": engine.actions,
+                    "components": engine.components()})

@@ -1,0 +1,40 @@
+"""Server-sent events: every new state, whole, so a client that reconnects is never half-applied.
+
+A connection starts with the current state; after that it waits on the session's condition
+for a newer seq (the latest state wins; nothing queues up behind a slow phone).
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, current_app, stream_with_context
+
+events = Blueprint("events", __name__)
+KEEPALIVE = 15.0
+
+
+def _frame(view: dict) -> str:
+    return f"id: {view['seq']}\nevent: state\ndata: {json.dumps(view, separators=(',', ':'))}\n\n"
+
+
+@events.get("/api/events")
+def stream():
+    session = current_app.extensions["companion"]["session"]
+    stop = current_app.extensions["companion"].get("stopping")
+
+    def generate():
+        yield "retry: 1000\n\n"
+        view = session.view()
+        yield _frame(view)
+        seq = view["seq"]
+        while stop is None or not stop.is_set():
+            view = session.wait(seq, KEEPALIVE)
+            if view is None:
+                yield ": keepalive\n\n"
+                continue
+            seq = view["seq"]
+            yield _frame(view)
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
