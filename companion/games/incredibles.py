@@ -276,6 +276,12 @@ class Incredibles(Game):
         s.phase = "move"
         if face.alarm:
             self._alarm(s)
+        self._stay_if_no_steps(s)
+
+    def _stay_if_no_steps(self, s: IncrediblesState) -> None:
+        # A roll of no spaces leaves nothing to decide: the mover ends its movement where it is.
+        if s.phase == "move" and s.roll["move"] == 0 and self.outcome(s)["status"] == "playing":
+            self._end_move(s, s.movers[s.turn].space)
 
     def _alarm(self, s: IncrediblesState) -> None:
         # "If the cards run out, each time the Alarm symbol is rolled, slide all the cards on the
@@ -384,6 +390,7 @@ class Incredibles(Game):
         s.pending, s.phase = None, pending["return_phase"]
         if pending.get("then"):
             self._ask_displace(s, pending["from"], pending["then"])
+        self._stay_if_no_steps(s)
 
     def _move(self, s: IncrediblesState, action: Action, rng: random.Random) -> None:
         to = data_field(action.data, "to", (str, int), "move")
@@ -395,8 +402,13 @@ class Incredibles(Game):
             raise forbid(f"space {to} has rubble on it: players may not move onto or through it", R_ROAD)
         reach = self.reachable(s, mover.space, s.roll["move"])
         if to not in reach:
-            raise forbid(f"{to} is more than {s.roll['move']} space(s) from {mover.space} "
-                         f"(rubble blocks the way); you can reach {', '.join(reach)}", R_MOVE)
+            blocked = " (rubble blocks some roads)" if s.rubble else ""
+            raise forbid(f"{to} is more than {s.roll['move']} space(s) from {mover.space}{blocked}; "
+                         f"you can reach {', '.join(reach)}", R_MOVE)
+        self._end_move(s, to)
+
+    def _end_move(self, s: IncrediblesState, to: str) -> None:
+        mover = s.movers[s.turn]
         s.log.append(f"{mover.name} moves to {to}." if to != mover.space else f"{mover.name} stays.")
         mover.space = to
         if s.jackjack == to:

@@ -202,6 +202,14 @@ def test_fix_refuses_a_face_the_die_does_not_have():
         do(s, "fix", power="laser")
 
 
+def test_an_alarm_without_a_number_ends_the_movement_where_the_mover_stands():
+    """"You may move up to the number of spaces shown on the Movement Die" - the assumed Alarm faces
+    show no number, so the mover stays (the data file's `move` on those faces can change that)."""
+    s = game(players=("dash", "violet"), deck=["edna-1"])
+    s = do(s, "roll", face="alarm")
+    assert ENGINE.expect(s)["player"] == "violet" and s.movers[0].space == "start"
+
+
 def test_out_of_turn_is_refused():
     s = game(players=("dash", "violet"))
     with pytest.raises(IllegalAction) as err:
@@ -249,12 +257,12 @@ def test_road_destroyed_places_rubble_that_blocks_movement():
     card. Players may not move onto or through the space with the Rubble Marker.\""""
     s = do(game(deck=["road-3"]), "roll", face="alarm")
     assert s.rubble == ["3"] and "road-3" in s.discard
-    s.roll["move"] = 4
+    s = do(at(s, "2"), "roll", face="2")
     with pytest.raises(IllegalAction) as err:
         do(s, "move", to="3")
     assert "rubble" in err.value.reason
-    s = at(s, "2")
-    assert "4" not in ENGINE.reachable(s, "2", 2)     # 2-3-4 would cross the rubble
+    assert "4" not in ENGINE.expect(s)["reachable"]     # 2-3-4 would cross the rubble
+    assert "B" not in ENGINE.expect(s)["reachable"]
     assert any("Rubble" in r["text"] for r in ENGINE.reminders(s))
 
 
@@ -268,7 +276,10 @@ def test_rubble_on_a_mover_moves_it_to_an_adjacent_space_of_the_players_choice()
     with pytest.raises(IllegalAction):
         do(s, "choose", space="7")
     s = do(s, "choose", space="B")
-    assert s.movers[0].space == "B" and ENGINE.expect(s)["phase"] == "move"
+    assert s.movers[0].space == "B"
+    # The Alarm face shows no number (assumed data), so the mover's movement ends there, on
+    # problem B: the next step is to try to fix it.
+    assert ENGINE.expect(s)["phase"] == "fix" and ENGINE.expect(s)["problem"]["tile"] == "B"
 
 
 def test_frozone_fixes_a_matching_problem_of_the_players_choice():
@@ -337,7 +348,6 @@ def test_empty_deck_each_alarm_slides_the_track_without_reshuffling():
     s = do(s, "roll", face="alarm")
     assert slots(s) == [None, ("A", True), ("B", True)]
     assert s.deck == [] and s.last_card is None
-    s = do(s, "move", to="start")
     s = do(s, "roll", face="alarm")
     assert ENGINE.outcome(s)["status"] == "lost"     # B slid off face up
 
