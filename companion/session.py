@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from companion import dice_reads
 from companion.actions import Action
 from companion.errors import BadAction, Conflict, IllegalAction, NoGame, SetupError
 from companion.events import EventBus, Listener
@@ -28,10 +29,12 @@ TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "tim
 
 @dataclass
 class Table:
-    """Everything the journal folds to: the game's state and the table's own timers."""
+    """Everything the journal folds to: the game's state, the table's own timers, and a camera
+    read that waits for the players' confirmation."""
 
     game: Any
     timers: dict[str, Timer] = field(default_factory=dict)
+    dice_read: dict[str, Any] | None = None
 
 
 @dataclass
@@ -43,8 +46,9 @@ class _Step:
 
 class Session:
     def __init__(self, journal: Journal, catalog: Callable[[str], Game],
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, read_threshold: float = 0.8):
         self.journal = journal
+        self.read_threshold = read_threshold
         self.catalog = catalog
         self.clock = clock
         self._lock = threading.RLock()
@@ -232,9 +236,45 @@ class Session:
         if action.type in TIMER_ACTIONS:
             name = action.data.get("name", "turn")
             if name in engine.timers(table.game):
-                return Table(engine.apply(table.game, action, rng), table.timers)
-            return Table(table.game, apply_timer(table.timers, action))
-        return Table(engine.apply(table.game, action, rng), table.timers)
+                return Table(engine.apply(table.game, action, rng), table.timers, table.dice_read)
+            return Table(table.game, apply_timer(table.timers, action), table.dice_read)
+        if action.type in dice_reads.READ_ACTIONS:
+            return self._apply_read(table, action, rng)
+        # Any other action settles the table's dice: a waiting read is stale now.
+        return Table(engine.apply(table.game, action, rng), table.timers, None)
+
+    def _apply_read(self, table: Table, action: Action, rng: random.Random) -> Table:
+        engine = self._engine
+        if action.type == "dice.dismiss":
+            if table.dice_read is None:
+                raise IllegalAction("there is no dice read waiting to be dismissed")
+            return Table(table.game, table.timers, None)
+        if action.type == "dice.confirm":
+            if table.dice_read is None:
+                raise IllegalAction("there is no dice read waiting for confirmation")
+            faces = action.data.get("faces")
+            if not isinstance(faces, list) or not all(isinstance(f, str) for f in faces):
+                raise BadAction("dice.confirm needs data.faces: the faces as the table sees them")
+        else:
+            dice = dice_reads.check_dice(action.data)
+            if any(d["confidence"] < self.read_threshold for d in dice):
+                return Table(table.game, table.timers,
+                             dice_reads.proposal(action, dice, self.read_threshold))
+            faces = [d["face"] for d in dice]
+        game_action = dice_reads.action_for(engine.expect(table.game), faces, action.player,
+                                            action.source)
+        return Table(engine.apply(table.game, game_action.stamped(action.at), rng), table.timers,
+                     None)
+
+    def confirm_read(self, read_id: str, faces: list[str], source: str = "dashboard") -> dict[str, Any]:
+        """The players confirm (or correct) the waiting camera read with one tap."""
+        with self._lock:
+            table = self._top()
+            waiting = table.dice_read if table is not None else None
+            if waiting is None or waiting["id"] != read_id:
+                raise IllegalAction("that dice read is no longer waiting: the table has moved on")
+            return self.submit(Action("dice.confirm", data={"id": read_id, "faces": faces},
+                                      source=source))
 
     def _result(self, table: Table) -> dict[str, Any] | None:
         return self._engine.outcome(table.game)
@@ -248,7 +288,7 @@ class Session:
         table = self._top()
         if table is None:
             self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
-                          "reminders": [], "timers": {}, "outcome": None, "undo": None,
+                          "reminders": [], "timers": {}, "outcome": None, "undo": None, "dice_read": None,
                           "_timers": {}}
             return
         engine = self._engine
@@ -264,6 +304,7 @@ class Session:
             "timers": {},
             "outcome": engine.outcome(table.game),
             "undo": self.undo_preview(),
+            "dice_read": table.dice_read,
             "_timers": timers,
         }
 

@@ -184,6 +184,7 @@ class Incredibles(Game):
         if s.phase == "roll":
             out.update(actions=["roll"], prompt=f"{mover.name}: roll the Movement Die.",
                        dice=[{"die": "movement", "set": "incredibles-movement", "count": 1,
+                              "action": "roll", "field": "face",
                               "faces": sorted({f.id for f in self.data.movement_die})}])
         elif s.phase == "choose":
             out.update(actions=["choose"], pending=s.pending, prompt=s.pending["prompt"])
@@ -195,6 +196,7 @@ class Incredibles(Game):
         elif s.phase == "fix":
             slot = self._slot_for(s, mover.space)
             dice = [{"die": "power", "set": f"incredibles-power-{mover.hero}", "count": 1,
+                     "action": "fix", "field": "power",
                      "faces": sorted(set(self.data.heroes[mover.hero].die))}]
             if s.jackjack is None:
                 dice.append({"die": "jackjack", "set": "incredibles-jackjack", "count": 1,

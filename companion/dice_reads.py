@@ -1,0 +1,77 @@
+"""Camera reads become actions: a confident read is the roll itself; a doubtful one waits in the
+table's state until a player confirms or corrects it with one tap.
+
+Both steps are journaled actions (`dice.read`, `dice.confirm`, `dice.dismiss`), so an unconfirmed
+read survives a restart and an undo after a confirmation brings the read back. Which game action a
+read stands for comes from the engine's ``expect()``: its first ``dice`` entry names the action
+type and the data field the faces go into.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.actions import Action
+from companion.errors import BadAction, IllegalAction
+
+READ_ACTIONS = ("dice.read", "dice.confirm", "dice.dismiss")
+MAX_DICE = 30
+
+
+def check_dice(data: dict[str, Any]) -> list[dict[str, Any]]:
+    dice = data.get("dice")
+    if not isinstance(dice, list) or not 0 < len(dice) <= MAX_DICE:
+        raise BadAction(f"dice.read needs data.dice: a list of 1 to {MAX_DICE} dice")
+    out = []
+    for i, die in enumerate(dice):
+        if not isinstance(die, dict) or not isinstance(die.get("face"), str):
+            raise BadAction(f"dice.read: data.dice[{i}] needs a face")
+        conf = die.get("confidence", 1.0)
+        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
+            raise BadAction(f"dice.read: data.dice[{i}].confidence must be between 0 and 1")
+        box = die.get("box")
+        if box is not None and (not isinstance(box, list) or len(box) != 4
+                                or not all(isinstance(v, (int, float)) for v in box)):
+            raise BadAction(f"dice.read: data.dice[{i}].box must be [x, y, w, h]")
+        out.append({"face": die["face"], "confidence": float(conf), "box": box})
+    return out
+
+
+def action_for(expect: dict[str, Any] | None, faces: list[str], player: str | None,
+               source: str) -> Action:
+    """The game action a list of read faces stands for now."""
+    entries = (expect or {}).get("dice") or []
+    if not entries or "action" not in entries[0]:
+        raise IllegalAction("no dice roll is expected now: "
+                            + ((expect or {}).get("prompt") or "start a game first"))
+    entry = entries[0]
+    allowed = set(entry.get("faces") or faces)
+    bad = [f for f in faces if f not in allowed]
+    if bad:
+        raise BadAction(f"{', '.join(bad)} is not a face of the {entry.get('die', 'die')} "
+                        f"({', '.join(sorted(allowed))})")
+    count = entry.get("count", 1)
+    if entry.get("max") is None and count == 1:
+        if len(faces) != 1:
+            raise IllegalAction(f"one {entry.get('die', 'die')} was expected, the read found {len(faces)}")
+        value: Any = faces[0]
+    else:
+        limit = entry.get("max", count)
+        if not 0 < len(faces) <= limit:
+            raise IllegalAction(f"{limit} dice at most may be rolled now, the read found {len(faces)}")
+        value = list(faces)
+    return Action(entry["action"], player or (expect or {}).get("player"),
+                  {entry.get("field", "faces"): value}, source)
+
+
+def proposal(action: Action, dice: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
+    data = action.data
+    return {
+        "id": data.get("id") or f"read-{int((action.at or 0) * 1000)}",
+        "set": data.get("set"),
+        "dice": dice,
+        "image": data.get("image"),
+        "threshold": threshold,
+        "confirmed": False,
+        "doubtful": [i for i, d in enumerate(dice) if d["confidence"] < threshold],
+    }

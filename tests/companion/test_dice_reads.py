@@ -1,0 +1,62 @@
+"""Camera reads through the session: a confident read is the roll, a doubtful one waits for the
+players, and both survive a restart because both are journaled."""
+
+import pytest
+
+from companion.actions import Action
+from companion.errors import BadAction, IllegalAction
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+
+def read(*faces_conf):
+    return Action("dice.read", data={"set": "incredibles-movement", "dice": [
+        {"face": f, "confidence": c, "box": [10, 10, 40, 40]} for f, c in faces_conf]},
+        source="camera")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    s.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]}, seed=2)
+    return s
+
+
+def test_a_confident_read_is_the_roll(session):
+    view = session.submit(read(("3", 0.97)))
+    assert view["expect"]["phase"] == "move" and view["state"]["roll"]["face"] == "3"
+    assert view["dice_read"] is None
+
+
+def test_a_doubtful_read_waits_unconfirmed_rather_than_guessed(session, tmp_path):
+    view = session.submit(read(("3", 0.41)))
+    assert view["expect"]["phase"] == "roll", "a doubtful read must not be applied"
+    waiting = view["dice_read"]
+    assert waiting["confirmed"] is False and waiting["doubtful"] == [0]
+    session.journal.close()
+    again = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    assert again.view()["dice_read"] == waiting
+    view = again.confirm_read(waiting["id"], ["2"])             # corrected with one tap
+    assert view["state"]["roll"]["face"] == "2" and view["dice_read"] is None
+    view = again.submit(Action("undo"))
+    assert view["dice_read"] == waiting                          # undo brings the read back
+
+
+def test_typing_the_roll_makes_a_waiting_read_stale(session):
+    waiting = session.submit(read(("3", 0.2)))["dice_read"]
+    session.submit(Action("roll", data={"face": "1"}))
+    assert session.view()["dice_read"] is None
+    with pytest.raises(IllegalAction, match="no longer waiting"):
+        session.confirm_read(waiting["id"], ["3"])
+
+
+def test_reads_that_do_not_fit_are_refused(session):
+    with pytest.raises(BadAction, match="not a face"):
+        session.submit(read(("skull", 0.99)))
+    with pytest.raises(IllegalAction, match="one movement"):
+        session.submit(read(("1", 0.99), ("2", 0.99)))
+    with pytest.raises(BadAction):
+        session.submit(Action("dice.read", data={"dice": "3"}))
+    with pytest.raises(IllegalAction):
+        session.submit(Action("dice.dismiss"))
