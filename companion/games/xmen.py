@@ -15,15 +15,17 @@ from typing import Any
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games import xmen_battle as battle
+from companion.games import xmen_cards as cards
 from companion.games import xmen_data
 from companion.games import xmen_dice as dice
 from companion.games import xmen_recovery as recovery
 from companion.games import xmen_track as track
+from companion.games import xmen_view
 from companion.games.base import Game, forbid
-from companion.games.xmen_state import (HQ, R_BATTLE, R_BONUS, R_CAPTURE, R_FIGHT, R_FIRST,
-                                        R_LUCK, R_NEW, R_PLAYING, R_RECOVER, R_RECRUIT,
-                                        R_SERIOUS, R_SETUP, R_STEP1, R_TEAMWORK, R_TURN_IN,
-                                        R_WIN, Hero, Team, XMenState, Zone)
+from companion.games.xmen_state import (HQ, R_BATTLE, R_BONUS, R_FIGHT, R_FIRST, R_LUCK,
+                                        R_NEW, R_PLAYING, R_RECOVER, R_RECRUIT, R_SERIOUS,
+                                        R_STEP1, R_TEAMWORK, R_TURN_IN, R_WIN, Hero, Team,
+                                        XMenState, Zone)
 
 LOG_LENGTH = 40
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
@@ -312,29 +314,7 @@ class XMenAlert(Game):
         return [h for h in s.must_recover if (x := s.hero(team, h)) is not None and not x.acted]
 
     def playable_cards(self, s: XMenState) -> list[dict[str, Any]]:
-        """Held Training & Luck cards that could be played now, with what each one needs."""
-        out = []
-        if s.phase != "play":
-            return out
-        for t in s.teams:
-            for cid in t.held:
-                card = self.data.luck[cid]
-                mine = t is s.current
-                if card.effect == "cerebro":
-                    targets = [o.player for o in s.teams if o is not t and o is not s.current]
-                    if targets:
-                        out.append({"player": t.player, "card": cid, "targets": targets})
-                elif card.effect == "heal":
-                    hurt = [h.id for h in t.heroes if h.hits > 0]
-                    if hurt:
-                        out.append({"player": t.player, "card": cid, "heroes": hurt})
-                elif card.effect == "extra_dice" and mine:
-                    fresh = [h.id for h in t.heroes if not h.acted]
-                    if fresh:
-                        out.append({"player": t.player, "card": cid, "heroes": fresh})
-                elif card.effect == "bonus_experience" and mine:
-                    out.append({"player": t.player, "card": cid})
-        return out
+        return cards.playable(self.data, s)
 
     def expect(self, s: XMenState) -> dict[str, Any]:
         d = self.data
@@ -689,7 +669,6 @@ class XMenAlert(Game):
         self._begin_turn(s, rng)
 
     def _card_play(self, s: XMenState, action: Action, rng: random.Random) -> None:
-        d = self.data
         if s.phase != "play":
             raise forbid("Training & Luck cards are played before or during a turn", R_LUCK)
         player = action.player or s.current.player
@@ -700,52 +679,20 @@ class XMenAlert(Game):
         key = action.data.get("card")
         if not isinstance(key, str):
             raise BadAction("card.play needs data.card, the id of a held Training & Luck card")
-        cid = next((c for c in team.held if c == key or c.rsplit("-", 1)[0] == key), None)
+        cid = cards.held_card(team, key)
         if cid is None:
             raise forbid(f"{player} holds no {key!r} card: held cards are "
                          + (", ".join(team.held) or "none"), R_LUCK)
-        card = d.luck[cid]
-        mine = team is s.current
-        if card.effect == "cerebro":
+        target = hero = None
+        need = cards.needs(self.data, cid)
+        if need == "target":
             target = action.data.get("target")
             if not isinstance(target, str) or target not in [t.player for t in s.teams]:
-                raise BadAction("card.play: Cerebro needs data.target, another player's name")
-            if target == player:
-                raise forbid("Cerebro is played on another player", R_LUCK)
-            if target == s.current.player:
-                raise forbid(f"{target}'s turn has already begun: play Cerebro right before his "
-                             "next turn begins", R_LUCK)
-            s.team(target).cerebro += 1
-            s.log.append(f"{player} plays {card.title} on {target}.")
-        elif card.effect in ("extra_dice", "bonus_experience"):
-            if not mine:
-                raise forbid(f"{card.title} helps your own turn: play it during your turn", R_LUCK)
-            if card.effect == "extra_dice":
-                hid = self._hero_arg(action, "hero")
-                hero = s.hero(team, hid)
-                if hero is None or hero.acted:
-                    raise forbid(f"{d.characters[hid].name} is not a character of yours who has yet "
-                                 "to roll this turn", R_LUCK)
-                team.boosts[hid] = team.boosts.get(hid, 0) + card.params["dice"]
-                s.log.append(f"{player} plays {card.title}: {d.characters[hid].name} rolls "
-                             f"{card.params['dice']} more dice this turn.")
-            else:
-                team.bonus_dice += card.params["dice"]
-                s.log.append(f"{player} plays {card.title}: {card.params['dice']} more Experience "
-                             "Bonus dice this turn.")
-        elif card.effect == "heal":
-            hid = self._hero_arg(action, "hero")
-            hero = s.hero(team, hid)
-            if hero is None or hero.hits == 0:
-                raise forbid(f"{d.characters[hid].name} is not a character of yours with hit chips", R_LUCK)
-            hero.hits = max(0, hero.hits - card.params["hits"])
-            if not recovery.on_picture(d, hero) and hid in s.must_recover:
-                s.must_recover.remove(hid)
-            s.log.append(f"{player} plays {card.title}: {d.characters[hid].name} has {hero.hits} hits.")
-        else:
-            raise forbid(f"{card.title} is played at once when drawn", R_LUCK)
-        team.held.remove(cid)
-        s.luck_discard.append(cid)   # "place the card face up next to the deck"
+                raise BadAction(f"card.play: {self.data.luck[cid].title} needs data.target, "
+                                "another player's name")
+        elif need == "hero":
+            hero = self._hero_arg(action, "hero")
+        cards.play(self.data, s, team, cid, target, hero)
 
     def _game_abandon(self, s: XMenState, action: Action, rng: random.Random) -> None:
         reason = action.data.get("reason", "the table stopped the game")
@@ -819,118 +766,8 @@ class XMenAlert(Game):
         return Action("recover.roll", player, {"hero": r["hero"], "faces": faces(r["count"])})
 
     def invariants(self, s: XMenState) -> list[str]:
-        d, bad = self.data, []
-        alert = s.alert_deck + s.alert_discard + [z.card for z in s.zones if z.card] + \
-            [c for t in s.teams for c in t.captured]
-        if sorted(alert) != sorted(self._alert_cards(s.advanced)):
-            bad.append("X-Men Alert cards were lost or duplicated")
-        stats = s.stat_deck + [h.id for t in s.teams for h in t.heroes] + \
-            [z.recruit for z in s.zones if z.recruit]
-        if sorted(stats) != sorted(d.characters):
-            bad.append("Power Stat cards were lost or duplicated")
-        luck = s.luck_deck + s.luck_discard + [c for t in s.teams for c in t.held]
-        if sorted(luck) != sorted(self._luck_cards(s.advanced)):
-            bad.append("Training & Luck cards were lost or duplicated")
-        limit = d.max_team if s.advanced else 1
-        for t in s.teams:
-            if len(t.heroes) > limit:
-                bad.append(f"{t.player} has {len(t.heroes)} X-Men (at most {limit})")
-            if not 0 <= t.mover <= d.track_spaces:
-                bad.append(f"{t.player}'s mover is off the Experience Track")
-            for h in t.heroes:
-                if h.hits < 0:
-                    bad.append(f"{h.id} has negative hits")
-                if h.where != HQ:
-                    side = s.zones[h.where].side(t.player)
-                    if side is None or h.id not in side.order:
-                        bad.append(f"{h.id} stands in Battle Zone {h.where + 1} outside its team's area")
-                    if h.hits >= d.characters[h.id].durability:
-                        bad.append(f"{h.id} fights with every X symbol covered")
-        for z, zone in enumerate(s.zones):
-            if zone.card is None:
-                if zone.sides or zone.indicator is not None:
-                    bad.append(f"Battle Zone {z + 1} is empty but has teams or an indicator")
-                continue
-            if not 1 <= zone.indicator <= d.strength_track:
-                bad.append(f"Battle Zone {z + 1}'s indicator is off the Strength Track")
-            if (zone.recruit is not None) != (d.alert[zone.card].kind == "recruit"):
-                bad.append(f"Battle Zone {z + 1}'s recruit and card disagree")
-            spaces = [x.position for x in zone.sides if x.position > 0]
-            if len(spaces) != len(set(spaces)):
-                bad.append(f"two leaders share a space in Battle Zone {z + 1}")
-            for x in zone.sides:
-                t = s.team(x.player)
-                if not x.order or x.order[0] != x.leader:
-                    bad.append(f"{x.player}'s side in Battle Zone {z + 1} has no leader in front")
-                if not 0 <= x.position < zone.indicator:
-                    bad.append(f"{x.player}'s leader is at or past the indicator without capturing")
-                for hid in x.order:
-                    h = s.hero(t, hid)
-                    if h is None or h.where != z:
-                        bad.append(f"{hid} is listed in Battle Zone {z + 1} but is not there")
-            if len({x.player for x in zone.sides}) != len(zone.sides):
-                bad.append(f"a team appears twice in Battle Zone {z + 1}")
-        if (s.phase == "over") != (s.winner is not None or s.ended is not None):
-            bad.append("the phase and the game's end disagree")
-        if (s.phase == "bonus") != (s.bonus is not None):
-            bad.append("the bonus phase and its pending roll disagree")
-        return bad
-
-    # -- the dashboard's view --------------------------------------------------------------------
+        return xmen_view.invariants(self.data, s, self._alert_cards(s.advanced),
+                                    self._luck_cards(s.advanced))
 
     def to_json(self, s: XMenState) -> dict[str, Any]:
-        d = self.data
-
-        def hero_json(t: Team, h: Hero) -> dict[str, Any]:
-            c = d.characters[h.id]
-            return {"id": h.id, "name": c.name, "hits": h.hits, "durability": c.durability,
-                    "x_covered": min(h.hits, c.durability),
-                    "on_picture": recovery.on_picture(d, h),
-                    "seriously_wounded": h.hits > c.durability,
-                    "where": "headquarters" if h.where == HQ else f"zone {h.where + 1}",
-                    "acted": h.acted, "fighting_skill": c.fighting_skill,
-                    "intelligence": c.intelligence, "total_power": c.total_power,
-                    "abilities": [a.name for a in c.abilities if s.advanced or not a.advanced]}
-
-        zones = []
-        for z, zone in enumerate(s.zones):
-            card = d.alert[zone.card] if zone.card else None
-            zones.append({
-                "number": z + 1, "strength_track": d.strength_track,
-                "card": None if card is None else {"id": card.id, "name": card.name, "kind": card.kind,
-                                                   "strength": card.strength,
-                                                   "experience": card.experience},
-                "recruit": None if zone.recruit is None else
-                {"id": zone.recruit, "name": d.characters[zone.recruit].name,
-                 "total_power": d.characters[zone.recruit].total_power},
-                "indicator": zone.indicator,
-                "teams": [{"player": x.player, "leader": x.leader,
-                           "leader_name": d.characters[x.leader].name, "position": x.position,
-                           "backers": x.order[1:], "started": x.started} for x in zone.sides],
-            })
-        teams = [{"player": t.player, "mover": t.mover,
-                  "headquarters": [hero_json(t, h) for h in t.heroes],
-                  "captured": [{"id": c, "name": d.alert[c].name, "experience": d.alert[c].experience}
-                               for c in t.captured],
-                  "held": [{"id": c, "title": d.luck[c].title, "text": d.luck[c].text}
-                           for c in t.held],
-                  "cerebro_next_turn": t.cerebro, "extra_dice": dict(t.boosts),
-                  "bonus_dice": t.bonus_dice} for t in s.teams]
-        return {
-            "game": self.name, "advanced": s.advanced, "phase": s.phase,
-            "player": s.current.player if s.phase in ("play", "bonus") else None,
-            "round": s.round, "stage": s.stage, "zone_open": None if s.zone_open is None else s.zone_open + 1,
-            "zones": zones, "teams": teams,
-            "experience_track": {"spaces": d.track_spaces, "victory": d.track_spaces,
-                                 "goal": d.track_spaces if s.advanced else d.recruit_spaces[0],
-                                 "training_luck": sorted(d.training_luck_spaces),
-                                 "recruit": list(d.recruit_spaces),
-                                 "movers": {t.player: t.mover for t in s.teams}},
-            "decks": {"alert": len(s.alert_deck), "alert_turned_in": len(s.alert_discard),
-                      "power_stat": len(s.stat_deck), "training_luck": len(s.luck_deck),
-                      "training_luck_used": len(s.luck_discard)},
-            "must_recover": list(s.must_recover),
-            "going_first": {"rolls": dict(s.first_rolls), "to_roll": list(s.first_to_roll)},
-            "bonus": s.bonus, "last_roll": s.last_roll, "winner": s.winner, "ended": s.ended,
-            "options": dict(s.options), "log": list(s.log),
-        }
+        return xmen_view.view(self.data, self.name, s)

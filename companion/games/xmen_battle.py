@@ -10,9 +10,8 @@ from typing import Any
 
 from companion.games.base import forbid
 from companion.games.xmen_data import Character, XMenData
-from companion.games.xmen_state import (HQ, R_BATTLE, R_CAPTURE, R_FIGHT, R_JOIN, R_NEW,
-                                        R_RECRUIT, R_TEAMWORK, Hero, Side, Team, XMenState,
-                                        Zone)
+from companion.games.xmen_state import (HQ, R_BATTLE, R_FIGHT, R_JOIN, R_NEW, R_RECRUIT, Hero,
+                                        Side, Team, XMenState, Zone)
 
 
 def zone_kind(zone: Zone) -> str | None:
