@@ -22,8 +22,8 @@ from companion.games import xmen_recovery as recovery
 from companion.games import xmen_track as track
 from companion.games import xmen_view
 from companion.games.base import Game, forbid
-from companion.games.xmen_state import (HQ, R_BATTLE, R_BONUS, R_FIGHT, R_FIRST, R_LUCK,
-                                        R_NEW, R_PLAYING, R_RECOVER, R_RECRUIT, R_SERIOUS,
+from companion.games.xmen_state import (HQ, R_BATTLE, R_BONUS, R_FIGHT, R_FIRST, R_JOIN,
+                                        R_LUCK, R_NEW, R_PLAYING, R_RECOVER, R_RECRUIT, R_SERIOUS,
                                         R_STEP1, R_TEAMWORK, R_TURN_IN, R_WIN, Hero, Team,
                                         XMenState, Zone)
 
@@ -389,7 +389,7 @@ class XMenAlert(Game):
                                 "or before another player's turn.", "rule": R_LUCK})
         if s.advanced:
             out.append({"text": "Only characters with flight can join a battle already in progress.",
-                        "rule": R_NEW})
+                        "rule": R_JOIN})
         if team.captured:
             out.append({"text": "End the turn to turn in captured Evil Mutants and move on the "
                                 "Experience Track.", "rule": R_TURN_IN})

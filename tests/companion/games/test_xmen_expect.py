@@ -131,3 +131,20 @@ def test_rule_sections_are_named_on_refusals(game):
     with pytest.raises(IllegalAction) as err:
         t.do("turn.end", "Ben")
     assert err.value.rule == R_WIN
+
+
+def test_reminders_follow_the_table(game):
+    """Reminders name the rulebook section they come from."""
+    t = game(alert_deck=BASIC_DECK, stat_cards={"Ana": ["archangel"], "Ben": ["storm"]})
+    rules = {r["rule"] for r in t.engine.reminders(t.s)}
+    assert "Playing" in rules and "Step 4 › Seriously Wounded Characters" not in rules
+    assert "Step 2 › Characters Joining A Battle Already In Progress (Advanced)" not in rules
+    t.do("deploy", "Ana", zone=1, heroes=["archangel"])
+    assert "Step 2: Fighting Battles" in {r["rule"] for r in t.engine.reminders(t.s)}
+    t.do("battle.roll", "Ana", zone=1, faces=roll(5, evil=5))            # seriously wounded
+    t.do("turn.end", "Ana")
+    t.do("turn.end", "Ben")
+    texts = " ".join(r["text"] for r in t.engine.reminders(t.s))
+    assert "seriously wounded character must clear every chip" in texts
+    adv = game(advanced=True)
+    assert any(r["rule"].startswith("Step 2 › Characters Joining") for r in adv.engine.reminders(adv.s))
