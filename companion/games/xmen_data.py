@@ -174,29 +174,10 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
         cid = c.get("id", str)
         if cid in characters:
             raise c.fail("id", f"character {cid!r} appears twice")
-        name = c.get("name", str)
-        fs, du, it = (_count(c, k, 0, 20) for k in ("fighting_skill", "durability", "intelligence"))
-        total = _count(c, "total_power", 0, 60)
-        if total != fs + du + it:
-            # the identity the three printed cards satisfy
-            raise c.fail("total_power", f"{name}'s Total Power {total} is not Fighting Skill + "
-                         f"Durability + Intelligence ({fs} + {du} + {it} = {fs + du + it})")
-        if du < 1:
-            raise c.fail("durability", f"{name} needs a Durability of at least 1")
-        if total > strength_track:
-            raise c.fail("total_power", f"{name}'s Total Power {total} is off the Strength Track "
-                         f"(1 to {strength_track})")
-        abilities = []
-        for a in c.tables("abilities") if "abilities" in c.data else []:
-            kind = a.one_of("kind", set(ABILITY_KINDS))
-            params = {p: _count(a, p, 0, 20) for p in ABILITY_KINDS[kind]}
-            activity = a.one_of("activity", set(ACTIVITIES), "battle")
-            abilities.append(Ability(a.get("name", str), kind, a.get("text", str, ""),
-                                     a.get("advanced", bool, False), activity, params))
-        assumed = c.get("assumption", bool, True)
-        if assumed:
+        card = character(c, strength_track)
+        if card.assumption:
             assumptions[f"character {cid}"] = c.get("note", str, "assumed, not printed")
-        characters[cid] = Character(cid, name, fs, du, it, total, tuple(abilities), assumed)
+        characters[cid] = card
     if len(characters) < 2:
         raise top.fail("characters", "needs at least two X-Men")
 
@@ -244,6 +225,33 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
         recruit_spaces=tuple(sorted(recruit_spaces)), characters=characters, alert=alert,
         luck=luck, assumptions=assumptions,
     )
+
+
+def character(c: Reader, strength_track: int = 21) -> Character:
+    """One Power Stat card, checked: the loader uses it for the file, and a setup form can use it
+    on the values an owner types in from a card (``Reader(values, "setup form")``)."""
+    cid = c.get("id", str)
+    name = c.get("name", str)
+    fs, du, it = (_count(c, k, 0, 20) for k in ("fighting_skill", "durability", "intelligence"))
+    total = _count(c, "total_power", 0, 60)
+    if total != fs + du + it:
+        # the identity the three printed cards satisfy
+        raise c.fail("total_power", f"{name}'s Total Power {total} is not Fighting Skill + "
+                     f"Durability + Intelligence ({fs} + {du} + {it} = {fs + du + it})")
+    if du < 1:
+        raise c.fail("durability", f"{name} needs a Durability of at least 1")
+    if total > strength_track:
+        raise c.fail("total_power", f"{name}'s Total Power {total} is off the Strength Track "
+                     f"(1 to {strength_track})")
+    abilities = []
+    for a in c.tables("abilities") if "abilities" in c.data else []:
+        kind = a.one_of("kind", set(ABILITY_KINDS))
+        params = {p: _count(a, p, 0, 20) for p in ABILITY_KINDS[kind]}
+        activity = a.one_of("activity", set(ACTIVITIES), "battle")
+        abilities.append(Ability(a.get("name", str), kind, a.get("text", str, ""),
+                                 a.get("advanced", bool, False), activity, params))
+    return Character(cid, name, fs, du, it, total, tuple(abilities),
+                     c.get("assumption", bool, True))
 
 
 def _count(section: Reader, key: str, low: int, high: int) -> int:

@@ -142,3 +142,16 @@ def test_an_owner_file_replaces_the_shipped_one(tmp_path):
     engine = Catalog(tmp_path)("xmen-alert")
     assert engine.data.characters["havok"].fighting_skill == 7
     assert engine.data.path == str(tmp_path / "xmen-alert.toml")
+
+
+def test_a_card_typed_in_on_a_form_is_checked_the_same_way():
+    """The setup page lets an owner type in a card's printed values; the same check applies."""
+    from companion.components import Reader
+    ok = xmen_data.character(Reader({"id": "havok", "name": "Havok", "fighting_skill": 5,
+                                     "durability": 3, "intelligence": 2, "total_power": 10,
+                                     "assumption": False}, "setup form"))
+    assert ok.total_power == 10 and ok.assumption is False
+    with pytest.raises(DataFileError, match="setup form: total_power: Havok's Total Power 11"):
+        xmen_data.character(Reader({"id": "havok", "name": "Havok", "fighting_skill": 5,
+                                    "durability": 3, "intelligence": 2, "total_power": 11},
+                                   "setup form"))
