@@ -148,3 +148,14 @@ def test_reminders_follow_the_table(game):
     assert "seriously wounded character must clear every chip" in texts
     adv = game(advanced=True)
     assert any(r["rule"].startswith("Step 2 › Characters Joining") for r in adv.engine.reminders(adv.s))
+
+
+def test_random_setups_cover_basic_and_advanced_with_two_to_four_players(engine):
+    """The conformance test's random games must include both games and every table size."""
+    seen = set()
+    for seed in range(200):
+        options = engine.sample_options(random.Random(seed))
+        engine.setup(options, rng_for(seed, "setup"))
+        seen.add((len(options["players"]), options["advanced"], "first_player" in options))
+    assert {(n, adv) for n, adv, _ in seen} == {(n, adv) for n in (2, 3, 4) for adv in (False, True)}
+    assert {rolled for _, _, rolled in seen} == {True, False}
