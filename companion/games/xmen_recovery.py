@@ -1,0 +1,51 @@
+"""Step 4: recovery at Headquarters, and the seriously wounded's one roll to survive."""
+
+from __future__ import annotations
+
+from companion.games.xmen_data import XMenData
+from companion.games.xmen_state import Hero, Team, XMenState
+
+
+def removal(data: XMenData, s: XMenState, hero_id: str, faces: list[str]) -> int:
+    """Hit chips a recovery roll removes.
+
+    "For every X-Men rolled, remove one Hit Chip. For every Marvel rolled, remove two Hit Chips.
+    Evil Mutant and blank rolls have no effect at Headquarters." A recovery ability (Wolverine's
+    Regeneration) changes what each face removes.
+    """
+    per = dict(data.points)
+    for a in data.characters[hero_id].abilities_of("recovery", s.advanced):
+        per = {"xmen": a.params["xmen"], "marvel": a.params["marvel"]}
+    return sum(per.get(f, 0) for f in faces)
+
+
+def on_picture(data: XMenData, hero: Hero) -> int:
+    """Hit chips beyond the X symbols, on the character's picture."""
+    return max(0, hero.hits - data.characters[hero.id].durability)
+
+
+def recover(data: XMenData, s: XMenState, team: Team, hero: Hero, faces: list[str]) -> bool:
+    """Apply a recovery roll; False when a seriously wounded character is lost."""
+    card = data.characters[hero.id]
+    removed = removal(data, s, hero.id, faces)
+    hero.acted = True
+    picture = on_picture(data, hero)
+    if picture:
+        if removed < picture:
+            # "If the character attempts to recover and fails, ... the character's Power Stat Card
+            # is placed at the bottom of the X-Men Power Stat Card deck."
+            team.heroes.remove(hero)
+            s.stat_deck.append(hero.id)
+            s.log.append(f"{card.name} removes {removed} of {picture} chips on the picture "
+                         f"and is lost: the card goes to the bottom of the Power Stat deck.")
+            return False
+        # "If the character's recovery is successful, first remove all the Hit Chips on the
+        # character's picture." Whether the rest of the roll also clears X symbols is an option.
+        hero.hits -= picture
+        rest = removed - picture if s.options.get("serious_remainder", "carry") == "carry" else 0
+        hero.hits = max(0, hero.hits - rest)
+        s.log.append(f"{card.name} survives the serious wound; {hero.hits} hits remain.")
+        return True
+    hero.hits = max(0, hero.hits - removed)
+    s.log.append(f"{card.name} recovers {removed}; {hero.hits} hits remain.")
+    return True

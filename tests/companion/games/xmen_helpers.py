@@ -1,0 +1,49 @@
+"""Shared helpers for the X-Men Alert tests: a game applied action by action, and dice rolls."""
+
+import random
+
+from companion.actions import Action
+
+
+class Table:
+    """A game in memory, applied action by action the way the session folds the journal."""
+
+    def __init__(self, engine, state):
+        self.engine = engine
+        self.state = state
+        self.step = 0
+
+    def do(self, kind, player=None, **data):
+        before = self.state
+        self.state = self.engine.apply(self.state, Action(kind, player, data),
+                                       random.Random(f"test:{self.step}"))
+        self.step += 1
+        assert self.engine.invariants(self.state) == []
+        assert before is not self.state
+        return self.state
+
+    @property
+    def s(self):
+        return self.state
+
+    def team(self, player):
+        return self.state.team(player)
+
+    def hero(self, player, hero_id):
+        return self.state.hero(self.state.team(player), hero_id)
+
+    def zone(self, number):
+        return self.state.zones[number - 1]
+
+    def view(self):
+        return self.engine.to_json(self.state)
+
+
+def roll(n, marvel=0, xmen=0, evil=0):
+    """A physical roll of n dice as the camera reads it, blanks filling the rest."""
+    faces = ["marvel"] * marvel + ["xmen"] * xmen + ["evil_mutant"] * evil
+    assert len(faces) <= n
+    return faces + ["blank"] * (n - len(faces))
+
+
+BASIC_DECK = ["sabretooth", "mystique", "blob", "toad", "pyro"]
