@@ -60,8 +60,9 @@ def action_for(expect: dict[str, Any] | None, faces: list[str], player: str | No
         if not 0 < len(faces) <= limit:
             raise IllegalAction(f"{limit} dice at most may be rolled now, the read found {len(faces)}")
         value = list(faces)
-    return Action(entry["action"], player or (expect or {}).get("player"),
-                  {entry.get("field", "faces"): value}, source)
+    data = {**entry.get("data", {}), entry.get("field", "faces"): value}
+    return Action(entry["action"], player or entry.get("player") or (expect or {}).get("player"),
+                  data, source)
 
 
 def proposal(action: Action, dice: list[dict[str, Any]], threshold: float) -> dict[str, Any]:

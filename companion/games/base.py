@@ -22,6 +22,8 @@ class Game:
     title: str = ""
     #: action type -> one line on what it does (docs, the dashboard's controls)
     actions: dict[str, str] = {}
+    #: the outcomes a game can end in; a competitive game always has a winner
+    outcomes: tuple[str, ...] = ("won", "lost")
 
     def __init__(self, components_dir: str | Path | None = None):
         self.components_dir = components_dir

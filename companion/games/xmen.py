@@ -35,6 +35,8 @@ OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "s
 class XMenAlert(Game):
     name = "xmen-alert"
     title = "The Uncanny X-Men Alert Adventure Game"
+    # Competitive: every finished game has a winner ("game.abandon" ends one without, by choice).
+    outcomes = ("won",)
     actions = {
         "first.roll": "Going first: a player's roll of 5 dice (data.faces; omit to roll virtual dice).",
         "deploy": "Move characters from Headquarters to a Battle Zone: data.zone (1-3), data.heroes "
@@ -724,8 +726,6 @@ class XMenAlert(Game):
             return Action("bonus.roll", player, {"faces": faces(s.bonus["dice"])})
         if s.phase != "play":
             raise IllegalAction("the game is over")
-        if rng.random() < 0.0002:
-            return Action("game.abandon", player, {"reason": "the table stopped early"})
         ch = self.choices(s)
         if ch["fights"]:
             f = rng.choice(ch["fights"])
