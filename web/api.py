@@ -52,7 +52,10 @@ def start_session():
     if not isinstance(game, str):
         raise SetupError("say which game to start: {\"game\": \"incredibles\", \"players\": [...]}")
     seed = body.pop("seed", None)
-    return jsonify(session().start(game, body, seed=seed)), 201
+    options = body.pop("options", {})
+    if not isinstance(options, dict):
+        raise SetupError("options must be a JSON object")
+    return jsonify(session().start(game, {**options, **body}, seed=seed)), 201
 
 
 @api.delete("/session")
