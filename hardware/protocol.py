@@ -109,8 +109,8 @@ def decode(line: bytes) -> Message:
     body, star, check = line.rpartition(b"*")
     if not star or len(check) != 4:
         raise ProtocolError("line has no *CCCC checksum")
-    if any(c not in b"0123456789ABCDEFabcdef" for c in check):
-        raise ProtocolError(f"checksum {check.decode()!r} is not hex")
+    if any(c not in b"0123456789ABCDEF" for c in check):
+        raise ProtocolError(f"checksum {check.decode()!r} is not upper-case hex")
     expected = int(check, 16)
     if crc16(body) != expected:
         raise ProtocolError(f"checksum mismatch (line says {check.decode()}, "

@@ -245,7 +245,7 @@ def gpio_settings(section: dict[str, Any], source: str = "config.toml") -> GpioS
         command = sd.get("command", list, ["systemctl", "poweroff"])
         if not command or not all(isinstance(c, str) and c for c in command):
             raise sd.fail("command", "expected a list of words such as [\"systemctl\", \"poweroff\"]")
-        shutdown = ShutdownSettings(enabled, pin, sd.number("hold_time", 5.0, 2.0, 30.0),
+        shutdown = ShutdownSettings(enabled, pin, sd.number("hold_time", 5.0, 1.0, 30.0),
                                     tuple(command))
     return GpioSettings(factory, buttons, leds, top.get("led_active_high", bool, True), buzzer,
                         top.get("quiet", bool, False), shutdown)

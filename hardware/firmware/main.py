@@ -97,14 +97,18 @@ class Device:
                 while self.pending and self.pending[0][0] <= upto:
                     self.pending.pop(0)
             elif kind == "LED":
+                n, state = int(fields[0]), fields[1]
+                if state not in ("ON", "OFF", "BLINK"):
+                    raise ValueError(state)
                 if self.on_led:
-                    self.on_led(int(fields[0]), fields[1])
+                    self.on_led(n, state)
             elif kind == "TEXT":
                 if self.on_text:
                     self.on_text(fields[0] if fields else "")
             elif kind == "BEEP":
+                ms, count = int(fields[0]), int(fields[1]) if len(fields) > 1 else 1
                 if self.on_beep:
-                    self.on_beep(int(fields[0]), int(fields[1]) if len(fields) > 1 else 1)
+                    self.on_beep(ms, count)
             else:
                 self._send("ERR", ("unknown", kind))
         except (IndexError, ValueError):

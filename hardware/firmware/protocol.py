@@ -75,7 +75,7 @@ def decode(line):
     body = line[:-5]
     check = line[-4:].decode("ascii")
     for c in check:
-        if c not in HEX:
+        if c not in "0123456789ABCDEF":
             return None
     try:
         if int(check, 16) != crc16(body):
