@@ -78,7 +78,7 @@ class SerialLink:
         self.transport = transport
         self.finder = finder
         self.clock = clock
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port = None

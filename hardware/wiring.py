@@ -246,8 +246,7 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
             else:
                 handle.backend = type(pin_factory).__name__
             handle.pin_factory = pin_factory
-        mirrors: list[Mirror] = []
-        indicators = Indicators(handle.gpio, pin_factory, view=session.view, mirrors=mirrors)
+        indicators = Indicators(handle.gpio, pin_factory, view=session.view)
         handle.indicators = indicators
         dispatcher = Dispatcher(session, Hooks(read_dice=read_dice, confirm=confirm),
                                 on_refused=indicators.refused)
@@ -259,7 +258,7 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
                 poweroff = lambda cmd: log.warning("simulation: would run %s", " ".join(cmd))  # noqa: E731
             handle.shutdown = ShutdownButton(handle.gpio.shutdown, pin_factory, run=poweroff)
         if serial is not None and serial.enabled:
-            _attach_serial(handle, serial, tokens, dispatcher, indicators, mirrors, transport)
+            _attach_serial(handle, serial, tokens, dispatcher, indicators, transport)
         session.add_listener(indicators.update)
         indicators.update(session.view())
     except Exception:
@@ -269,7 +268,7 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
 
 
 def _attach_serial(handle, serial: SerialSettings, tokens: TokenSettings, dispatcher, indicators,
-                   mirrors, transport) -> None:
+                   transport) -> None:
     from dataclasses import replace
 
     from hardware.serial_link import SerialLink, open_port
@@ -284,5 +283,5 @@ def _attach_serial(handle, serial: SerialSettings, tokens: TokenSettings, dispat
                       on_state=lambda status: indicators.set_link_lost(status["state"] in ("lost", "connecting")),
                       transport=transport or open_port)
     handle.link = link
-    mirrors.append(SerialMirror(link, serial))
+    indicators.mirrors.append(SerialMirror(link, serial))
     link.start()
