@@ -127,6 +127,12 @@ class TableButton:
     def pin(self):
         return self.button.pin
 
+    def ready_in(self) -> float:
+        """Seconds until a new press would pass the debounce lock-out."""
+        with self._lock:
+            since = self.clock() - max(self._last_press, self._last_release)
+        return max(0.0, self.settings.debounce - since)
+
     def close(self) -> None:
         self.button.close()
 

@@ -88,8 +88,9 @@ class SerialLink:
         self._device: dict[str, Any] = {}
         self._peer: tuple[str, str] | None = None    # (device id, boot id) of the numbering
         self._expected = 1
+        self._greeted = False
         self.counters = {"lines": 0, "rejected": 0, "overlong": 0, "events": 0, "duplicates": 0,
-                         "out_of_order": 0, "unexpected": 0, "reconnects": 0, "dropped_by_device": 0,
+                         "out_of_order": 0, "before_hello": 0, "unexpected": 0, "reconnects": 0, "dropped_by_device": 0,
                          "sent": 0}
         self.changed = threading.Condition(self._lock)
 
@@ -195,6 +196,7 @@ class SerialLink:
         except Exception:
             pass  # some URL transports cannot; stale lines are rejected or deduplicated anyway
         splitter = protocol.LineSplitter()
+        self._greeted = False      # events count only after this connection's own hello
         self._write(port, protocol.encode("HI", protocol.VERSION))
         self._set_state("connecting", f"waiting for the device's hello on {name}")
         deadline = self.clock() + settings.hello_timeout
@@ -274,11 +276,17 @@ class SerialLink:
             self._peer, self._expected = (device, boot), base
         else:
             self._expected = max(self._expected, base)
+        self._greeted = True
 
     def _event(self, port, fields: tuple[str, ...]) -> None:
         seq = int(fields[0])
-        if self._peer is None or len(fields) < 2:
-            raise ValueError("event before hello")
+        if not self._greeted:
+            # Without this connection's hello we cannot know whose numbering this is: a device
+            # that rebooted counts from 1 again, and acking it against the old count loses events.
+            self.counters["before_hello"] += 1
+            return
+        if len(fields) < 2:
+            raise ValueError("event without a kind")
         if seq < self._expected:
             self.counters["duplicates"] += 1
             self._write(port, protocol.encode("ACK", self._expected - 1))

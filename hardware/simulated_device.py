@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import select
+import shutil
 import tempfile
 import threading
 import time
@@ -29,6 +30,7 @@ class SimulatedDevice:
                  window: int = 256, folder: str | None = None):
         self.device_id = device_id
         self.heartbeat_ms, self.resend_ms, self.window = heartbeat_ms, resend_ms, window
+        self._own_folder = folder is None
         self._folder = folder or tempfile.mkdtemp(prefix="companion-sim-")
         self.port = os.path.join(self._folder, f"serial-{device_id}")
         self._lock = threading.RLock()
@@ -68,6 +70,8 @@ class SimulatedDevice:
         if self._thread is not None:
             self._thread.join(2.0)
         self.unplug()
+        if self._own_folder:
+            shutil.rmtree(self._folder, ignore_errors=True)
 
     def __enter__(self) -> "SimulatedDevice":
         return self.start()

@@ -160,6 +160,7 @@ class HardwareHandle:
             raise HardwareError(f"there is no button called {name!r}; the buttons are "
                                 + ", ".join(sorted(self.buttons)))
         pin = button.pin
+        threading.Event().wait(button.ready_in())   # two clicks closer than the lock-out: wait it out
         pin.drive_low()
         if hold:
             timer = threading.Timer(button.settings.hold_time + 0.15, pin.drive_high)

@@ -174,6 +174,8 @@ def test_loop_url_hello_events_and_its_own_echo_ignored():
     link = SerialLink(serial_settings({"port": "loop://", **FAST}), sink,
                       transport=lambda name, s: wire)
     with link:
+        assert wait_until(lambda: "waiting for" in link.status()["reason"], cond=link.changed)
+        wire.write(protocol.encode("EV", 1, "BTN", 9, "DOWN"))   # before any hello: whose count?
         wire.write(protocol.encode("HELLO", 1, "loopdev", "b1", "0.1.0", 1))
         assert link.wait_for("ready", 3)
         wire.write(b"\x00\xffnoise*1234\n" + protocol.encode("EV", 1, "BTN", 7, "DOWN")
@@ -185,6 +187,7 @@ def test_loop_url_hello_events_and_its_own_echo_ignored():
         assert wait_until(lambda: link.status()["counters"]["unexpected"] >= 2)   # HI, ACKs
         c = link.status()["counters"]
         assert c["duplicates"] == 1 and c["out_of_order"] == 1 and c["rejected"] >= 1
+        assert c["before_hello"] == 1
 
 
 def test_device_buttons_and_tokens_become_session_actions(session, views):

@@ -1,0 +1,85 @@
+"""attach(): what the composition root and the dashboard see in simulation."""
+
+import pytest
+
+from companion.errors import DataFileError
+from hardware.errors import HardwareError
+from hardware.wiring import attach
+
+from conftest import wait_until
+
+
+def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session, views):
+    reads = []
+    handle = attach(session, {}, simulate=True, read_dice=lambda: reads.append("read"))
+    try:
+        assert set(handle.buttons) == {"confirm", "undo", "dice", "card", "timer"}
+        assert handle.link.wait_for("ready", 5)
+        handle.press("dice")
+        assert handle.dispatcher.wait_idle(5) and reads == ["read"]
+        seq = session.seq
+        handle.press("timer")
+        v = views.wait(lambda v: v["seq"] > seq)
+        assert v["timers"]["turn"]["running"]
+        status = handle.status()
+        assert status["simulated"] and status["backend"] == "mock pins (simulation)"
+        assert status["serial"]["state"] == "ready"
+        assert status["leds"]["ready"]["lit"] is True
+        assert status["buttons"]["timer"]["presses"] == 1
+        assert status["actions"]["submitted"] == 1 and status["actions"]["handled"] == 1
+        with pytest.raises(HardwareError, match="no button called 'jump'"):
+            handle.press("jump")
+    finally:
+        handle.close()
+    assert repr(handle) == "<HardwareHandle closed: 5 buttons>"
+
+
+def test_a_held_simulated_press_is_a_long_press(session, views):
+    handle = attach(session, {"gpio": {"hold_time": 0.3, "buttons": {
+        "roll": {"pin": 4, "action": {"type": "roll", "data": {"face": "1"}}},
+        "undo": {"pin": 27, "hold": "undo"}}}}, simulate=True)
+    try:
+        handle.press("roll")
+        views.wait(lambda v: v["expect"]["phase"] == "move")
+        seq = session.seq
+        handle.press("undo")                        # short: an undo button ignores it
+        assert handle.dispatcher.wait_idle(2) and session.seq == seq
+        handle.press("undo", hold=True)
+        views.wait(lambda v: v["seq"] > seq and v["expect"]["phase"] == "roll")
+    finally:
+        handle.close()
+
+
+def test_read_dice_without_a_camera_is_refused_with_a_reason(session):
+    handle = attach(session, {"serial": {"enabled": False}}, simulate=True)
+    try:
+        handle.press("dice")
+        assert handle.dispatcher.wait_idle(2)
+        assert "no camera is wired" in handle.status()["actions"]["last_refusal"]["reason"]
+        assert handle.status()["serial"] == {"state": "closed", "reason": "no serial device configured"}
+    finally:
+        handle.close()
+
+
+def test_presses_are_for_simulation_only(session):
+    handle = attach(session, {"gpio": {"pin_factory": "mock",
+                                       "buttons": {"a": {"pin": 4, "action": "confirm"}}}}, simulate=False)
+    try:
+        with pytest.raises(HardwareError, match="only .* in simulation"):
+            handle.press("a")
+    finally:
+        handle.close()
+
+
+def test_a_bad_section_stops_attach_with_the_key(session):
+    with pytest.raises(DataFileError, match=r"^/etc/companion/config.toml: serial.usb\[0\]: "):
+        attach(session, {"serial": {"usb": ["pico"]}}, simulate=True, source="/etc/companion/config.toml")
+
+
+def test_without_sections_and_without_simulation_nothing_is_claimed(session):
+    handle = attach(session, {}, simulate=False)
+    try:
+        assert handle.buttons == {} and handle.link is None and handle.pin_factory is None
+        assert handle.status()["serial"]["state"] == "closed"
+    finally:
+        handle.close()
