@@ -93,3 +93,15 @@ def test_a_lower_case_checksum_is_not_the_same_line():
 
 def test_crlf_line_endings_are_accepted():
     assert host.decode(host.encode("HB", 1).replace(b"\n", b"\r\n")).type == "HB"
+
+
+def test_the_documented_example_exchange_is_valid():
+    """docs/serial-protocol.md's example lines must decode on both sides: docs that cannot drift."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "serial-protocol.md").read_text()
+    block = doc.split("## Example exchange")[1].split("```")[1]
+    lines = [line.split(maxsplit=1)[1].encode() for line in block.strip().splitlines()]
+    assert len(lines) == 8
+    for line in lines:
+        assert host.decode(line).type in host.DEVICE_MESSAGES | host.HOST_MESSAGES
+        assert firmware.decode(line) is not None
