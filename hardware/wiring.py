@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from hardware.commands import Hooks
 from hardware.dispatch import Dispatcher, Request
-from hardware.errors import HardwareError
+from hardware.errors import HardwareError, ProtocolError
 from hardware.gpio import ShutdownButton, TableButton, make_pin_factory
 from hardware.indicators import Indicators, Mirror
 from hardware.settings import (GpioSettings, SerialSettings, TokenSettings, gpio_settings,
@@ -69,12 +69,16 @@ class SerialMirror(Mirror):
 
     def text(self, line: str) -> None:
         width = self.settings.display_width
-        if width:
-            line = line[:width]
-            if line:
+        if not width:
+            return
+        line = line[:width].strip()
+        while line:
+            try:
                 self.link.send("TEXT", line, sticky=("TEXT",))
-            else:
-                self.link.send("TEXT", sticky=("TEXT",))
+                return
+            except ProtocolError:    # escapes made it longer than a protocol line: shorten
+                line = line[:-4].rstrip()
+        self.link.send("TEXT", sticky=("TEXT",))
 
 
 class DeviceEvents:
@@ -229,12 +233,14 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
     """
     gpio_raw = config_sections.get("gpio")
     serial_raw = config_sections.get("serial")
-    if simulate and gpio_raw is None:
+    # An absent section and an empty one (Config.section's default) mean the same: nothing
+    # configured, which in simulation means the default table.
+    if simulate and not gpio_raw:
         gpio_raw = DEFAULT_GPIO
-    if simulate and serial_raw is None:
+    if simulate and not serial_raw:
         serial_raw = DEFAULT_SERIAL
-    gpio = gpio_settings(gpio_raw, source) if gpio_raw is not None else None
-    serial = serial_settings(serial_raw, source) if serial_raw is not None else None
+    gpio = gpio_settings(gpio_raw, source) if gpio_raw else None
+    serial = serial_settings(serial_raw, source) if serial_raw else None
     tokens = token_settings(config_sections.get("tokens") or {}, source)
 
     handle = HardwareHandle(simulate)

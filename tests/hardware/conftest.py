@@ -59,18 +59,3 @@ class Views:
 @pytest.fixture
 def views(session):
     return Views(session)
-
-
-def wait_until(predicate, timeout=5.0, cond=None):
-    """Poll-free where a Condition is given; otherwise an Event-paced check."""
-    if cond is not None:
-        with cond:
-            return cond.wait_for(predicate, timeout)
-    tick = threading.Event()
-    import time
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        tick.wait(0.005)
-    return predicate()

@@ -13,7 +13,7 @@ from hardware.gpio import TableButton, make_pin_factory
 from hardware.settings import gpio_settings
 from hardware.wiring import attach
 
-from conftest import wait_until
+from hw_helpers import wait_until
 
 TABLE = {
     "pin_factory": "mock",

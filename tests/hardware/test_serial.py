@@ -13,7 +13,7 @@ from hardware.settings import serial_settings
 from hardware.simulated_device import SimulatedDevice
 from hardware.wiring import attach
 
-from conftest import wait_until
+from hw_helpers import wait_until
 
 FAST = {"heartbeat_timeout": 0.6, "hello_timeout": 0.6, "backoff_initial": 0.05, "backoff_max": 0.2}
 

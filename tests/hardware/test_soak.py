@@ -10,7 +10,7 @@ from hardware.serial_link import SerialLink
 from hardware.settings import serial_settings
 from hardware.simulated_device import SimulatedDevice
 
-from conftest import wait_until
+from hw_helpers import wait_until
 
 CYCLES = 100
 BUDGET = 45.0

@@ -6,7 +6,7 @@ from companion.errors import DataFileError
 from hardware.errors import HardwareError
 from hardware.wiring import attach
 
-from conftest import wait_until
+from hw_helpers import wait_until
 
 
 def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session, views):
@@ -83,3 +83,25 @@ def test_without_sections_and_without_simulation_nothing_is_claimed(session):
         assert handle.status()["serial"]["state"] == "closed"
     finally:
         handle.close()
+
+
+def test_empty_sections_in_simulation_mean_the_default_table(session):
+    handle = attach(session, {"gpio": {}, "serial": {}, "tokens": {}}, simulate=True)
+    try:
+        assert "confirm" in handle.buttons and handle.link is not None
+    finally:
+        handle.close()
+
+
+def test_a_long_prompt_is_cut_to_fit_the_display_and_the_line_limit():
+    from hardware import protocol
+    from hardware.serial_link import SerialLink
+    from hardware.settings import serial_settings
+    from hardware.wiring import SerialMirror
+
+    settings = serial_settings({"display_width": 80})
+    link = SerialLink(settings, lambda e: None)          # not started: sends are only queued
+    SerialMirror(link, settings).text("é" * 100)        # 80 characters, 480 bytes escaped
+    line = link._sticky[("TEXT",)]
+    assert len(line) <= protocol.MAX_LINE + 1
+    assert set(protocol.decode(line).fields[0]) == {"é"}
