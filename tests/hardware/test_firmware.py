@@ -82,3 +82,25 @@ def test_garbage_and_unknown_commands_do_not_confuse_it():
     host(device, "LED", "x")
     assert device.bad_lines == 2
     assert [str(m) for m in wire.lines] == ["ERR unknown FLY", "ERR bad LED"]
+
+
+def test_the_firmware_stays_within_micropython():
+    """No MicroPython here to run it, so guard what it lacks: annotations, dataclasses, typing,
+    f-strings with format specs; and `machine` is imported only inside main()."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
+    for name in ("main.py", "protocol.py"):
+        tree = ast.parse((folder / name).read_text())
+        for node in ast.walk(tree):
+            assert not isinstance(node, (ast.AnnAssign, ast.JoinedStr)), (name, node.lineno)
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                args = node.args.args + node.args.kwonlyargs
+                assert all(a.annotation is None for a in args), (name, node.lineno)
+                assert getattr(node, "returns", None) is None, (name, node.lineno)
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert not {"typing", "dataclasses", "__future__"} & set(names), (name, node.lineno)
+        top_imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        assert all("machine" not in ast.dump(n) for n in top_imports)
