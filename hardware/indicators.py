@@ -1,6 +1,6 @@
 """Status LEDs and the buzzer, driven by the session's views (a listener) and by refusals.
 
-LEDs: ``ready`` (steady in a game, slow blink while no game is set up), ``reading`` (the camera
+LEDs: ``ready`` (steady in a game, slow blink while no game is set up or it is over), ``reading`` (the camera
 is reading the dice), ``confirm`` (the table must choose or confirm), ``error`` (three quick
 flashes on a refused press; steady while the serial device is lost) and ``timer`` (fast blink in
 a timer's last minute, steady once it ran out). The buzzer sounds at a timer's end and on errors,
@@ -84,7 +84,8 @@ class Indicators:
             waiting = (self._confirm_hint or bool(expect.get("pending"))
                        or expect.get("phase") == "choose"
                        or any(a in actions for a in CONFIRM_TYPES))
-            self._set("ready", "on" if view.get("game") else "blink")
+            playing = bool(view.get("game")) and (view.get("outcome") or {}).get("status") == "playing"
+            self._set("ready", "on" if playing else "blink")   # blink: waiting for a (new) game
             self._set("confirm", "on" if waiting else "off")
             self._set("reading", "on" if self._reading else "off")
             warning = any(t.get("warning") for t in timers.values())

@@ -125,6 +125,18 @@ def test_leds_follow_the_game(table, session):
     assert ind.status()["leds"]["reading"]["lit"] is False
 
 
+def test_a_lost_game_sets_ready_blinking_for_the_next_one(table, session):
+    """"If a face-up Problem Card slides onto 'Too Late!', the game is over" (Ending the Game):
+    with three problems on the track and a problem on top of the deck, an Alarm loses at once."""
+    session.start("incredibles", {"players": ["dash", "violet"], "deck": ["problem-D"],
+                                  "starting_problems": ["problem-A", "problem-B", "problem-C"]}, seed=7)
+    ind = table.indicators
+    assert wait_until(lambda: ind.updates >= 2 and ind.modes["ready"] == "on", cond=ind.changed)
+    session.submit(Action("roll", data={"face": "alarm"}))
+    assert session.view()["outcome"]["status"] == "lost"
+    assert wait_until(lambda: ind.modes["ready"] == "blink", cond=ind.changed)
+
+
 def test_timer_last_minute_blinks_and_the_end_buzzes(table, session):
     ind = table.indicators
     session.submit(Action("timer.start", data={"name": "turn", "seconds": 0.6, "warn": 0.3}))

@@ -105,3 +105,17 @@ def test_a_long_prompt_is_cut_to_fit_the_display_and_the_line_limit():
     line = link._sticky[("TEXT",)]
     assert len(line) <= protocol.MAX_LINE + 1
     assert set(protocol.decode(line).fields[0]) == {"é"}
+
+
+def test_close_stops_every_thread_it_started(session):
+    import threading
+
+    before = {t.ident for t in threading.enumerate()}
+    handle = attach(session, {}, simulate=True)
+    assert handle.link.wait_for("ready", 5)
+    handle.press("timer")
+    assert handle.dispatcher.wait_idle(5)
+    handle.close()
+    threading.Event().wait(0.3)
+    left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    assert left == [] or set(left) <= {"events"}, left   # the session's own event bus stays
