@@ -6,7 +6,6 @@ import threading
 import pytest
 import serial
 
-from companion.actions import Action
 from hardware import protocol
 from hardware.serial_link import SerialLink, find_port, LinkDown
 from hardware.settings import serial_settings

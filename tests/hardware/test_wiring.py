@@ -6,8 +6,6 @@ from companion.errors import DataFileError
 from hardware.errors import HardwareError
 from hardware.wiring import attach
 
-from hw_helpers import wait_until
-
 
 def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session, views):
     reads = []
