@@ -78,9 +78,14 @@ class Dispatcher:
                 return
             try:
                 self._handle(request)
-            except Exception:  # a bug here must not stop the buttons
+            except Exception as exc:  # a full disk or a bug must not stop the buttons
                 self.counts["failed"] += 1
                 log.exception("%s: could not be handled", request.origin)
+                if self.on_refused is not None:
+                    try:
+                        self.on_refused(request.origin, f"could not be handled: {exc}")
+                    except Exception:
+                        log.exception("error indicator failed")
             finally:
                 with self._idle:
                     self._finished += 1

@@ -117,3 +117,22 @@ def test_close_stops_every_thread_it_started(session):
     threading.Event().wait(0.3)
     left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
     assert left == [] or set(left) <= {"events"}, left   # the session's own event bus stays
+
+
+def test_a_journal_that_fails_is_an_error_signal_not_a_dead_worker(session, tmp_path):
+    """A full or broken disk: the press fails, the error LED says so, the next press still works."""
+    handle = attach(session, {"gpio": {"pin_factory": "mock", "debounce": 0.0, "buttons": {
+        "timer": {"pin": 24, "action": "timer_toggle"}}}}, simulate=False)
+    try:
+        session.journal.close()                       # every append now fails
+        pin = handle.buttons["timer"].pin
+        pin.drive_low()
+        pin.drive_high()
+        assert handle.dispatcher.wait_idle(5)
+        assert handle.dispatcher.counts["failed"] == 1
+        assert handle.indicators.modes["error"] == "fast"
+        pin.drive_low()
+        pin.drive_high()
+        assert handle.dispatcher.wait_idle(5) and handle.dispatcher.counts["failed"] == 2
+    finally:
+        handle.close()
