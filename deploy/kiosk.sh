@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Open the dashboard full screen on the Pi's own display once the service answers.
+# Started from the desktop session (install.sh --kiosk USER adds an autostart entry).
+set -euo pipefail
+
+URL=${COMPANION_URL:-http://127.0.0.1:8000/}
+
+for _ in $(seq 1 90); do
+    if curl -fsS -o /dev/null --max-time 2 "$URL"; then
+        break
+    fi
+    sleep 1
+done
+
+browser=""
+for candidate in chromium-browser chromium; do
+    if command -v "$candidate" >/dev/null 2>&1; then
+        browser=$candidate
+        break
+    fi
+done
+if [ -z "$browser" ]; then
+    echo "kiosk.sh: no Chromium found: sudo apt install chromium-browser" >&2
+    exit 1
+fi
+
+exec "$browser" --kiosk --noerrdialogs --disable-infobars --no-first-run \
+    --disable-session-crashed-bubble --check-for-update-interval=31536000 \
+    --password-store=basic "$URL"

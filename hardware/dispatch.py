@@ -1,0 +1,115 @@
+"""One queue, one worker: every press, hold and device event becomes an Action here.
+
+Callbacks from gpiozero's and the serial link's threads only ``put``; a single worker thread
+reads the session's view, resolves the command and submits. A slow session, or a child
+hammering a button, therefore never blocks a pin callback and never drops a press. A refusal
+(the rules forbid it now) is logged with its reason and reported so the error LED and buzzer can
+say so; any other failure is logged and the worker carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.errors import BadAction, Conflict, IllegalAction, NoGame
+from hardware.commands import Hooks, resolve
+from hardware.settings import Command
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Request:
+    origin: str                    # e.g. "button confirm (hold)", "device button 2", "tag 04A1"
+    command: Command
+    source: str = "button"         # Action.source
+    fill: dict[str, str] | None = None
+    at: float = field(default_factory=time.monotonic)
+
+
+class Dispatcher:
+    def __init__(self, session, hooks: Hooks | None = None,
+                 on_refused: Callable[[str, str], None] | None = None,
+                 on_done: Callable[[Request, dict | None], None] | None = None):
+        self.session = session
+        self.hooks = hooks or Hooks()
+        self.on_refused = on_refused
+        self.on_done = on_done
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._idle = threading.Condition()
+        self._queued = 0
+        self._finished = 0
+        self.counts = {"received": 0, "submitted": 0, "handled": 0, "refused": 0, "failed": 0}
+        self.last_refusal: dict[str, Any] | None = None
+        self._closed = False
+        self._worker = threading.Thread(target=self._run, name="hardware-actions", daemon=True)
+        self._worker.start()
+
+    def put(self, request: Request) -> None:
+        """Never blocks: safe from any callback thread."""
+        if self._closed:
+            return
+        with self._idle:
+            self._queued += 1
+        self._queue.put(request)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """True once every request put so far has been handled (tests, doctor, shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._finished >= self._queued, timeout)
+
+    def close(self, timeout: float = 2.0) -> None:
+        if self._closed:
+            return
+        self.wait_idle(timeout)
+        self._closed = True
+        self._queue.put(None)
+        self._worker.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            request = self._queue.get()
+            if request is None:
+                return
+            try:
+                self._handle(request)
+            except Exception as exc:  # a full disk or a bug must not stop the buttons
+                self.counts["failed"] += 1
+                log.exception("%s: could not be handled", request.origin)
+                if self.on_refused is not None:
+                    try:
+                        self.on_refused(request.origin, f"could not be handled: {exc}")
+                    except Exception:
+                        log.exception("error indicator failed")
+            finally:
+                with self._idle:
+                    self._finished += 1
+                    self._idle.notify_all()
+
+    def _handle(self, request: Request) -> None:
+        self.counts["received"] += 1
+        view = None
+        try:
+            action = resolve(request.command, self.session.view(), self.hooks, request.source,
+                             request.fill)
+            if action is None:
+                self.counts["handled"] += 1
+            else:
+                view = self.session.submit(action)
+                self.counts["submitted"] += 1
+        except (IllegalAction, BadAction, NoGame, Conflict) as exc:
+            self.counts["refused"] += 1
+            reason = getattr(exc, "reason", None) or str(exc)
+            self.last_refusal = {"origin": request.origin, "reason": reason,
+                                 "rule": getattr(exc, "rule", None), "at": time.time()}
+            log.warning("%s (%s) refused: %s", request.origin, request.command.describe(), reason)
+            if self.on_refused is not None:
+                self.on_refused(request.origin, reason)
+            return
+        if self.on_done is not None:
+            self.on_done(request, view)

@@ -1,0 +1,224 @@
+"""Status LEDs and the buzzer, driven by the session's views (a listener) and by refusals.
+
+LEDs: ``ready`` (steady in a game, slow blink while no game is set up or it is over), ``reading`` (the camera
+is reading the dice), ``confirm`` (the table must choose or confirm), ``error`` (three quick
+flashes on a refused press; steady while the serial device is lost) and ``timer`` (fast blink in
+a timer's last minute, steady once it ran out). The buzzer sounds at a timer's end and on errors,
+unless quiet mode is on. The same changes are offered to ``mirrors`` (the serial device's own
+LEDs, beeper and display) as plain calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from hardware.commands import CONFIRM_TYPES
+from hardware.settings import LED_ROLES, GpioSettings
+
+log = logging.getLogger(__name__)
+
+BLINK = {"blink": (0.5, 0.5), "fast": (0.15, 0.15)}
+BEEPS = {"timer": (0.5, 0.2, 3), "error": (0.08, 0.08, 2)}
+
+
+class Mirror:
+    """Something that repeats the indicators elsewhere (the serial device); all optional."""
+
+    def led(self, role: str, mode: str) -> None: ...
+    def beep(self, kind: str, on: float, off: float, count: int) -> None: ...
+    def text(self, line: str) -> None: ...
+
+
+class Indicators:
+    def __init__(self, settings: GpioSettings, pin_factory, view: Callable[[], dict] | None = None,
+                 mirrors: list[Mirror] | None = None):
+        from gpiozero import LED, Buzzer
+
+        self.settings = settings
+        self.view_fn = view
+        self.mirrors = list(mirrors or [])
+        self.quiet = settings.quiet
+        self._lock = threading.RLock()
+        self.leds: dict[str, Any] = {}
+        self.modes: dict[str, str] = {role: "off" for role in LED_ROLES}
+        self.buzzer = None
+        self.beeps: list[dict[str, Any]] = []       # the last few, for the dashboard and tests
+        self.beeped = threading.Condition(self._lock)
+        self.changed = threading.Condition(self._lock)
+        self.updates = 0
+        self._expired: set[str] = set()
+        self._reading = False
+        self._confirm_hint = False
+        self._link_lost = False
+        self._error_until = 0.0
+        self._wake: threading.Timer | None = None
+        self._text = None
+        self._closed = False
+        try:
+            for role, pin in settings.leds.items():
+                self.leds[role] = LED(pin, active_high=settings.led_active_high,
+                                      pin_factory=pin_factory)
+            if settings.buzzer is not None:
+                self.buzzer = Buzzer(settings.buzzer.pin, active_high=settings.buzzer.active_high,
+                                     pin_factory=pin_factory)
+        except Exception:
+            self.close()
+            raise
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def update(self, view: dict[str, Any]) -> None:
+        """The session listener: called on the event worker with every new view."""
+        with self._lock:
+            if self._closed:
+                return
+            timers = view.get("timers") or {}
+            expired = {n for n, t in timers.items() if t.get("expired")}
+            newly = expired - self._expired
+            self._expired = expired
+            expect = view.get("expect") or {}
+            actions = expect.get("actions") or []
+            waiting = (self._confirm_hint or bool(expect.get("pending"))
+                       or expect.get("phase") == "choose"
+                       or any(a in actions for a in CONFIRM_TYPES))
+            playing = bool(view.get("game")) and (view.get("outcome") or {}).get("status") == "playing"
+            self._set("ready", "on" if playing else "blink")   # blink: waiting for a (new) game
+            self._set("confirm", "on" if waiting else "off")
+            self._set("reading", "on" if self._reading else "off")
+            warning = any(t.get("warning") for t in timers.values())
+            self._set("timer", "fast" if warning else "on" if expired else "off")
+            self._set_error()
+            self._schedule(view)
+            prompt = expect.get("prompt") or ("Start a game on the dashboard." if not view.get("game") else "")
+            if prompt != self._text:
+                self._text = prompt
+                for m in self.mirrors:
+                    m.text(prompt)
+            self.updates += 1
+            self.changed.notify_all()
+        if newly:
+            self.beep("timer")
+
+    def refused(self, origin: str = "", reason: str = "") -> None:
+        with self._lock:
+            self._error_until = time.monotonic() + 1.0
+            self._set_error(flash=True)
+            self.changed.notify_all()
+        self.beep("error")
+
+    def set_reading(self, reading: bool) -> None:
+        """The composition root calls this while the camera reads the dice."""
+        with self._lock:
+            self._reading = reading
+            self._set("reading", "on" if reading else "off")
+            self.changed.notify_all()
+
+    def set_confirm_hint(self, waiting: bool) -> None:
+        """Something outside the rules waits for a confirm (a dice reading on the dashboard)."""
+        with self._lock:
+            self._confirm_hint = waiting
+            if waiting:
+                self._set("confirm", "on")
+            self.changed.notify_all()
+
+    def set_link_lost(self, lost: bool) -> None:
+        with self._lock:
+            self._link_lost = lost
+            self._set_error()
+            self.changed.notify_all()
+
+    def set_quiet(self, quiet: bool) -> None:
+        with self._lock:
+            self.quiet = quiet
+
+    def beep(self, kind: str) -> None:
+        on, off, count = BEEPS[kind]
+        with self._lock:
+            if self._closed:
+                return
+            muted = self.quiet
+            self.beeps.append({"kind": kind, "at": time.time(), "muted": muted})
+            del self.beeps[:-10]
+            if not muted:
+                if self.buzzer is not None:
+                    self.buzzer.beep(on_time=on, off_time=off, n=count, background=True)
+                for m in self.mirrors:
+                    m.beep(kind, on, off, count)
+            self.beeped.notify_all()
+
+    # -- outputs -------------------------------------------------------------------------------
+
+    def _set_error(self, flash: bool = False) -> None:
+        if self._link_lost:
+            self._set("error", "on")
+        elif flash:
+            self._set("error", "fast", force=True, n=3)
+        elif time.monotonic() >= self._error_until:
+            self._set("error", "off")
+
+    def _set(self, role: str, mode: str, force: bool = False, n: int | None = None) -> None:
+        if self.modes.get(role) == mode and not force:
+            return
+        self.modes[role] = mode
+        led = self.leds.get(role)
+        if led is not None:
+            if mode == "on":
+                led.on()
+            elif mode == "off":
+                led.off()
+            else:
+                on, off = BLINK[mode]
+                led.blink(on_time=on, off_time=off, n=n, background=True)
+        for m in self.mirrors:
+            m.led(role, mode)
+
+    def _schedule(self, view: dict[str, Any]) -> None:
+        """A timer's last minute starts between views: wake up then and look again."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        if self.view_fn is None:
+            return
+        delays = []
+        for t in (view.get("timers") or {}).values():
+            if t.get("running") and not t.get("warning"):
+                delays.append(t["remaining"] - t.get("warn", 60.0))
+        if time.monotonic() < self._error_until:
+            delays.append(self._error_until - time.monotonic())
+        if delays:
+            self._wake = threading.Timer(max(0.01, min(delays) + 0.02), self._look_again)
+            self._wake.daemon = True
+            self._wake.start()
+
+    def _look_again(self) -> None:
+        try:
+            self.update(self.view_fn())
+        except Exception:
+            log.exception("indicators could not refresh")
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            leds = {}
+            for role in LED_ROLES:
+                led = self.leds.get(role)
+                leds[role] = {"mode": self.modes[role],
+                              "pin": self.settings.leds.get(role),
+                              "lit": None if led is None or led.closed else bool(led.value)}
+            return {"leds": leds,
+                    "buzzer": {"pin": self.settings.buzzer.pin if self.settings.buzzer else None,
+                               "quiet": self.quiet,
+                               "sounding": bool(self.buzzer.value) if self.buzzer and not self.buzzer.closed else False,
+                               "last": self.beeps[-1] if self.beeps else None}}
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._wake is not None:
+                self._wake.cancel()
+        for led in self.leds.values():
+            led.close()
+        if self.buzzer is not None:
+            self.buzzer.close()

@@ -1,0 +1,138 @@
+"""attach(): what the composition root and the dashboard see in simulation."""
+
+import pytest
+
+from companion.errors import DataFileError
+from hardware.errors import HardwareError
+from hardware.wiring import attach
+
+
+def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session, views):
+    reads = []
+    handle = attach(session, {}, simulate=True, read_dice=lambda: reads.append("read"))
+    try:
+        assert set(handle.buttons) == {"confirm", "undo", "dice", "card", "timer"}
+        assert handle.link.wait_for("ready", 5)
+        handle.press("dice")
+        assert handle.dispatcher.wait_idle(5) and reads == ["read"]
+        seq = session.seq
+        handle.press("timer")
+        v = views.wait(lambda v: v["seq"] > seq)
+        assert v["timers"]["turn"]["running"]
+        status = handle.status()
+        assert status["simulated"] and status["backend"] == "mock pins (simulation)"
+        assert status["serial"]["state"] == "ready"
+        assert status["leds"]["ready"]["lit"] is True
+        assert status["buttons"]["timer"]["presses"] == 1
+        assert status["actions"]["submitted"] == 1 and status["actions"]["handled"] == 1
+        with pytest.raises(HardwareError, match="no button called 'jump'"):
+            handle.press("jump")
+    finally:
+        handle.close()
+    assert repr(handle) == "<HardwareHandle closed: 5 buttons>"
+
+
+def test_a_held_simulated_press_is_a_long_press(session, views):
+    handle = attach(session, {"gpio": {"hold_time": 0.3, "buttons": {
+        "roll": {"pin": 4, "action": {"type": "roll", "data": {"face": "1"}}},
+        "undo": {"pin": 27, "hold": "undo"}}}}, simulate=True)
+    try:
+        handle.press("roll")
+        views.wait(lambda v: v["expect"]["phase"] == "move")
+        seq = session.seq
+        handle.press("undo")                        # short: an undo button ignores it
+        assert handle.dispatcher.wait_idle(2) and session.seq == seq
+        handle.press("undo", hold=True)
+        views.wait(lambda v: v["seq"] > seq and v["expect"]["phase"] == "roll")
+    finally:
+        handle.close()
+
+
+def test_read_dice_without_a_camera_is_refused_with_a_reason(session):
+    handle = attach(session, {"serial": {"enabled": False}}, simulate=True)
+    try:
+        handle.press("dice")
+        assert handle.dispatcher.wait_idle(2)
+        assert "no camera is wired" in handle.status()["actions"]["last_refusal"]["reason"]
+        assert handle.status()["serial"] == {"state": "closed", "reason": "no serial device configured"}
+    finally:
+        handle.close()
+
+
+def test_presses_are_for_simulation_only(session):
+    handle = attach(session, {"gpio": {"pin_factory": "mock",
+                                       "buttons": {"a": {"pin": 4, "action": "confirm"}}}}, simulate=False)
+    try:
+        with pytest.raises(HardwareError, match="only .* in simulation"):
+            handle.press("a")
+    finally:
+        handle.close()
+
+
+def test_a_bad_section_stops_attach_with_the_key(session):
+    with pytest.raises(DataFileError, match=r"^/etc/companion/config.toml: serial.usb\[0\]: "):
+        attach(session, {"serial": {"usb": ["pico"]}}, simulate=True, source="/etc/companion/config.toml")
+
+
+def test_without_sections_and_without_simulation_nothing_is_claimed(session):
+    handle = attach(session, {}, simulate=False)
+    try:
+        assert handle.buttons == {} and handle.link is None and handle.pin_factory is None
+        assert handle.status()["serial"]["state"] == "closed"
+    finally:
+        handle.close()
+
+
+def test_empty_sections_in_simulation_mean_the_default_table(session):
+    handle = attach(session, {"gpio": {}, "serial": {}, "tokens": {}}, simulate=True)
+    try:
+        assert "confirm" in handle.buttons and handle.link is not None
+    finally:
+        handle.close()
+
+
+def test_a_long_prompt_is_cut_to_fit_the_display_and_the_line_limit():
+    from hardware import protocol
+    from hardware.serial_link import SerialLink
+    from hardware.settings import serial_settings
+    from hardware.wiring import SerialMirror
+
+    settings = serial_settings({"display_width": 80})
+    link = SerialLink(settings, lambda e: None)          # not started: sends are only queued
+    SerialMirror(link, settings).text("é" * 100)        # 80 characters, 480 bytes escaped
+    line = link._sticky[("TEXT",)]
+    assert len(line) <= protocol.MAX_LINE + 1
+    assert set(protocol.decode(line).fields[0]) == {"é"}
+
+
+def test_close_stops_every_thread_it_started(session):
+    import threading
+
+    before = {t.ident for t in threading.enumerate()}
+    handle = attach(session, {}, simulate=True)
+    assert handle.link.wait_for("ready", 5)
+    handle.press("timer")
+    assert handle.dispatcher.wait_idle(5)
+    handle.close()
+    threading.Event().wait(0.3)
+    left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    assert left == [] or set(left) <= {"events"}, left   # the session's own event bus stays
+
+
+def test_a_journal_that_fails_is_an_error_signal_not_a_dead_worker(session, tmp_path):
+    """A full or broken disk: the press fails, the error LED says so, the next press still works."""
+    handle = attach(session, {"gpio": {"pin_factory": "mock", "debounce": 0.0, "buttons": {
+        "timer": {"pin": 24, "action": "timer_toggle"}}}}, simulate=False)
+    try:
+        session.journal.close()                       # every append now fails
+        pin = handle.buttons["timer"].pin
+        pin.drive_low()
+        pin.drive_high()
+        assert handle.dispatcher.wait_idle(5)
+        assert handle.dispatcher.counts["failed"] == 1
+        assert handle.indicators.modes["error"] == "fast"
+        pin.drive_low()
+        pin.drive_high()
+        assert handle.dispatcher.wait_idle(5) and handle.dispatcher.counts["failed"] == 2
+    finally:
+        handle.close()
