@@ -36,37 +36,64 @@ def _serve(args: argparse.Namespace) -> int:
     journal = Journal(data / "journal.sqlite3")
     session = Session(journal, Catalog(config.components_dir))
     stopping = threading.Event()
-    app = create_app(session, config=config, extras={"stopping": stopping, "data_dir": data,
-                                                     "simulate": args.simulate})
-    host = args.host or config.host
-    port = config.port if args.port is None else args.port
-    # Each live dashboard holds one thread on its event stream; leave room for a full table.
-    server = create_server(app, host=host, port=port, threads=args.threads,
-                           channel_timeout=60, ident="companion")
-
-    ticker = threading.Thread(target=_tick, args=(session, stopping), name="ticker", daemon=True)
-    ticker.start()
-
-    def stop(signum, _frame):
-        log.info("stopping on signal %s", signum)
-        stopping.set()
-        server.close()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    mode = "simulation" if args.simulate else "hardware"
-    print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
-          f"(data in {data})", flush=True)
+    adapters: list = []          # closed in reverse order on the way out
     try:
-        server.run()
-    except (OSError, ValueError) as exc:
-        if not stopping.is_set():
-            raise
-        log.debug("server loop ended: %s", exc)
+        hardware = _attach_hardware(args, config, session, camera=None)
+        if hardware is not None:
+            adapters.append(hardware)
+        app = create_app(session, config=config, hardware=hardware,
+                         extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate})
+        host = args.host or config.host
+        port = config.port if args.port is None else args.port
+        # Each live dashboard holds one thread on its event stream; leave room for a full table.
+        server = create_server(app, host=host, port=port, threads=args.threads,
+                               channel_timeout=60, ident="companion")
+
+        def stop(signum, _frame):
+            log.info("stopping on signal %s", signum)
+            stopping.set()
+            server.close()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        threading.Thread(target=_tick, args=(session, stopping), name="ticker", daemon=True).start()
+        mode = "simulation" if args.simulate else "hardware"
+        print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
+              f"(data in {data})", flush=True)
+        try:
+            server.run()
+        except (OSError, ValueError) as exc:
+            if not stopping.is_set():
+                raise
+            log.debug("server loop ended: %s", exc)
     finally:
         stopping.set()
+        for adapter in reversed(adapters):
+            adapter.close()
         journal.close()
     return 0
+
+
+def _attach_hardware(args: argparse.Namespace, config, session: Session, camera):
+    """Buttons, LEDs, buzzer and the serial peripheral, from the config (defaults in simulation)."""
+    from hardware.wiring import attach  # imported here: only `serve` drives devices
+
+    sections = {name: config.section(name) for name in ("gpio", "serial", "tokens")}
+    if not args.simulate and not any(sections.values()):
+        return None   # nothing configured: a laptop or a Pi without table hardware yet
+    return attach(session, sections, simulate=args.simulate,
+                  read_dice=camera.read_now if camera is not None else None,
+                  confirm=lambda: _confirm_waiting_read(session),
+                  source=str(config.path or "config.toml"))
+
+
+def _confirm_waiting_read(session: Session) -> bool:
+    """The confirm button accepts a waiting camera read as it was read."""
+    waiting = session.view().get("dice_read")
+    if not waiting:
+        return False
+    session.confirm_read(waiting["id"], [d["face"] for d in waiting["dice"]], source="button")
+    return True
 
 
 def _display_host(host: str) -> str:
@@ -165,12 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--components", help="folder of owner component files")
     replay.set_defaults(func=_replay)
 
-    dice = sub.add_parser("dice", help="teach and read dice with the camera", add_help=False)
+    # The two forwarding commands parse their own options: "+" keeps argparse off the "--".
+    dice = sub.add_parser("dice", help="teach and read dice with the camera", add_help=False,
+                          prefix_chars="+")
     dice.add_argument("rest", nargs=argparse.REMAINDER)
     dice.set_defaults(func=_dice)
 
     doctor = sub.add_parser("doctor", help="check the camera, buttons, serial device, data folder",
-                            add_help=False)
+                            add_help=False, prefix_chars="+")
     doctor.add_argument("rest", nargs=argparse.REMAINDER)
     doctor.set_defaults(func=_doctor)
     return parser

@@ -17,9 +17,6 @@ def test_doctor_simulate_exits_zero_with_every_check_passing(tmp_path, capsys, m
     assert "FAIL" not in out
 
 
-@pytest.mark.xfail(reason="companion/cli.py: argparse.REMAINDER does not take a leading option "
-                   "(`doctor --simulate`); fix: add_parser(..., prefix_chars='+') for doctor and dice",
-                   raises=SystemExit, strict=False)
 def test_the_cli_forwards_to_doctor(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     assert companion(["--data", str(tmp_path), "doctor", "--simulate"]) == 0
