@@ -144,8 +144,9 @@ def test_crash_rescue_with_the_rescue_die(hero_phase):
     t.act("resolved", hero="atom-eve")
     s = t.act("play", hero="invincible", cube="yellow", power="attack")
     assert s.hero("invincible").powers["attack"].cubes == ["yellow", None]
+    t.act("drop", hero="atom-eve", cube="blue")
     with pytest.raises(IllegalAction, match="crash rescue"):
-        t.act("drop", hero="atom-eve", cube="blue") and t.act("pull", hero="atom-eve")
+        t.act("pull", hero="atom-eve")
 
 
 def test_epic_rescue_grants_a_confidence_and_failure_leaves_the_hero_crashed(hero_phase):
