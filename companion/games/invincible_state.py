@@ -164,3 +164,40 @@ class InvincibleState:
         self.log.append(sentence)
         if len(self.log) > LOG_LENGTH:
             del self.log[:-LOG_LENGTH]
+
+
+def _shallow(obj):
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _clone_hero(h: HeroState) -> HeroState:
+    n = _shallow(h)
+    n.bag = dict(h.bag)
+    n.powers = {k: Played(p.card, p.power, list(p.cubes), p.filled, p.strength)
+                for k, p in h.powers.items()}
+    n.ready, n.dropped, n.last_pull, n.hand = list(h.ready), list(h.dropped), list(h.last_pull), list(h.hand)
+    return n
+
+
+def clone(s: InvincibleState) -> InvincibleState:
+    """A private copy for ``apply`` to change. Faster than deepcopy because it knows the shape:
+    every mutable part is copied; what is never changed after setup (the track, the level decks,
+    the campaign record, a result, the data-file effect tables inside tasks) is shared."""
+    n = _shallow(s)
+    n.heroes = [_clone_hero(h) for h in s.heroes]
+    n.zones = [ZoneState(z.name, z.safety, z.danger, z.dead, z.minions,
+                         [None if v is None else _shallow(v) for v in z.villains]) for z in s.zones]
+    n.decks = {k: list(v) for k, v in s.decks.items()}
+    n.discards = {k: list(v) for k, v in s.discards.items()}
+    n.supply = dict(s.supply)
+    n.queue = [dict(t) for t in s.queue]
+    n.pending = None if s.pending is None else {k: (list(v) if isinstance(v, list) else v)
+                                                 for k, v in s.pending.items()}
+    n.resolving = None if s.resolving is None else dict(s.resolving, effects=list(s.resolving["effects"]))
+    n.acted, n.defeated, n.shared_hand = list(s.acted), list(s.defeated), list(s.shared_hand)
+    n.ability_thwart = dict(s.ability_thwart)
+    n.helpers, n.helpers_taken, n.challenges = list(s.helpers), list(s.helpers_taken), list(s.challenges)
+    n.helpers_used, n.log = list(s.helpers_used), list(s.log)
+    return n

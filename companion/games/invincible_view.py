@@ -15,6 +15,7 @@ from companion.games.invincible_state import (
     R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, InvincibleState,
 )
 
+CUBE_SET = frozenset(CUBES)
 EFFECT_ACTIONS = ["damage", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen",
                   "confidence", "endanger", "hurt", "minions"]
 ALWAYS = ["use_helper", "episode_bonus"]
@@ -256,24 +257,30 @@ def invariants(engine, s: InvincibleState) -> list[str]:
     for _, _, v in board.villains_in_play(s):
         if v.damage >= v.health or not 0 <= v.thwart <= v.thwart_spaces:
             bad.append(f"{v.name} has impossible damage or thwart tokens")
+    powers = d.powers
+    reset = s.phase in ("advance", "villain")
+    zones_hq = (*d.zones, HQ)
     for h in s.heroes:
         if not 0 <= h.damage < h.max_health:
             bad.append(f"{h.name} has {h.damage} damage but is not KOed")
-        if any(n < 0 for n in h.bag.values()) or set(h.bag) - set(CUBES):
+        if min(h.bag.values()) < 0 or not h.bag.keys() <= CUBE_SET:
             bad.append(f"{h.name}'s bag is impossible")
-        if black_count(h) + h.bag.get("black", 0) != d.bag["black"]:
+        black = h.bag.get("black", 0) + h.ready.count("black") + h.dropped.count("black")
+        out = bool(h.ready or h.dropped)
+        for slot, p in h.powers.items():
+            cubes = p.cubes
+            black += cubes.count("black")
+            open_ = cubes.count(None)
+            out = out or open_ < len(cubes)
+            if len(cubes) != len(powers[p.power].symbols) or p.filled == (open_ > 0):
+                bad.append(f"{h.name}'s {slot} power has the wrong symbols or filled mark")
+        if black != d.bag["black"]:
             bad.append(f"{h.name}'s black cubes do not add up")
-        if h.zone not in (*d.zones, HQ):
+        if h.zone not in zones_hq:
             bad.append(f"{h.name} stands nowhere")
         if s.phase == "hero" and h.crashed and h.can_pull:
             bad.append(f"{h.name} crashed but may still pull")
-        for slot, p in h.powers.items():
-            if len(p.cubes) != len(d.powers[p.power].symbols):
-                bad.append(f"{h.name}'s {slot} power has the wrong number of symbols")
-            if p.filled != all(c is not None for c in p.cubes):
-                bad.append(f"{h.name}'s {slot} power is filled but has open symbols, or not")
-        if s.phase in ("advance", "villain") and (h.ready or h.dropped or any(
-                c for p in h.powers.values() for c in p.cubes)):
+        if reset and out:
             bad.append(f"{h.name} still has cubes out of the bag after the reset")
     if any(v < 0 for v in s.supply.values()):
         bad.append("the cube supply went negative")
