@@ -81,3 +81,17 @@ def _ids(values: Any, known: dict, where: str) -> list[str]:
     if not isinstance(values, list) or not all(isinstance(v, str) and v in known for v in values):
         raise SetupError(f"{where} must list known helper cards")
     return list(values)
+
+
+def history_from_games(games: list[dict[str, Any]], campaign_id: Any) -> list[dict[str, Any]]:
+    """The campaign records of finished games, oldest first, from the session's game history
+    (``Session.history()`` rows: id, game, outcome). A game closed before it ended has no record
+    and does not count as an attempt."""
+    records = []
+    for g in sorted(games, key=lambda g: g.get("id", 0)):
+        outcome = g.get("outcome") or {}
+        record = outcome.get("campaign")
+        if (g.get("game") == "invincible" and outcome.get("status") in ("won", "lost")
+                and isinstance(record, dict) and record.get("id") == campaign_id):
+            records.append(record)
+    return records

@@ -227,6 +227,8 @@ def end_phase(d, s, now) -> None:
     for h in s.heroes:
         h.dropped.extend(h.ready)
         h.ready = []
+        if h.rescued:
+            h.crashed = False   # 'Stand the crashed hero's standee back up'
     waiting = [h.name for h in s.heroes if h.crashed and not h.rescued]
     if waiting:
         s.phase = "crash"

@@ -129,3 +129,33 @@ def test_helpers_are_spent_once(engine, table):
         t.act("use_helper", helper="helper-2")
     assert engine.outcome(s)["status"] == "playing"
     assert Action  # noqa
+
+
+def test_campaign_progress_carries_across_games_through_the_session_history(tmp_path):
+    """'You get two attempts to win each episode': a lost first attempt, journaled by a real
+    session, is found again in the game history and starts the second attempt with the helper
+    the loss granted."""
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+    path = tmp_path / "campaign.sqlite3"
+    heroes = ["invincible", "atom-eve"]
+    with Journal(path) as journal:
+        session = Session(journal, Catalog())
+        session.start("invincible", {"heroes": heroes, "campaign": {"id": "team", "history": []}},
+                      seed=5)
+        session.submit({"type": "advance"})
+        for hero in ("invincible", "atom-eve", "invincible"):
+            session.submit({"type": "hurt", "data": {"hero": hero, "amount": 10}})
+        assert session.view()["outcome"]["status"] == "lost"
+        session.close_game()
+    with Journal(path) as journal:            # a restart in between
+        session = Session(journal, Catalog())
+        history = campaign.history_from_games(session.history(), "team")
+        assert [(r["episode"], r["attempt"], r["won"]) for r in history] == [(1, 1, False)]
+        view = session.start("invincible", {"heroes": heroes,
+                                            "campaign": {"id": "team", "history": history}}, seed=6)
+        state = view["state"]
+        assert state["campaign"]["attempt"] == 2
+        assert [h["id"] for h in state["helpers"]] == ["cecils-contingency"]
+        assert campaign.history_from_games(session.history(), "someone else") == []
