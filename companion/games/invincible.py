@@ -206,7 +206,7 @@ class Invincible(Game):
                 raise forbid(f"the event card is revealed in the Villain Phase (now: {s.phase})",
                              R_VILLAIN)
             card = field(data, "card", str, kind, None)
-            if card is not None and card not in s.decks["event"]:
+            if card is not None and card not in (s.decks["event"] or s.discards["event"]):
                 raise forbid(f"{card!r} is not in the event deck", R_VILLAIN)
             villains.reveal(d, s, rng, now, card)
             return

@@ -132,6 +132,7 @@ class InvincibleState:
     pending: dict[str, Any] | None = None
     resolving: dict[str, Any] | None = None
     event: str | None = None
+    revealed: str | None = None    # the last villain card revealed
     acted: list[str] = field(default_factory=list)      # villains that acted this Villain Phase
     ability_thwart: dict[str, int] = field(default_factory=dict)
     kos: int = 0

@@ -203,9 +203,9 @@ def to_json(engine, s: InvincibleState) -> dict[str, Any]:
                      for v in s.defeated],
         "decks": {k: len(v) for k, v in s.decks.items()},
         "discards": {k: len(v) for k, v in s.discards.items()},
-        "event": None if s.event is None else {"id": s.event, "name": d.events[s.event].name},
-        "last_event": None if not s.discards["event"] else {
-            "id": s.discards["event"][-1], "name": d.events[s.discards["event"][-1]].name},
+        "event": None if s.event is None else _event(d, s.event),
+        "last_event": None if not s.discards["event"] else _event(d, s.discards["event"][-1]),
+        "last_villain_revealed": None if s.revealed is None else _villain(d, s, s.revealed),
         "abilities": [{"id": a.id, "name": a.name, "tag": a.tag,
                        "thwart": s.ability_thwart.get(a.id, 0), "spaces": a.spaces(s.hero_count)}
                       for a in ep.abilities.values()],
@@ -224,6 +224,18 @@ def to_json(engine, s: InvincibleState) -> dict[str, Any]:
         "helper_gained": s.helper_gained, "log": list(s.log),
     }
     return out
+
+
+def _event(d, event_id: str) -> dict:
+    e = d.events[event_id]
+    return {"id": e.id, "name": e.name, "level": e.level, "minions": e.minions,
+            "villains": [dict(a) for a in e.villains]}
+
+
+def _villain(d, s, villain_id: str) -> dict:
+    v = d.villains[villain_id]
+    return {"id": v.id, "name": v.name, "level": v.level, "zone": v.zone,
+            "health": v.health_for(s.hero_count), "thwart": v.thwart, "text": v.text}
 
 
 def _card(d, card: str) -> dict:

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from companion.games import invincible_board as board
+from companion.games.base import forbid
 from companion.games.invincible_data import InvincibleData, parse_icon
 from companion.games.invincible_state import (
     HERO_TIMER, HQ, R_ABILITIES, R_ADVANCE, R_CLARIFY, R_KEYWORDS, R_PLACE, R_VILLAIN,
@@ -47,8 +48,15 @@ def advance(d: InvincibleData, s: InvincibleState, rng: random.Random, now: floa
             continue  # 'Ignore these unless you're playing on hardcore difficulty'
         task = {"do": "icon", "words": words}
         if words[0] == "villain" and wanted:
-            task["card"] = wanted.pop(0)
+            card = wanted.pop(0)
+            if d.villains[card].level != int(words[1]):
+                raise forbid(f"this space reveals a Level {words[1]} villain; "
+                             f"{d.villains[card].name} is Level {d.villains[card].level}", R_PLACE)
+            task["card"] = card
         tasks.append(task)
+    if wanted:
+        raise forbid(f"this space reveals {len(revealed) - len(wanted)} villain(s), not "
+                     f"{len(revealed)}", R_PLACE)
     tasks.append({"do": "start_hero"})
     s.queue = tasks
     s.phase = "advance"
@@ -64,6 +72,7 @@ def _icon(d, s, task, rng, now):
             s.say(f"No Level {level} villain is left to place.")
             return
         s.say(f"Revealed {d.villains[card].name} (Level {level}).")
+        s.revealed = card
         push(s, {"do": "place", "villain": card})
     elif words[0] == "minions":
         count = int(words[2])
