@@ -167,9 +167,18 @@ class Invincible(Game):
             if helper not in s.helpers:
                 raise forbid(f"the team holds no unused helper {helper!r} (held: "
                              f"{', '.join(s.helpers) or 'none'})", R_CHALLENGE)
+            contingency = s.pending is not None and s.pending["kind"] == "contingency"
+            if d.helpers[helper].cancel_abilities:
+                if not (contingency and s.pending["helper"] == helper):
+                    raise forbid(f"{d.helpers[helper].name} is spent right after an event card "
+                                 "is revealed", "Card Clarifications")
+                villains.cancel(d, s, action.data.get("cancel"))
             s.helpers.remove(helper)
             s.helpers_used.append(helper)
             s.say(f"The team uses {d.helpers[helper].name}: {d.helpers[helper].text}")
+            if d.helpers[helper].cancel_abilities:
+                s.pending = None
+                villains.run(d, s, rng, now)
             return
         if kind == "episode_bonus":
             s.episode_bonus = field(data, "met", bool, kind, True)
@@ -273,7 +282,10 @@ class Invincible(Game):
     def _answer(self, s: InvincibleState, action: Action, rng, now: float) -> None:
         """The run is waiting on the players: a choice, a die, or an effect to apply by hand."""
         d, p, kind = self.data, s.pending, action.type
-        if p["kind"] == "manual":
+        if p["kind"] == "contingency":
+            if kind != "resolved":
+                raise forbid(f"waiting for: {p['prompt']}", p["rule"])
+        elif p["kind"] == "manual":
             if kind in EFFECTS:
                 self._effect(s, action, rng, self._hero(s, action, kind in HERO_EFFECTS))
                 return

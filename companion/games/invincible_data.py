@@ -121,7 +121,8 @@ class Card:
     id: str
     name: str
     text: str
-    arrive_endanger: int = 0
+    arrive_endanger: int = 0    # challenge: extra civilians endangered on every arrival
+    cancel_abilities: int = 0   # helper: villain powers/strikes it cancels after a reveal
 
 
 @dataclass(frozen=True)
@@ -410,7 +411,8 @@ def _cards(r: Reader, key: str, note) -> dict[str, Card]:
     cards: dict[str, Card] = {}
     for c in r.tables(key):
         card = Card(c.get("id", str), c.get("name", str), c.get("text", str, ""),
-                    _count(c, "arrive_endanger") if "arrive_endanger" in c.data else 0)
+                    _count(c, "arrive_endanger") if "arrive_endanger" in c.data else 0,
+                    _count(c, "cancel_abilities") if "cancel_abilities" in c.data else 0)
         if card.id in cards:
             raise c.fail("id", f"{card.id!r} appears twice")
         cards[card.id] = card

@@ -46,6 +46,11 @@ def sample_action(engine, s: InvincibleState, rng: random.Random) -> Action:
     if p is not None:
         if p["kind"] == "manual":
             return Action("resolved")
+        if p["kind"] == "contingency":
+            if rng.random() < 0.3:
+                chosen = rng.sample(p["options"], min(len(p["options"]), rng.randint(1, p["max"])))
+                return Action("use_helper", data={"helper": p["helper"], "cancel": chosen})
+            return Action("resolved")
         if p["kind"] == "random_zone":
             return Action("roll", data={"face": rng.choice(d.rescue_die).id})
         key = "villain" if p["kind"] == "discard" else "zone"

@@ -38,7 +38,8 @@ def expect(engine, s: InvincibleState) -> dict[str, Any]:
         return {**base, "actions": [], "prompt": f"The game is over: {s.result['reason']}."}
     if s.pending is not None:
         p = s.pending
-        actions = {"manual": ["resolved", *EFFECT_ACTIONS], "random_zone": ["roll"]}.get(
+        actions = {"manual": ["resolved", *EFFECT_ACTIONS], "random_zone": ["roll"],
+                   "contingency": ["resolved"]}.get(
             p["kind"], ["choose"])
         out = {**base, "actions": actions + ALWAYS, "prompt": p["prompt"], "pending": p,
                "rule": p["rule"]}

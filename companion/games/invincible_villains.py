@@ -179,7 +179,33 @@ def reveal(d: InvincibleData, s: InvincibleState, rng: random.Random, now: float
             tasks.extend({"do": "act", "villain": vid, "ability": a} for a in act["use"])
     tasks.append({"do": "end_villain"})
     s.queue = tasks
+    acts = list(dict.fromkeys(f"{t['villain']}:{t['ability']}" for t in tasks if t["do"] == "act"))
+    helper = next((h for h in s.helpers if d.helpers[h].cancel_abilities), None)
+    if helper is not None and acts:
+        # Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up
+        # to two villain powers and/or strikes for that Villain Phase'
+        n = d.helpers[helper].cancel_abilities
+        s.pending = {"kind": "contingency", "helper": helper, "max": n, "options": acts,
+                     "rule": "Card Clarifications › Cecil's Contingency",
+                     "prompt": f"{event.name}: spend {d.helpers[helper].name} to cancel up to {n} "
+                               "of these villain abilities (use_helper with data.cancel), or "
+                               "send resolved to let them act."}
+        return
     run(d, s, rng, now)
+
+
+def cancel(d: InvincibleData, s: InvincibleState, chosen: list) -> None:
+    p = s.pending
+    if not isinstance(chosen, list) or not 1 <= len(chosen) <= p["max"] or not all(
+            c in p["options"] for c in chosen) or len(set(chosen)) != len(chosen):
+        raise forbid(f"cancel up to {p['max']} of {', '.join(p['options'])}", p["rule"])
+    for label in chosen:
+        vid, ability = label.split(":")
+        for i, task in enumerate(s.queue):
+            if task["do"] == "act" and task["villain"] == vid and task["ability"] == ability:
+                del s.queue[i]
+                break
+        s.say(f"{d.villains[vid].name}'s {ability} is cancelled.")
 
 
 def _which(s: InvincibleState, which: str) -> list[str]:

@@ -385,3 +385,36 @@ def test_minion_area_ignored_without_minions_and_minions_deal_damage(table):
     s = _villain_phase(t, "event-1a")
     assert s.hero("invincible").damage == 2
     assert s.zone("left").safety == 2 or s.zone("left").minions == 0
+
+
+def test_cecils_contingency_cancels_up_to_two_abilities_after_the_reveal(table):
+    """Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up to
+    two villain powers and/or strikes for that Villain Phase — they can belong to the same
+    villain or two different ones, and you don't need a hero present in the villain's zone.'"""
+    t = table(helpers=["cecils-contingency"])
+    with pytest.raises(IllegalAction, match="after an event card"):
+        t.act("use_helper", helper="cecils-contingency")
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "right")
+    for h in t.state.heroes:
+        h.zone = "center"
+    s = _villain_phase(t, "event-2a")           # all villains: power, strike
+    assert s.pending["kind"] == "contingency"
+    assert s.pending["options"] == ["thug-a:power", "thug-a:strike", "thug-b:power", "thug-b:strike"]
+    with pytest.raises(IllegalAction, match="up to 2"):
+        t.act("use_helper", helper="cecils-contingency",
+              cancel=["thug-a:power", "thug-a:strike", "thug-b:power"])
+    s = t.act("use_helper", helper="cecils-contingency", cancel=["thug-a:power", "thug-b:power"])
+    assert s.pending is None and s.phase == "advance"
+    assert (s.zone("left").safety, s.zone("right").safety) == (2, 2)   # only the strikes acted
+    assert s.helpers == [] and s.helpers_used == ["cecils-contingency"]
+    s = _villain_phase(t, "event-2a")           # spent: no more questions
+    assert s.pending is None
+
+
+def test_cecils_contingency_may_be_kept(table):
+    t = table(helpers=["cecils-contingency"])
+    t.put_villain("thug-a", "left")
+    _villain_phase(t, "event-1b")
+    s = t.act("resolved")
+    assert s.helpers == ["cecils-contingency"] and s.zone("left").safety == 2
