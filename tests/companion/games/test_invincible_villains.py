@@ -418,3 +418,40 @@ def test_cecils_contingency_may_be_kept(table):
     _villain_phase(t, "event-1b")
     s = t.act("resolved")
     assert s.helpers == ["cecils-contingency"] and s.zone("left").safety == 2
+
+
+def test_random_zone_by_the_rescue_die(table, engine):
+    """'Whenever you need a random zone, roll the rescue die; each face's background color
+    corresponds to one of the three zones.'"""
+    t = table(episode=3)
+    t.state.track[0] = ["ability chaos"]          # endanger 2 in a random zone
+    s = t.act("advance")
+    assert s.pending["kind"] == "random_zone"
+    assert engine.expect(s)["dice"][0]["die"] == "rescue"
+    with pytest.raises(IllegalAction):
+        t.act("choose", zone="left")
+    s = t.act("roll", face="failure-right")
+    assert s.zone("right").safety == 1 and s.zone("left").safety == 3
+    assert s.phase == "hero"
+
+
+def test_thwarted_episode_ability_is_skipped_once(table):
+    """'Once every space on a villain or ability is covered, it's fully thwarted — the next time
+    it would act, remove the tokens instead of resolving it'; a zone-tagged ability is thwarted
+    from that zone."""
+    t = table(episode=3)
+    t.to_hero_phase()
+    t.state.hero("atom-eve").zone = "left"
+    with pytest.raises(IllegalAction, match="center zone"):
+        t.act("thwart", hero="atom-eve", ability="chaos")
+    t.act("thwart", hero="invincible", ability="chaos")
+    t.act("thwart", hero="invincible", ability="chaos")
+    t.everyone_done()
+    t.act("done", hero="invincible")
+    t.act("done", hero="atom-eve")
+    t.state.track[1] = ["ability chaos"]
+    t.state.phase = "advance"
+    t.state.round = 2
+    s = t.act("advance")
+    assert s.pending is None and s.ability_thwart["chaos"] == 0
+    assert all(z.safety == 3 for z in s.zones)
