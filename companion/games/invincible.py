@@ -228,7 +228,7 @@ class Invincible(Game):
         if kind == "done":
             hero = self._hero(s, action, True)
             if s.phase == "training":
-                training.finish(d, s, hero, data.get("ultimates"), rng)
+                training.finish(d, s, hero, data.get("ultimates"), rng, data.get("drawn"))
             else:
                 hero_phase.done(d, s, hero, now)
             return

@@ -85,6 +85,7 @@ class HeroState:
     rescued_civilians: int = 0     # this round (Turn the Tide)
     hand: list[str] = field(default_factory=list)
     ultimates_wanted: int = 0
+    drawn: list[str] = field(default_factory=list)     # refill cards drawn from physical decks
 
 
 @dataclass
@@ -179,6 +180,7 @@ def _clone_hero(h: HeroState) -> HeroState:
     n.powers = {k: Played(p.card, p.power, list(p.cubes), p.filled, p.strength)
                 for k, p in h.powers.items()}
     n.ready, n.dropped, n.last_pull, n.hand = list(h.ready), list(h.dropped), list(h.last_pull), list(h.hand)
+    n.drawn = list(h.drawn)
     return n
 
 

@@ -187,7 +187,7 @@ def arrange(d, s, h: HeroState, a: str, b: str) -> None:
     s.say(f"{h.name} swaps the powers of the {a} and {b} slots.")
 
 
-def finish(d, s, h: HeroState, ultimates, rng: random.Random) -> None:
+def finish(d, s, h: HeroState, ultimates, rng: random.Random, drawn=None) -> None:
     _check(s, h, "Finishing training")
     cap = 2 if s.solo else 1
     if ultimates is None:
@@ -197,7 +197,8 @@ def finish(d, s, h: HeroState, ultimates, rng: random.Random) -> None:
                         f"deck (0 to {cap})")
     if ultimates and d.episodes[s.episode].fixed_order:
         raise forbid("Episode 1 leaves the Ultimate Power deck in the box", R_RESET)
-    h.done, h.ultimates_wanted = True, ultimates
+    drawn = _drawn(d, s, h, drawn, cap)
+    h.done, h.ultimates_wanted, h.drawn = True, ultimates, drawn
     s.say(f"{h.name} finishes training.")
     if all(x.done for x in s.heroes):
         reset(d, s, rng)
@@ -225,17 +226,29 @@ def reset(d, s, rng: random.Random) -> None:
         h.bonus_confidence = h.confidence_spent = 0
     if s.solo:
         wanted = min(2, sum(h.ultimates_wanted for h in s.heroes))
-        refill(d, s, s.shared_hand, d.limits["solo_hand"], wanted, rng)
+        physical = [c for h in s.heroes for c in h.drawn]
+        refill(d, s, s.shared_hand, d.limits["solo_hand"], wanted, rng, physical)
     else:
         for h in s.heroes:
-            refill(d, s, h.hand, d.limits["hand"], h.ultimates_wanted, rng)
+            refill(d, s, h.hand, d.limits["hand"], h.ultimates_wanted, rng, h.drawn)
+    for h in s.heroes:
+        h.drawn = []
     s.phase = "villain"
     s.say("Reset: cubes return to the bags and hands are refilled. Villain Phase: reveal the event.")
 
 
-def refill(d, s, cards: list[str], size: int, ultimates: int, rng) -> None:
+def refill(d, s, cards: list[str], size: int, ultimates: int, rng, physical=()) -> None:
     """'you may draw at most one card from the Ultimate Power deck per refill; the rest must come
-    from the Super Power deck'."""
+    from the Super Power deck'. Cards drawn from physical decks come first."""
+    for card in physical:
+        if len(cards) >= size:
+            break
+        kind = d.powers[power_id(card)].kind
+        if card in s.decks[kind]:
+            s.decks[kind].remove(card)
+            cards.append(card)
+            ultimates -= kind == "ultimate"
+    ultimates = max(0, ultimates)
     while len(cards) < size:
         deck = "ultimate" if ultimates > 0 else "super"
         card = draw(s, deck, rng)
@@ -248,6 +261,31 @@ def refill(d, s, cards: list[str], size: int, ultimates: int, rng) -> None:
         if deck == "ultimate":
             ultimates -= 1
         cards.append(card)
+
+
+def _drawn(d, s, h: HeroState, drawn, cap: int) -> list[str]:
+    """Refill cards the table drew from its physical decks, named by card or power id."""
+    if drawn is None:
+        return []
+    if not isinstance(drawn, list) or not all(isinstance(c, str) for c in drawn):
+        raise BadAction("done: data.drawn lists the cards drawn from the physical power decks")
+    size = d.limits["solo_hand"] if s.solo else d.limits["hand"]
+    room = size - len(hand(s, h)) - (sum(len(x.drawn) for x in s.heroes) if s.solo else 0)
+    if len(drawn) > room:
+        raise forbid(f"the refill draws {room} card(s), not {len(drawn)}", R_RESET)
+    taken, ultimates = [], 0
+    for name in drawn:
+        kind = d.powers[power_id(name)].kind if power_id(name) in d.powers else None
+        pile = s.decks.get(kind, []) if kind in ("super", "ultimate") else []
+        card = name if name in pile else next((c for c in pile if power_id(c) == name
+                                                and c not in taken), None)
+        if card is None or card in taken:
+            raise forbid(f"{name!r} is not in the Super or Ultimate Power deck", R_RESET)
+        ultimates += kind == "ultimate"
+        taken.append(card)
+    if ultimates > cap:
+        raise forbid(f"at most {cap} card(s) of a refill come from the Ultimate deck", R_RESET)
+    return taken
 
 
 def draw(s: InvincibleState, deck: str, rng) -> str | None:

@@ -159,3 +159,20 @@ def test_solo_shared_hand_separate_confidence(table):
                                                       if t.engine.data.powers[c.split('#')[0]].cost), slot="flex1")
     s = t.act("done", hero="rex-splode")
     assert len(s.shared_hand) == 7
+
+
+def test_refill_with_cards_drawn_from_the_physical_decks(training):
+    """'draw power cards until you have five in hand again': the table may draw from its own
+    decks and name the cards; the rest are drawn by the companion."""
+    t = training()
+    inv = t.state.hero("invincible")
+    inv.hand = inv.hand[:3]
+    top = t.state.decks["super"][5]
+    with pytest.raises(IllegalAction, match="draws 2"):
+        t.act("done", hero="invincible", drawn=[top, top, top])
+    with pytest.raises(IllegalAction, match="not in the Super"):
+        t.act("done", hero="invincible", drawn=["immortality"])
+    t.act("done", hero="invincible", drawn=[top])
+    s = t.act("done", hero="atom-eve")
+    assert s.hero("invincible").hand[3] == top and len(s.hero("invincible").hand) == 5
+    assert top not in s.decks["super"]
