@@ -339,6 +339,10 @@ class Invincible(Game):
         for h in s.heroes:
             if key == h.id or (isinstance(key, str) and key.lower() == h.name.lower()):
                 return h
+        # a player's own name names their hero, unless they play two (solo)
+        mine = [h for h in s.heroes if isinstance(key, str) and key.lower() == h.player.lower()]
+        if len(mine) == 1:
+            return mine[0]
         raise BadAction(f"{action.type}: {key!r} is not a hero in this game "
                         f"({', '.join(h.id for h in s.heroes)})")
 

@@ -83,3 +83,17 @@ def test_expect_names_the_dice_for_the_camera(table, engine):
     assert e["phase"] == "crash" and e["dice"] == [{
         "die": "crash", "set": "invincible-crash", "count": 1,
         "faces": sorted({f.id for f in engine.data.crash_die})}]
+
+
+def test_a_players_name_names_their_hero_except_in_solo(engine):
+    import random
+    s = engine.setup({"heroes": [{"hero": "robot", "name": "Ana"}, "atom-eve"]}, random.Random(0))
+    s.track[0] = []
+    s = engine.apply(s, Action("advance", at=0.0), random.Random(0))
+    s = engine.apply(s, Action("done", player="Ana", at=1.0), random.Random(0))
+    assert s.hero("robot").done
+    solo = engine.setup({"heroes": ["robot", "atom-eve"], "solo": True}, random.Random(0))
+    solo.track[0] = []
+    solo = engine.apply(solo, Action("advance", at=0.0), random.Random(0))
+    with pytest.raises(BadAction, match="not a hero"):
+        engine.apply(solo, Action("done", player="Solo player", at=1.0), random.Random(0))
