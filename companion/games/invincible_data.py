@@ -35,6 +35,7 @@ class Power:
     ranged: bool = False
     effects: tuple[str, ...] = ()
     copies: int = 1
+    pull_rule: str = ""         # "return_black": Going to the Limit
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -385,6 +386,7 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         type=p.one_of("type", {"might", "energy", "tech", "none"}, "none"),
         ranged=p.get("ranged", bool, False), effects=tuple(p.strings("effects", [])),
         copies=p.get("copies", int, default_copies),
+        pull_rule=p.one_of("pull_rule", {"", "return_black"}, ""),
     )
 
 

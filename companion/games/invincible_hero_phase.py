@@ -73,12 +73,20 @@ def _crash_check(d: InvincibleData, s: InvincibleState, h: HeroState, pulled: li
               "can rescue them before the Hero Phase ends.")
 
 
+def _returns_black(d, h: HeroState) -> bool:
+    """Going to the Limit: 'Black cubes pulled with this power in play are returned to the bag
+    before they can cause a crash ... You may pull cubes even in situations that would normally
+    stop you'. 'In play' is read as filled this round."""
+    return any(p.filled and d.powers[p.power].pull_rule == "return_black" for p in h.powers.values())
+
+
 def pull(d, s, h: HeroState, cubes, rng, now: float) -> None:
     _in_hero_phase(s, h, "Pulling cubes")
-    if h.crashed:
+    limitless = _returns_black(d, h)
+    if h.crashed and not limitless:
         raise forbid(f"{h.name} has crashed: 'A crashed hero cannot pull any more cubes for the "
                      "rest of the round'", R_CRASH)
-    if not h.can_pull:
+    if not h.can_pull and not limitless:
         raise forbid(f"{h.name} took part in a crash rescue: 'neither you nor the crashed hero "
                      "can pull any more cubes this round'", R_CRASH)
     if h.ready:
@@ -90,9 +98,14 @@ def pull(d, s, h: HeroState, cubes, rng, now: float) -> None:
         raise forbid(f"{h.name}'s bag is empty: send done to stop", R_PULL)
     got = _take(h, cubes, n, rng, "pull")
     _draw(h, got)
-    h.ready, h.last_pull = list(got), list(got)
     h.pulls += 1
     s.say(f"{h.name} pulls {', '.join(got)}.")
+    if limitless and "black" in got:
+        back = got.count("black")
+        h.bag["black"] += back
+        got = [c for c in got if c != "black"]
+        s.say(f"Going to the Limit: {back} black cube(s) go back to the bag.")
+    h.ready, h.last_pull = list(got), list(got)
     _crash_check(d, s, h, got)
     _maybe_end(d, s, now)
 

@@ -343,3 +343,20 @@ def test_expect_lists_the_rescue_die_while_a_hero_is_crashed(hero_phase):
     _crash(t, "invincible")
     dice = t.engine.expect(t.state)["dice"]
     assert dice and dice[0]["die"] == "rescue" and dice[0]["set"] == "invincible-rescue"
+
+
+def test_going_to_the_limit_returns_black_cubes(table):
+    """Going to the Limit: 'Black cubes pulled with this power in play are returned to the bag
+    before they can cause a crash; this is not optional. Other cubes go to your ready area as
+    usual.'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    inv = t.state.hero("invincible")
+    inv.dropped, inv.bag["black"] = ["black"] * 4, 2
+    inv.bag["yellow"] -= 1
+    inv.bag["purple"] -= 1
+    inv.powers["signature"].cubes = ["yellow", "purple"]
+    inv.powers["signature"].filled = True
+    s = t.act("pull", hero="invincible", cubes=["black", "blue", "blue"])
+    inv = s.hero("invincible")
+    assert not inv.crashed and inv.ready == ["blue", "blue"] and inv.bag["black"] == 2
