@@ -26,8 +26,8 @@ from companion.games.invincible_sampler import sample_action, sample_options
 from companion.games.invincible_scoring import score
 from companion.games.invincible_setup import setup as build
 from companion.games.invincible_state import (
-    HERO_TIMER, HQ, R_ADVANCE, R_CHALLENGE, R_HERO, R_HERO_END, R_HERO_TIME, R_PLACE, R_ROUND,
-    R_SCORING, R_TRAINING, R_VILLAIN, R_WINLOSE, HeroState, InvincibleState, clone,
+    HERO_TIMER, R_CHALLENGE, R_HERO, R_HERO_TIME, R_PLACE, R_ROUND, R_SCORING, R_VILLAIN,
+    R_WINLOSE, HeroState, InvincibleState, clone,
 )
 from companion.timers import Timer
 
@@ -389,5 +389,3 @@ class Invincible(Game):
                 self._finish(s, random.Random(0), now)
         return s
 
-
-__all__ = ["Invincible", "HQ", "R_ADVANCE", "R_HERO_END", "R_TRAINING"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from companion.games.invincible_data import InvincibleData
 from companion.games.invincible_state import (
-    HQ, R_ENDANGER, R_KO, R_MINIONS, R_PLACE, R_WINLOSE, InvincibleState, VillainState,
-    ZoneState,
+    HQ, R_ENDANGER, R_KO, R_WINLOSE, InvincibleState, VillainState, ZoneState,
 )
 
 
@@ -217,8 +216,3 @@ def won(d: InvincibleData, s: InvincibleState) -> bool:
 def _nth(n: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
-
-__all__ = ["adjacent", "in_range", "endanger", "hurt_hero", "enemy_damage", "damage_villain",
-           "add_minions", "placement_zones", "weakest", "place", "discard_from_play",
-           "draw_villain", "check_end", "villains_in_play", "find_villain", "dead_total",
-           "R_MINIONS", "R_PLACE"]

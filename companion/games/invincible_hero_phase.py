@@ -11,7 +11,7 @@ from companion.games import invincible_training as training
 from companion.games.base import forbid
 from companion.games.invincible_data import CUBES, InvincibleData
 from companion.games.invincible_state import (
-    R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_HERO_TIME, R_POWERS, R_PULL, HeroState,
+    R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState,
     InvincibleState,
 )
 
@@ -312,6 +312,3 @@ def crash_roll(d, s, h: HeroState, faces, rng) -> None:
 def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
 
-
-__all__ = ["pull", "defiance", "play", "drop", "done", "resolved", "expire", "crash_roll",
-           "black_count", "finished", "end_phase", "R_HERO_TIME"]

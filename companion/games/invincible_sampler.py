@@ -14,7 +14,7 @@ from companion.errors import IllegalAction
 from companion.games import invincible_board as board
 from companion.games import invincible_training as training
 from companion.games.invincible_data import InvincibleData
-from companion.games.invincible_hero_phase import WILD, finished
+from companion.games.invincible_hero_phase import WILD
 from companion.games.invincible_state import HERO_TIMER, HQ, InvincibleState
 
 MAX_PULLS = 1
@@ -193,5 +193,3 @@ def _learn_slot(d, h, power) -> str | None:
             return colour
     return "flex1"
 
-
-__all__ = ["sample_action", "sample_options", "finished"]

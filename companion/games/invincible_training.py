@@ -7,9 +7,9 @@ import random
 
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible_data import COLOURS, InvincibleData
+from companion.games.invincible_data import InvincibleData
 from companion.games.invincible_state import (
-    R_GAIN, R_LEARN, R_RESET, R_SOLO, R_TRAINING, HeroState, InvincibleState, Played,
+    R_GAIN, R_LEARN, R_RESET, R_TRAINING, HeroState, InvincibleState, Played,
 )
 
 LEARNED_KINDS = ("super", "ultimate", "punch", "experimental")
@@ -297,6 +297,3 @@ def draw(s: InvincibleState, deck: str, rng) -> str | None:
         s.say(f"The {deck} power deck ran out: its discard pile is reshuffled (assumed).")
     return pile.pop(0) if pile else None
 
-
-__all__ = ["learn", "punch", "gain_cube", "discard_power", "arrange", "finish", "reset",
-           "confidence", "left", "hand", "start", "COLOURS", "R_SOLO"]

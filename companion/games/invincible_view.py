@@ -11,7 +11,7 @@ from companion.games.invincible_data import CUBES
 from companion.games.invincible_hero_phase import black_count, finished
 from companion.games.invincible_scoring import score
 from companion.games.invincible_state import (
-    HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
+    HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
     R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, InvincibleState,
 )
 

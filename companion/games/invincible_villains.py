@@ -14,8 +14,7 @@ from companion.games import invincible_board as board
 from companion.games.base import forbid
 from companion.games.invincible_data import InvincibleData, parse_icon
 from companion.games.invincible_state import (
-    HERO_TIMER, HQ, R_ABILITIES, R_ADVANCE, R_CLARIFY, R_KEYWORDS, R_PLACE, R_VILLAIN,
-    InvincibleState,
+    HERO_TIMER, HQ, R_PLACE, R_VILLAIN, InvincibleState,
 )
 from companion.timers import Timer
 
@@ -370,6 +369,3 @@ HANDLERS = {
     "icon": _icon, "place": _place, "ability": _ability, "start_hero": start_hero,
     "minions": _minions, "act": _act, "end_villain": _end_villain, "effect": _effect,
 }
-
-__all__ = ["run", "advance", "reveal", "arrive", "finish_move", "R_ADVANCE", "R_ABILITIES",
-           "R_CLARIFY", "R_KEYWORDS"]
