@@ -32,9 +32,9 @@ from companion.games.invincible_state import (
 from companion.timers import Timer
 
 EFFECTS = ("damage", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen", "confidence",
-           "endanger", "hurt", "minions")
+           "endanger", "hurt", "minions", "bubble", "clear_power")
 HERO_EFFECTS = ("damage", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen",
-                "confidence", "hurt")
+                "confidence", "hurt", "bubble", "clear_power")
 
 
 class Invincible(Game):
@@ -65,6 +65,8 @@ class Invincible(Game):
         "strengthen": "Put a strengthen token on one of your damaging powers (data.hero, data.power).",
         "confidence": "Bonus confidence a card grants (data.hero, data.amount).",
         "endanger": "Endanger civilians (data.zone, data.count).",
+        "bubble": "Atom Eve gives her bubble token to a hero (data.hero, data.target).",
+        "clear_power": "Clean Slate: a power's cubes go back to the bag (data.hero, data.power).",
         "hurt": "A hero takes damage a card deals (data.hero, data.amount).",
         "minions": "Place (data.count > 0) or remove (< 0) minions in a zone (data.zone).",
         "learn": "Learn a power from hand (data.hero, data.card, data.slot; Ultimates: the slot of "

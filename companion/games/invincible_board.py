@@ -59,7 +59,7 @@ def hurt_hero(d: InvincibleData, s: InvincibleState, hero_id: str, amount: int, 
 
 
 def enemy_damage(d: InvincibleData, s: InvincibleState, zone: str, amount: int, why: str,
-                 no_hero_endanger: int | None = None) -> None:
+                 no_hero_endanger: int | None = None, villain: bool = False) -> None:
     """'Whenever an enemy deals damage, it hits every hero standing in its zone. If no hero is
     present, it endangers that many civilians instead.'"""
     targets = [h.id for h in s.heroes if h.zone == zone]
@@ -68,6 +68,12 @@ def enemy_damage(d: InvincibleData, s: InvincibleState, zone: str, amount: int, 
                  f"{why} finds no hero")
         return
     for hero_id in targets:
+        if villain and s.bubble == hero_id and amount > 0:
+            # Bubble Up: 'The bubble only blocks damage from villains ... Once it blocks damage,
+            # returning it is not optional.'
+            s.bubble = None
+            s.say(f"Eve's bubble blocks {why} for {s.hero(hero_id).name} and returns to Bubble Up.")
+            continue
         if s.result is None:
             hurt_hero(d, s, hero_id, amount, why)
 

@@ -244,6 +244,38 @@ def strengthen(d, s: InvincibleState, h: HeroState, data: dict) -> None:
     s.say(f"{h.name} strengthens {power.name} (+{played.strength} damage).")
 
 
+def bubble(d, s: InvincibleState, h: HeroState, data: dict) -> None:
+    """Bubble Up: 'When she gives it to a hero (herself included), place it near that hero's
+    max-health icon. It stays with them until it actually blocks damage, or until Eve reassigns
+    it to someone else'."""
+    if not any("bubble" in d.powers[p.power].effects and p.filled for p in h.powers.values()):
+        raise forbid(f"{h.name} has no filled power that gives the bubble", R_CLARIFY)
+    try:
+        target = s.hero(field(data, "target", str, "bubble", h.id))
+    except KeyError:
+        raise BadAction("bubble: data.target is a hero in this game") from None
+    if target.id != h.id and not board.in_range(d, h.zone, target.zone, _ranged(data, "bubble")):
+        raise forbid(f"{target.name} is out of {h.name}'s range", R_RANGE)
+    s.bubble = target.id
+    s.say(f"{h.name} gives the bubble to {target.name}.")
+
+
+def clear_power(d, s: InvincibleState, h: HeroState, data: dict) -> None:
+    """Clean Slate: 'Removing cubes from an already-filled power forfeits any confidence it
+    granted ... Black cubes returned to your bag this way no longer count toward your crash
+    limit'."""
+    slot = field(data, "power", str, "clear_power")
+    played = h.powers.get(slot)
+    if played is None or not any(played.cubes):
+        raise forbid(f"{h.name} has no power with cubes in slot {slot!r}", R_CLARIFY)
+    for c in played.cubes:
+        if c is not None:
+            h.bag[c] = h.bag.get(c, 0) + 1
+    played.cubes = [None] * len(played.cubes)
+    played.filled = False
+    s.say(f"{h.name} clears {d.powers[played.power].name}: its cubes go back to the bag.")
+
+
 def endanger(d, s: InvincibleState, data: dict) -> None:
     zone = _zone(d, data, "endanger", None)
     board.endanger(d, s, zone, _amount(data, "endanger", "count"), "a card")

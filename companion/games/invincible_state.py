@@ -134,6 +134,7 @@ class InvincibleState:
     resolving: dict[str, Any] | None = None
     event: str | None = None
     revealed: str | None = None    # the last villain card revealed
+    bubble: str | None = None      # the hero holding Eve's bubble token (None: on Bubble Up)
     acted: list[str] = field(default_factory=list)      # villains that acted this Villain Phase
     ability_thwart: dict[str, int] = field(default_factory=dict)
     kos: int = 0

@@ -17,7 +17,7 @@ from companion.games.invincible_state import (
 
 CUBE_SET = frozenset(CUBES)
 EFFECT_ACTIONS = ["damage", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen",
-                  "confidence", "endanger", "hurt", "minions"]
+                  "confidence", "endanger", "hurt", "minions", "bubble", "clear_power"]
 ALWAYS = ["use_helper", "episode_bonus"]
 
 
@@ -217,7 +217,7 @@ def to_json(engine, s: InvincibleState) -> dict[str, Any]:
         "helpers_used": list(s.helpers_used),
         "challenges": [{"id": c, "name": d.challenges[c].name, "text": d.challenges[c].text}
                        for c in s.challenges],
-        "resolving": s.resolving, "pending": s.pending,
+        "resolving": s.resolving, "pending": s.pending, "bubble": s.bubble,
         "hero_time": None if s.hero_time is None else {
             "name": "hero_time", "seconds": s.hero_time,
             "expired": bool(s.timer and s.timer.expired)},

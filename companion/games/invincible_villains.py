@@ -302,7 +302,8 @@ def _effect(d, s, task, rng, now):
             count = e["leftmost"]  # Flaxan Tank: 'only endangers two civilians there'
         board.endanger(d, s, zone, count, why)
     if "damage" in e and s.result is None:
-        board.enemy_damage(d, s, zone, e["damage"], why, e.get("no_hero_endanger"))
+        board.enemy_damage(d, s, zone, e["damage"], why, e.get("no_hero_endanger"),
+                           villain=vid is not None)
         if e.get("splash") and s.result is None:
             _splash(d, s, vid, zone, e["damage"], why)
 

@@ -360,3 +360,43 @@ def test_going_to_the_limit_returns_black_cubes(table):
     s = t.act("pull", hero="invincible", cubes=["black", "blue", "blue"])
     inv = s.hero("invincible")
     assert not inv.crashed and inv.ready == ["blue", "blue"] and inv.bag["black"] == 2
+
+
+def test_bubble_blocks_villain_damage_once_not_minions(table):
+    """Bubble Up: 'It stays with them until it actually blocks damage ... The bubble only blocks
+    damage from villains; it does nothing against minions, crash damage, or damage from a hero's
+    own powers. Once it blocks damage, returning it is not optional.'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    with pytest.raises(IllegalAction, match="bubble"):
+        t.act("bubble", hero="atom-eve", target="atom-eve")
+    eve = t.state.hero("atom-eve")
+    eve.powers["signature"].cubes = ["blue", "purple"]
+    eve.powers["signature"].filled = True
+    eve.bag["blue"] -= 1
+    eve.bag["purple"] -= 1
+    t.act("bubble", hero="atom-eve", target="atom-eve")
+    t.state.zone("left").minions = 1
+    t.put_villain("thug-a", "left")
+    t.state.hero("invincible").zone = "center"
+    t.state.phase = "villain"
+    t.state.decks["event"].insert(0, "event-1a")     # minions damage 1, all villains strike
+    s = t.act("reveal")
+    assert s.hero("atom-eve").damage == 1            # the minion's damage, not the strike
+    assert s.bubble is None
+
+
+def test_clean_slate_clears_a_filled_power(hero_phase):
+    """Clean Slate: 'Removing cubes from an already-filled power forfeits any confidence it
+    granted ... Black cubes returned to your bag this way no longer count toward your crash
+    limit'."""
+    t = hero_phase()
+    t.act("pull", hero="invincible", cubes=["black", "black", "orange"])
+    t.act("play", hero="invincible", cube="black", power="rescue")
+    t.act("play", hero="invincible", cube="orange", power="rescue")
+    t.act("resolved", hero="invincible")
+    s = t.act("clear_power", hero="invincible", power="rescue")
+    inv = s.hero("invincible")
+    assert not inv.powers["rescue"].filled and inv.bag["black"] == 5 and inv.bag["orange"] == 3
+    from companion.games.invincible_hero_phase import black_count
+    assert black_count(inv) == 1
