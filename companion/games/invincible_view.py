@@ -179,6 +179,10 @@ def to_json(engine, s: InvincibleState) -> dict[str, Any]:
             "dropped": list(h.dropped), "pulls": h.pulls,
             "confidence": training.confidence(d, h), "confidence_left": training.left(d, h),
             "cube_gained": h.cube_gained,
+            # for Combo and Turn the Tide, which the table applies by hand
+            "types_filled": sorted({d.powers[p.power].type for p in h.powers.values()
+                                    if p.filled and d.powers[p.power].type != "none"}),
+            "civilians_rescued": h.rescued_civilians,
             "powers": {slot: {"card": p.card, "name": d.powers[p.power].name,
                               "kind": d.powers[p.power].kind,
                               "symbols": list(d.powers[p.power].symbols), "cubes": list(p.cubes),
