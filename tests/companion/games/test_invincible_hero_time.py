@@ -7,6 +7,8 @@ cubes still sitting in their ready area count as dropped, and any hero who crash
 rescued rolls crash damage as usual at that point.'
 """
 
+import random
+
 import pytest
 
 from companion.actions import Action
@@ -101,9 +103,9 @@ def test_expiry_lets_a_resolving_power_finish_then_crash_damage(engine):
     """'Heroes may finish resolving any power they were already in the middle of' and 'any hero
     who crashed and wasn't rescued rolls crash damage as usual at that point.'"""
     state = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": {"seconds": 60}},
-                         __import__("random").Random(1))
+                         random.Random(1))
     state.track[0] = []
-    rng = __import__("random").Random(2)
+    rng = random.Random(2)
     s = engine.apply(state, Action("advance", at=0.0), rng)
     eve = s.hero("atom-eve")
     eve.dropped, eve.bag["black"] = ["black"] * 4, 2
@@ -129,7 +131,6 @@ def test_expiry_lets_a_resolving_power_finish_then_crash_damage(engine):
 
 def test_timer_actions_are_checked(engine):
     """The hero-time timer starts by itself; only pause, resume, add and expire reach it."""
-    import random
     s = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 15}, random.Random(1))
     assert engine.timers(s)["hero_time"].duration == 900
     with pytest.raises(IllegalAction, match="starts by itself"):

@@ -2,6 +2,7 @@
 loses nothing."""
 
 import pickle
+import random
 
 import pytest
 
@@ -58,7 +59,7 @@ def test_bad_input_is_refused_and_loses_nothing(table, engine):
     ]
     for action in bad:
         with pytest.raises((BadAction, IllegalAction)) as err:
-            engine.apply(t.state, action, __import__("random").Random(0))
+            engine.apply(t.state, action, random.Random(0))
         assert str(err.value)
     assert pickle.dumps(t.state) == before
 
@@ -86,7 +87,6 @@ def test_expect_names_the_dice_for_the_camera(table, engine):
 
 
 def test_a_players_name_names_their_hero_except_in_solo(engine):
-    import random
     s = engine.setup({"heroes": [{"hero": "robot", "name": "Ana"}, "atom-eve"]}, random.Random(0))
     s.track[0] = []
     s = engine.apply(s, Action("advance", at=0.0), random.Random(0))

@@ -4,7 +4,6 @@ import random
 
 import pytest
 
-from companion.actions import Action
 from companion.errors import SetupError
 from companion.games import invincible_campaign as campaign
 from companion.games.invincible_scoring import score
@@ -128,7 +127,6 @@ def test_helpers_are_spent_once(engine, table):
     with pytest.raises(IllegalAction):
         t.act("use_helper", helper="helper-2")
     assert engine.outcome(s)["status"] == "playing"
-    assert Action  # noqa
 
 
 def test_campaign_progress_carries_across_games_through_the_session_history(tmp_path):
