@@ -299,6 +299,9 @@ def invariants(engine, s: InvincibleState) -> list[str]:
             bad.append(f"{h.name} crashed but may still pull")
         if reset and out:
             bad.append(f"{h.name} still has cubes out of the bag after the reset")
+    events = s.decks["event"] + s.discards["event"]
+    if len(set(events)) != len(events):
+        bad.append("an event card is in the deck twice")
     if any(v < 0 for v in s.supply.values()):
         bad.append("the cube supply went negative")
     if s.kos > d.limits["kos"] or (s.kos >= d.limits["kos"] and s.result is None):

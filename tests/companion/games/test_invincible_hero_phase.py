@@ -380,6 +380,8 @@ def test_bubble_blocks_villain_damage_once_not_minions(table):
     t.put_villain("thug-a", "left")
     t.state.hero("invincible").zone = "center"
     t.state.phase = "villain"
+    if "event-1a" in t.state.decks["event"]:
+        t.state.decks["event"].remove("event-1a")
     t.state.decks["event"].insert(0, "event-1a")     # minions damage 1, all villains strike
     s = t.act("reveal")
     assert s.hero("atom-eve").damage == 1            # the minion's damage, not the strike

@@ -18,8 +18,7 @@ def test_episode_1_second_villain_flaxan_first_wave_endangers_a_civilian(table):
     t.everyone_done()
     t.act("done", hero="invincible")
     t.act("done", hero="atom-eve")
-    t.state.decks["event"].insert(0, "event-1b")   # only the leftmost villain acts
-    t.act("reveal")
+    t.act("reveal")                           # the packaged order, untouched
     before = t.state.zone("center").safety
     s = t.act("advance")                      # round 2: the Level II villain
     ffw = [(z.name, v.id) for z in s.zones for v in z.villains if v and v.level == 2]
