@@ -293,18 +293,20 @@ def crash_roll(d, s, h: HeroState, faces, rng) -> None:
             raise BadAction(f"crash_roll: {unknown} not faces of the crash die "
                             f"({', '.join(sorted(by_id))})")
         rolled = [by_id[f] for f in faces]
-        for i, f in enumerate(rolled):
-            last = i == len(rolled) - 1
-            if f.again and last:
-                raise forbid(f"'{f.id}' means take 1 damage and roll again: add the next roll",
-                             R_CRASH)
-            if not f.again and not last:
+        for f in rolled[:-1]:
+            if not f.again:
                 raise forbid(f"'{f.id}' ends the crash roll: only the re-roll face is followed "
                              "by another roll", R_CRASH)
+    # A camera reads one roll at a time: a sequence ending on the re-roll face applies its damage
+    # and waits for the next roll.
     total = sum(f.damage for f in rolled)
-    s.say(f"{h.name} rolls the crash die: {', '.join(f.id for f in rolled)}.")
-    h.crashed = False  # 'Otherwise, stand their standee back up'
+    again = rolled[-1].again
+    s.say(f"{h.name} rolls the crash die: {', '.join(f.id for f in rolled)}"
+          + (" — roll again." if again else "."))
+    before = s.kos
     board.hurt_hero(d, s, h.id, total, "crash damage")
+    if not again or s.kos > before:
+        h.crashed = False  # 'Otherwise, stand their standee back up'
     if s.result is None and not any(x.crashed and not x.rescued for x in s.heroes):
         training.start(d, s)
 

@@ -61,7 +61,10 @@ def sample_action(engine, s: InvincibleState, rng: random.Random) -> Action:
         return Action("reveal")
     if s.phase == "crash":
         h = next(h for h in s.heroes if h.crashed and not h.rescued)
-        return Action("crash_roll", data={"hero": h.id, "faces": _crash_faces(d, rng)})
+        faces = _crash_faces(d, rng)
+        if rng.random() < 0.5:
+            faces = faces[:1]      # one roll at a time, as a camera reads them
+        return Action("crash_roll", data={"hero": h.id, "faces": faces})
     if s.phase == "training":
         return _training(d, s, rng)
     if s.phase == "hero_end":

@@ -21,14 +21,38 @@ EFFECT_ACTIONS = ["damage", "rescue", "thwart", "heal", "move", "gain_cube", "st
 ALWAYS = ["use_helper", "episode_bonus"]
 
 
-def _dice_rescue(d) -> dict:
-    return {"die": "rescue", "set": "invincible-rescue", "count": 1,
-            "faces": sorted({f.id for f in d.rescue_die})}
+def _dice_rescue(d, action: str | None = None, data: dict | None = None,
+                 player: str | None = None) -> dict:
+    """The rescue die; with ``action`` a camera read of it becomes that action (the face goes
+    into data.face), as companion.dice_reads expects."""
+    out = {"die": "rescue", "set": "invincible-rescue", "count": 1,
+           "faces": sorted({f.id for f in d.rescue_die})}
+    if action:
+        out.update(action=action, field="face", data=data or {}, player=player)
+    return out
 
 
-def _dice_crash(d, count: int = 1) -> dict:
-    return {"die": "crash", "set": "invincible-crash", "count": count,
-            "faces": sorted({f.id for f in d.crash_die})}
+def _dice_crash(d, hero: str) -> dict:
+    return {"die": "crash", "set": "invincible-crash", "count": 1,
+            "faces": sorted({f.id for f in d.crash_die}),
+            "action": "crash_roll", "field": "faces", "data": {"hero": hero}, "player": hero}
+
+
+def _crash_rescue_dice(engine, s: InvincibleState) -> list[dict]:
+    """While a power resolves and exactly one crashed hero is in its range, a rescue die read is
+    that rescue attempt; otherwise the die is listed without an action (enter it by hand)."""
+    d = engine.data
+    crashed = [h for h in s.heroes if h.crashed and not h.rescued]
+    if not crashed:
+        return []
+    r = s.resolving
+    if r is not None:
+        me = s.hero(r["hero"])
+        reach = [h for h in crashed if h.zone != HQ and board.in_range(d, me.zone, h.zone, r["ranged"])]
+        if len(reach) == 1:
+            return [_dice_rescue(d, "rescue", {"hero": me.id, "crashed": reach[0].id,
+                                               "ranged": r["ranged"]}, me.id)]
+    return [_dice_rescue(d)]
 
 
 def expect(engine, s: InvincibleState) -> dict[str, Any]:
@@ -44,7 +68,7 @@ def expect(engine, s: InvincibleState) -> dict[str, Any]:
         out = {**base, "actions": actions + ALWAYS, "prompt": p["prompt"], "pending": p,
                "rule": p["rule"]}
         if p["kind"] == "random_zone":
-            out["dice"] = [_dice_rescue(d)]
+            out["dice"] = [_dice_rescue(d, "roll")]
         if "options" in p:
             out["choices"] = p["options"]
         return out
@@ -78,16 +102,14 @@ def expect(engine, s: InvincibleState) -> dict[str, Any]:
             active = [h["name"] for h in heroes if not h["finished"]]
             prompt = "Hero Phase: " + (", ".join(active) + " pull and play cubes, then done."
                                         if active else "every hero has stopped.")
-        dice = []
-        if any(h.crashed and not h.rescued for h in s.heroes):
-            dice.append(_dice_rescue(d))
+        dice = _crash_rescue_dice(engine, s)
         return {**base, "actions": actions + EFFECT_ACTIONS + ALWAYS, "prompt": prompt,
                 "heroes": heroes, "resolving": s.resolving, "dice": dice,
                 "player": s.resolving["hero"] if s.resolving else None}
     if s.phase == "crash":
         waiting = [h for h in s.heroes if h.crashed and not h.rescued]
         return {**base, "actions": ["crash_roll", *ALWAYS], "player": waiting[0].id,
-                "heroes": [h.id for h in waiting], "dice": [_dice_crash(d)],
+                "heroes": [h.id for h in waiting], "dice": [_dice_crash(d, waiting[0].id)],
                 "prompt": f"{waiting[0].name} crashed and was not rescued: roll the crash die "
                           "(on 1+, take 1 and roll again).", "rule": R_HERO_END}
     if s.phase == "training":

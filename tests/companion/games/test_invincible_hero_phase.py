@@ -185,14 +185,29 @@ def test_end_of_phase_crash_die_with_the_one_plus_reroll(hero_phase):
     s = t.act("done", hero="atom-eve")
     assert s.phase == "crash"
     assert t.engine.expect(s)["dice"][0]["die"] == "crash"
-    with pytest.raises(IllegalAction, match="roll again"):
-        t.act("crash_roll", hero="invincible", faces=["1+"])
     with pytest.raises(IllegalAction, match="ends the crash roll"):
         t.act("crash_roll", hero="invincible", faces=["2", "1"])
     s = t.act("crash_roll", hero="invincible", faces=["1+", "1+", "3"])
     inv = s.hero("invincible")
     assert inv.damage == 5 and not inv.crashed     # 'stand their standee back up'
     assert s.phase == "training"
+
+
+def test_crash_die_read_one_roll_at_a_time(hero_phase, engine):
+    """The camera reads each roll: '1+' takes 1 damage and the companion waits for the next
+    roll ('rolling the "1+" face means you take 1 damage and roll again')."""
+    t = hero_phase()
+    _crash(t, "invincible")
+    t.act("done", hero="atom-eve")
+    entry = engine.expect(t.state)["dice"][0]
+    # the camera's read becomes {entry.action, entry.data + {entry.field: face}}
+    assert (entry["action"], entry["field"], entry["data"]) == ("crash_roll", "faces",
+                                                                {"hero": "invincible"})
+    s = t.act(entry["action"], **{**entry["data"], entry["field"]: "1+"})
+    assert s.phase == "crash" and s.hero("invincible").damage == 1
+    assert "Invincible rolls the crash die: 1+ — roll again." in s.log
+    s = t.act("crash_roll", hero="invincible", faces="2")
+    assert s.phase == "training" and s.hero("invincible").damage == 3
 
 
 def test_crash_damage_can_ko(hero_phase):
@@ -338,11 +353,22 @@ def test_ultimate_waits_for_its_super_power(table, engine):
 
 
 def test_expect_lists_the_rescue_die_while_a_hero_is_crashed(hero_phase):
-    """The camera needs to know a rescue die roll means a crash rescue."""
+    """The camera needs to know a rescue die roll means a crash rescue: while a Rescue power
+    resolves with one crashed hero in range, a read of the die is that attempt."""
     t = hero_phase()
     _crash(t, "invincible")
     dice = t.engine.expect(t.state)["dice"]
     assert dice and dice[0]["die"] == "rescue" and dice[0]["set"] == "invincible-rescue"
+    assert "action" not in dice[0]            # nobody is resolving a Rescue yet
+    t.state.hero("atom-eve").zone = "center"
+    t.act("pull", hero="atom-eve", cubes=["orange", "orange", "blue"])
+    t.act("play", hero="atom-eve", cube="orange", power="rescue")
+    t.act("play", hero="atom-eve", cube="orange", power="rescue")
+    entry = t.engine.expect(t.state)["dice"][0]
+    assert (entry["action"], entry["field"]) == ("rescue", "face")
+    assert entry["data"] == {"hero": "atom-eve", "crashed": "invincible", "ranged": False}
+    s = t.act("rescue", **{**entry["data"], "face": "epic-left"})
+    assert s.hero("invincible").rescued
 
 
 def test_going_to_the_limit_returns_black_cubes(table):

@@ -83,7 +83,9 @@ def test_expect_names_the_dice_for_the_camera(table, engine):
     e = engine.expect(t.state)
     assert e["phase"] == "crash" and e["dice"] == [{
         "die": "crash", "set": "invincible-crash", "count": 1,
-        "faces": sorted({f.id for f in engine.data.crash_die})}]
+        "faces": sorted({f.id for f in engine.data.crash_die}),
+        "action": "crash_roll", "field": "faces", "data": {"hero": "invincible"},
+        "player": "invincible"}]
 
 
 def test_a_players_name_names_their_hero_except_in_solo(engine):
