@@ -12,8 +12,8 @@ from companion.games.invincible_data import COLOURS, DIFFICULTIES, InvincibleDat
 from companion.games.invincible_state import HeroState, InvincibleState, Played, ZoneState
 from companion.timers import Timer
 
-OPTIONS = {"heroes", "solo", "episode", "difficulty", "hero_time", "helpers", "challenges",
-           "campaign", "stack"}
+OPTIONS = {"heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
+           "challenges", "campaign", "stack"}
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
@@ -23,6 +23,11 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
     if unknown:
         raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}; options are "
                          + ", ".join(sorted(OPTIONS)))
+    if "players" in options:
+        # the CLI's --players (and other games' habit): the heroes, one per player
+        if "heroes" in options:
+            raise SetupError("give heroes or players, not both")
+        options = {**options, "heroes": options["players"]}
     solo = options.get("solo", False)
     if not isinstance(solo, bool):
         raise SetupError("solo is true or false")

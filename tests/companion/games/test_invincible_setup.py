@@ -163,3 +163,11 @@ def test_components_mark_every_assumption(engine):
     assert "board" not in c["assumptions"] and "limits" not in c["assumptions"]
     assert {v["id"] for v in c["villains"]} >= {"flaxan-first-wave", "flaxan-tank", "bi-plane",
                                                 "magmaniac", "master-gator", "multi-paul"}
+
+
+def test_players_is_another_name_for_heroes(engine):
+    """`companion replay --players a,b` passes options.players."""
+    s = engine.setup({"players": ["robot", "rex-splode"]}, random.Random(0))
+    assert [h.id for h in s.heroes] == ["robot", "rex-splode"]
+    with pytest.raises(SetupError, match="not both"):
+        engine.setup({"players": ["robot"], "heroes": ["robot", "atom-eve"]}, random.Random(0))
