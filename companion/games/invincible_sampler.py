@@ -17,7 +17,7 @@ from companion.games.invincible_data import InvincibleData
 from companion.games.invincible_hero_phase import WILD
 from companion.games.invincible_state import HERO_TIMER, HQ, InvincibleState
 
-MAX_PULLS = 1
+PULL_AGAIN = 0.35   # after the first pull: enough to crash now and then, short games still
 
 
 def sample_options(d: InvincibleData, rng: random.Random) -> dict[str, Any]:
@@ -97,6 +97,9 @@ def _hero(d, s: InvincibleState, rng) -> Action:
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
     h = rng.choice(active)
+    if (h.ready and h.defiance and not h.crashed and h.last_pull and sum(h.bag.values())
+            and sorted(h.ready) == sorted(h.last_pull) and rng.random() < 0.1):
+        return Action("defiance", data={"hero": h.id})
     if h.ready:
         cube = rng.choice(h.ready)
         slots = _fits(d, h, cube)
@@ -110,7 +113,8 @@ def _hero(d, s: InvincibleState, rng) -> Action:
             to = HQ if rng.random() < 0.3 else d.zones[1]
         if to != h.zone:
             return Action("move", data={"hero": h.id, "to": to})
-    if h.can_pull and not h.crashed and sum(h.bag.values()) and h.pulls < rng.randint(0, MAX_PULLS):
+    keep_going = rng.random() < (0.5 if h.pulls == 0 else PULL_AGAIN)
+    if h.can_pull and not h.crashed and sum(h.bag.values()) and keep_going:
         return Action("pull", data={"hero": h.id})
     return Action("done", data={"hero": h.id})
 

@@ -77,6 +77,9 @@ def _discard_card(s: InvincibleState, d: InvincibleData, card: str) -> None:
 def _clear_slot(d, s, h: HeroState, slot: str) -> None:
     old = h.powers.pop(slot, None)
     if old is not None:
+        # cubes on a discarded power go to the dropped area (as New and Improved says) and back
+        # to the bag at the reset
+        h.dropped.extend(c for c in old.cubes if c is not None)
         _discard_card(s, d, old.card)
         s.say(f"{h.name} discards {d.powers[old.power].name} from the {slot} slot.")
 

@@ -281,21 +281,23 @@ def invariants(engine, s: InvincibleState) -> list[str]:
             bad.append(f"the {z.name} zone holds {z.minions} minions")
         if len(z.villains) != d.villain_slots:
             bad.append(f"the {z.name} zone has {len(z.villains)} villain slots")
-    for level in (1, 2, 3):
-        key = f"villain{level}"
-        on_board = [v.id for _, _, v in board.villains_in_play(s) if v.level == level]
-        # a revealed villain waits in the queue or on the players' choice before it is placed
-        on_board += [t["villain"] for t in s.queue if t["do"] == "place"
-                     and d.villains[t["villain"]].level == level]
-        if s.pending and s.pending["kind"] in ("zone", "discard") \
-                and d.villains[s.pending["villain"]].level == level:
-            on_board.append(s.pending["villain"])
-        held = sorted(s.decks[key] + s.discards[key] + on_board)
-        if held != s.level_decks[key]:
-            bad.append(f"Level {level} villains were lost or duplicated")
-    for _, _, v in board.villains_in_play(s):
+    placed = board.villains_in_play(s)
+    by_level: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for _, _, v in placed:
+        by_level[v.level].append(v.id)
         if v.damage >= v.health or not 0 <= v.thwart <= v.thwart_spaces:
             bad.append(f"{v.name} has impossible damage or thwart tokens")
+    # a revealed villain waits in the queue or on the players' choice before it is placed
+    waiting = [t["villain"] for t in s.queue if t["do"] == "place"]
+    if s.pending and s.pending["kind"] in ("zone", "discard"):
+        waiting.append(s.pending["villain"])
+    for vid in waiting:
+        by_level[d.villains[vid].level].append(vid)
+    for level in (1, 2, 3):
+        key = f"villain{level}"
+        held = s.decks[key] + s.discards[key] + by_level[level]
+        if len(held) != len(s.level_decks[key]) or set(held) != set(s.level_decks[key]):
+            bad.append(f"Level {level} villains were lost or duplicated")
     powers = d.powers
     reset = s.phase in ("advance", "villain")
     zones_hq = (*d.zones, HQ)

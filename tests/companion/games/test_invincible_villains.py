@@ -455,3 +455,33 @@ def test_thwarted_episode_ability_is_skipped_once(table):
     s = t.act("advance")
     assert s.pending is None and s.ability_thwart["chaos"] == 0
     assert all(z.safety == 3 for z in s.zones)
+
+
+def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
+    """Card text the data does not structure ({ manual = "..." }) stops the Villain Phase: the
+    players apply it with the generic effects, then send resolved, and the event goes on."""
+    import shutil
+
+    from companion.components import EMBEDDED
+    from companion.games import Catalog
+    for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
+        shutil.copy(EMBEDDED / name, tmp_path / name)
+    path = tmp_path / "invincible_episodes.toml"
+    text = path.read_text()
+    path.write_text(text.replace('power = [{ endanger = 1 }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."',
+                                 'power = [{ manual = "Steal a cube from every hero." }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."', 1))
+    engine = Catalog(tmp_path)("invincible")
+    from conftest import Table
+    t = Table(engine, {"heroes": ["invincible", "atom-eve"]})
+    t.put_villain("thug-a", "left")
+    t.state.hero("atom-eve").zone = "center"
+    s = _villain_phase(t, "event-2a")            # all: power, strike
+    assert s.pending["kind"] == "manual" and "Steal a cube" in s.pending["prompt"]
+    assert set(engine.expect(s)["actions"]) >= {"resolved", "endanger", "hurt"}
+    with pytest.raises(IllegalAction):
+        t.act("advance")
+    t.act("hurt", hero="invincible", amount=1)
+    s = t.act("resolved")
+    assert s.pending is None and s.phase == "advance"
+    assert s.zone("left").safety == 2             # the strike still came, with no hero there
+    assert s.hero("invincible").damage == 1
