@@ -176,3 +176,16 @@ def test_refill_with_cards_drawn_from_the_physical_decks(training):
     s = t.act("done", hero="atom-eve")
     assert s.hero("invincible").hand[3] == top and len(s.hero("invincible").hand) == 5
     assert top not in s.decks["super"]
+
+
+def test_cubes_on_a_discarded_power_go_to_the_dropped_area(training):
+    """New and Improved: 'If the discarded power had any cubes on it, move those cubes to your
+    dropped area.' (the companion does this for every discarded power, so no cube is lost)."""
+    t = training()
+    inv = t.state.hero("invincible")
+    inv.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", ["black", None])
+    inv.bag["black"] -= 1
+    s = t.act("discard_power", hero="invincible", slot="yellow")
+    inv = s.hero("invincible")
+    assert "yellow" not in inv.powers and inv.dropped.count("black") == 1
+    assert "flurry-of-blows#1" in s.discards["super"]
