@@ -16,6 +16,7 @@ from companion.games.invincible_state import (
 )
 
 THWART_TOKENS = 20   # printed: "20 thwart tokens"
+ANYWHERE = "anywhere"
 
 
 def _amount(data: dict, what: str, key: str = "amount", low: int = 1) -> int:
@@ -26,6 +27,10 @@ def _amount(data: dict, what: str, key: str = "amount", low: int = 1) -> int:
 
 
 def _ranged(data: dict, what: str) -> bool:
+    """True for a Ranged power, and for a helper card: 'Unlike normal powers, helper cards aren't
+    restricted to a hero's current zone — they can affect any zone'."""
+    if field(data, "helper", bool, what, False):
+        return ANYWHERE
     return field(data, "ranged", bool, what, False)
 
 
@@ -36,7 +41,9 @@ def _zone(d: InvincibleData, data: dict, what: str, default: str | None) -> str:
     return zone
 
 
-def _reach(d, h: HeroState, zone: str, ranged: bool, what: str) -> None:
+def _reach(d, h: HeroState, zone: str, ranged, what: str) -> None:
+    if ranged is ANYWHERE:
+        return
     if h.zone == HQ:
         raise forbid(f"{h.name} is at Guardians HQ: 'While at Guardians HQ, you can't target "
                      "anything in any zone, even with a Ranged power'", R_BASIC)
@@ -181,9 +188,13 @@ def heal(d, s: InvincibleState, h: HeroState, data: dict) -> None:
     """'Healing removes damage tokens from a hero, never taking them above their maximum health
     ... can only reach heroes in your own zone unless it also has Ranged.'"""
     amount = _amount(data, "heal")
-    target = s.hero(field(data, "target", str, "heal", h.id)) if "target" in data else h
-    if target.id != h.id and not (target.zone == h.zone or board.in_range(
-            d, h.zone, target.zone, _ranged(data, "heal"))):
+    try:
+        target = s.hero(field(data, "target", str, "heal", h.id))
+    except KeyError:
+        raise BadAction("heal: data.target is a hero in this game") from None
+    reach = _ranged(data, "heal")
+    if target.id != h.id and not (reach is ANYWHERE or target.zone == h.zone or board.in_range(
+            d, h.zone, target.zone, reach)):
         raise forbid(f"{target.name} is out of {h.name}'s range", R_KEYWORDS)
     healed = min(amount, target.damage)
     target.damage -= healed
@@ -254,7 +265,9 @@ def bubble(d, s: InvincibleState, h: HeroState, data: dict) -> None:
         target = s.hero(field(data, "target", str, "bubble", h.id))
     except KeyError:
         raise BadAction("bubble: data.target is a hero in this game") from None
-    if target.id != h.id and not board.in_range(d, h.zone, target.zone, _ranged(data, "bubble")):
+    reach = _ranged(data, "bubble")
+    if target.id != h.id and reach is not ANYWHERE and not board.in_range(d, h.zone, target.zone,
+                                                                          reach):
         raise forbid(f"{target.name} is out of {h.name}'s range", R_RANGE)
     s.bubble = target.id
     s.say(f"{h.name} gives the bubble to {target.name}.")

@@ -428,3 +428,17 @@ def test_clean_slate_clears_a_filled_power(hero_phase):
     assert not inv.powers["rescue"].filled and inv.bag["black"] == 5 and inv.bag["orange"] == 3
     from companion.games.invincible_hero_phase import black_count
     assert black_count(inv) == 1
+
+
+def test_helper_effects_reach_any_zone(hero_phase):
+    """'Unlike normal powers, helper cards aren't restricted to a hero's current zone — they can
+    affect any zone'."""
+    t = hero_phase()
+    t.put_villain("thug-b", "right")
+    t.state.hero("atom-eve").zone = "left"
+    with pytest.raises(IllegalAction, match="range"):
+        t.act("damage", hero="atom-eve", target="thug-b", amount=1, ranged=True)
+    s = t.act("damage", hero="atom-eve", target="thug-b", amount=1, helper=True)
+    assert s.zone("right").villains[0].damage == 1
+    s = t.act("rescue", hero="atom-eve", zone="right", helper=True)
+    assert s.zone("right").safety == 4
