@@ -9,6 +9,7 @@ generic actions the players apply when a card says so; the rules the rulebook gi
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -378,7 +379,8 @@ class Invincible(Game):
             s.timer = t.resume(now)
         elif kind == "add":
             seconds = action.data.get("seconds")
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or abs(seconds) > 3600:
+            if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                    or not math.isfinite(seconds) or abs(seconds) > 3600):
                 raise BadAction("timer.add needs data.seconds (negative takes time away)")
             s.timer = t.add(float(seconds))
         elif kind == "expire":

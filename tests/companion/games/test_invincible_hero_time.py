@@ -147,3 +147,11 @@ def test_timer_actions_are_checked(engine):
     for bad in (7, "10", {"seconds": 0}, {"minutes": 3}, True):
         with pytest.raises(SetupError):
             engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": bad}, random.Random(1))
+
+
+def test_timer_add_refuses_non_finite_seconds(engine):
+    s = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 5}, random.Random(1))
+    for bad in (float("nan"), float("inf"), 4000, "60"):
+        with pytest.raises(BadAction):
+            engine.apply(s, Action("timer.add", data={"name": "hero_time", "seconds": bad}, at=1.0),
+                         random.Random(0))
