@@ -4,6 +4,7 @@ the end of the phase. Each test quotes the rulebook sentence it checks."""
 import pytest
 
 from companion.errors import BadAction, IllegalAction
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
+from invincible_helpers import engine  # noqa: F401 (fixtures)
 
 EMPTY_ROUND_1 = {"villain1": ["thug-a"]}
 

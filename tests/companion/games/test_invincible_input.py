@@ -8,6 +8,7 @@ import pytest
 
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
 def test_a_villain_drawn_from_a_physical_deck(table, engine):

@@ -5,6 +5,7 @@ import pickle
 import random
 
 from companion.rng import rng_for
+from invincible_helpers import engine  # noqa: F401 (fixtures)
 
 
 def test_apply_never_mutates_its_input(engine):

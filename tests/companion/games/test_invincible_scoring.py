@@ -7,6 +7,7 @@ import pytest
 from companion.errors import SetupError
 from companion.games import invincible_campaign as campaign
 from companion.games.invincible_scoring import score
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
 def _ended(engine, status, **options):

@@ -8,6 +8,7 @@ import pytest
 from companion.components import EMBEDDED
 from companion.errors import DataFileError, SetupError
 from companion.games import Catalog
+from invincible_helpers import engine  # noqa: F401 (fixtures)
 
 
 def _setup(engine, seed=1, **options):

@@ -5,6 +5,7 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.games import invincible_board as board
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
 def test_episode_1_second_villain_flaxan_first_wave_endangers_a_civilian(table):
@@ -471,7 +472,7 @@ def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
     path.write_text(text.replace('power = [{ endanger = 1 }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."',
                                  'power = [{ manual = "Steal a cube from every hero." }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."', 1))
     engine = Catalog(tmp_path)("invincible")
-    from conftest import Table
+    from invincible_helpers import Table
     t = Table(engine, {"heroes": ["invincible", "atom-eve"]})
     t.put_villain("thug-a", "left")
     t.state.hero("atom-eve").zone = "center"

@@ -1,4 +1,7 @@
-"""Helpers for the Invincible tests: a real engine, real actions, and a few board set-ups."""
+"""Helpers for the Invincible tests: a real engine, real actions, and a few board set-ups.
+
+Each test module imports the fixtures it uses from here (``from invincible_helpers import
+engine, table``), so they stay the Invincible ones beside other games' conftest fixtures."""
 
 import random
 
