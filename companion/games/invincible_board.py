@@ -1,0 +1,224 @@
+"""The battlefield: zones, civilians, villains, minions, hero damage and KOs, the end checks.
+
+Every function takes the engine's data and a private (already copied) state and changes it.
+"""
+
+from __future__ import annotations
+
+from companion.games.invincible_data import InvincibleData
+from companion.games.invincible_state import (
+    HQ, R_ENDANGER, R_KO, R_WINLOSE, InvincibleState, VillainState, ZoneState,
+)
+
+
+def adjacent(d: InvincibleData, a: str, b: str) -> bool:
+    """'the two outer zones are not adjacent to each other'."""
+    if a == HQ or b == HQ:
+        return False
+    return abs(d.zones.index(a) - d.zones.index(b)) == 1
+
+
+def in_range(d: InvincibleData, here: str, there: str, ranged: bool) -> bool:
+    """'Unless a power says otherwise, it can only affect your own zone'; Ranged adds the
+    adjacent ones; 'While at Guardians HQ, you can't target anything in any zone'."""
+    if here == HQ:
+        return False
+    return here == there or (ranged and adjacent(d, here, there))
+
+
+def endanger(d: InvincibleData, s: InvincibleState, zone: str, count: int, why: str) -> None:
+    """'move that many civilians in its zone from safety to danger. If there aren't enough
+    civilians in safety to cover the full amount, kill the difference from the danger area'."""
+    z = s.zone(zone)
+    moved = min(count, z.safety)
+    z.safety -= moved
+    z.danger += moved
+    killed = min(count - moved, z.danger)
+    z.danger -= killed
+    z.dead += killed
+    if count:
+        s.say(f"{why}: {count} endangered in the {zone} zone ({moved} to danger"
+              + (f", {killed} killed" if killed else "") + ").")
+    check_end(d, s)
+
+
+def hurt_hero(d: InvincibleData, s: InvincibleState, hero_id: str, amount: int, why: str) -> None:
+    """'A hero is KOed once they've accumulated 10 damage tokens. Move them to Guardians HQ,
+    remove all their damage tokens, and place a KO marker'."""
+    h = s.hero(hero_id)
+    if amount <= 0:
+        return
+    h.damage += amount
+    s.say(f"{h.name} takes {amount} damage ({why}).")
+    if h.damage >= h.max_health:
+        h.damage = 0
+        h.zone = HQ
+        s.kos += 1
+        s.say(f"{h.name} is KOed and moved to Guardians HQ (KO {s.kos}).")
+        check_end(d, s)
+
+
+def enemy_damage(d: InvincibleData, s: InvincibleState, zone: str, amount: int, why: str,
+                 no_hero_endanger: int | None = None, villain: bool = False) -> None:
+    """'Whenever an enemy deals damage, it hits every hero standing in its zone. If no hero is
+    present, it endangers that many civilians instead.'"""
+    targets = [h.id for h in s.heroes if h.zone == zone]
+    if not targets:
+        endanger(d, s, zone, amount if no_hero_endanger is None else no_hero_endanger,
+                 f"{why} finds no hero")
+        return
+    for hero_id in targets:
+        if villain and s.bubble == hero_id and amount > 0:
+            # Bubble Up: 'The bubble only blocks damage from villains ... Once it blocks damage,
+            # returning it is not optional.'
+            s.bubble = None
+            s.say(f"Eve's bubble blocks {why} for {s.hero(hero_id).name} and returns to Bubble Up.")
+            continue
+        if s.result is None:
+            hurt_hero(d, s, hero_id, amount, why)
+
+
+def villains_in_play(s: InvincibleState) -> list[tuple[str, int, VillainState]]:
+    """Villains left to right: zones in order, slots in order."""
+    return [(z.name, i, v) for z in s.zones for i, v in enumerate(z.villains) if v is not None]
+
+
+def find_villain(s: InvincibleState, villain_id: str) -> tuple[ZoneState, int] | None:
+    for z in s.zones:
+        for i, v in enumerate(z.villains):
+            if v is not None and v.id == villain_id:
+                return z, i
+    return None
+
+
+def damage_villain(d: InvincibleData, s: InvincibleState, villain_id: str, amount: int,
+                   why: str) -> None:
+    """'Once a villain has taken damage equal to its starting health, it is defeated and
+    discarded'."""
+    zone, slot = find_villain(s, villain_id)
+    v = zone.villains[slot]
+    v.damage += amount
+    s.say(f"{v.name} takes {amount} damage ({why}): {max(0, v.health - v.damage)} health left.")
+    if v.damage >= v.health:
+        zone.villains[slot] = None
+        s.discards[f"villain{v.level}"].append(v.id)
+        s.defeated.append(v.id)
+        s.say(f"{v.name} is defeated.")
+        check_end(d, s)
+
+
+def add_minions(d: InvincibleData, s: InvincibleState, zone: str, count: int) -> None:
+    """'Each zone can hold at most three minions at a time; ignore any minions that would
+    exceed that cap.'"""
+    z = s.zone(zone)
+    placed = max(0, min(count, d.minion_cap - z.minions))
+    z.minions += placed
+    if count:
+        s.say(f"{placed} minion(s) placed in the {zone} zone"
+              + (f" ({count - placed} ignored: at most {d.minion_cap})" if placed < count else "")
+              + ".")
+
+
+def new_villain(d: InvincibleData, s: InvincibleState, villain_id: str) -> VillainState:
+    v = d.villains[villain_id]
+    return VillainState(v.id, v.name, v.level, v.health_for(s.hero_count), thwart_spaces=v.thwart)
+
+
+def open_slot(z: ZoneState) -> int | None:
+    """'Place the new villain in the leftmost open card slot of that zone.'"""
+    for i, v in enumerate(z.villains):
+        if v is None:
+            return i
+    return None
+
+
+def placement_zones(d: InvincibleData, s: InvincibleState, intended: str) -> list[str]:
+    """Where a villain can go: its own zone if a slot is open; else the nearest zones with room
+    ('side zones default toward the center', 'the center lets the players pick'); empty when
+    there is no room anywhere."""
+    if open_slot(s.zone(intended)) is not None:
+        return [intended]
+    i = d.zones.index(intended)
+    for distance in (1, 2):
+        near = [d.zones[j] for j in (i - distance, i + distance) if 0 <= j < len(d.zones)]
+        room = [z for z in near if open_slot(s.zone(z)) is not None]
+        if room:
+            return room
+    return []
+
+
+def weakest(s: InvincibleState) -> list[str]:
+    """'discard the villain with the least remaining health' (ties: the players choose)."""
+    rest = {v.id: v.health - v.damage for _, _, v in villains_in_play(s)}
+    low = min(rest.values())
+    return [vid for vid, left in rest.items() if left == low]
+
+
+def place(d: InvincibleData, s: InvincibleState, villain_id: str, zone: str) -> None:
+    z = s.zone(zone)
+    slot = open_slot(z)
+    z.villains[slot] = new_villain(d, s, villain_id)
+    s.say(f"{d.villains[villain_id].name} arrives in the {zone} zone (slot {slot + 1}).")
+
+
+def discard_from_play(d: InvincibleData, s: InvincibleState, villain_id: str) -> None:
+    zone, slot = find_villain(s, villain_id)
+    v = zone.villains[slot]
+    zone.villains[slot] = None
+    s.discards[f"villain{v.level}"].append(v.id)
+    s.say(f"{v.name} is discarded to make room (least remaining health).")
+
+
+def draw_villain(s: InvincibleState, level: int, rng, wanted: str | None = None) -> str:
+    """'If you ever run out of a given villain level entirely, reshuffle that level's discard
+    pile into a new deck.'"""
+    deck = s.decks[f"villain{level}"]
+    if not deck:
+        pile = s.discards[f"villain{level}"]
+        deck.extend(pile)
+        pile.clear()
+        rng.shuffle(deck)
+        s.say(f"The Level {level} villain deck ran out: its discard pile is reshuffled.")
+    if not deck:
+        return ""
+    if wanted is not None:
+        deck.remove(wanted)
+        return wanted
+    return deck.pop(0)
+
+
+def dead_total(s: InvincibleState) -> int:
+    return sum(z.dead for z in s.zones)
+
+
+def check_end(d: InvincibleData, s: InvincibleState) -> None:
+    """The instant end conditions: 'You lose immediately if ...' / 'you win the instant it's
+    satisfied'. The first one met ends the game."""
+    if s.result is not None:
+        return
+    if s.kos >= d.limits["kos"]:
+        s.result = {"status": "lost", "reason": f"the heroes were KOed a {_nth(d.limits['kos'])} time",
+                    "rule": R_KO}
+    elif dead_total(s) >= d.limits["dead"]:
+        s.result = {"status": "lost", "reason": f"{d.limits['dead']} civilians have died",
+                    "rule": R_WINLOSE}
+    elif any(z.safety + z.danger == 0 for z in s.zones):
+        gone = next(z.name for z in s.zones if z.safety + z.danger == 0)
+        s.result = {"status": "lost", "reason": f"every civilian in the {gone} zone has died",
+                    "rule": R_ENDANGER}
+    elif won(d, s):
+        s.result = {"status": "won", "reason": d.episodes[s.episode].win_text or "episode won",
+                    "rule": R_WINLOSE}
+
+
+def won(d: InvincibleData, s: InvincibleState) -> bool:
+    win = d.episodes[s.episode].win
+    if win["kind"] == "defeat_level":
+        needed = set(s.level_decks[f"villain{win['level']}"])
+        return bool(needed) and needed <= set(s.defeated)
+    return s.declared
+
+
+def _nth(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+

@@ -1,0 +1,228 @@
+"""Setup: options checked, the battlefield, the decks by episode and difficulty, supplies, helper
+and challenge cards, heroes with their boards, bags and starting hands."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.errors import SetupError
+from companion.games import invincible_campaign as campaign_mod
+from companion.games.invincible_data import COLOURS, DIFFICULTIES, InvincibleData
+from companion.games.invincible_state import HeroState, InvincibleState, Played, ZoneState
+from companion.timers import Timer
+
+OPTIONS = {"heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
+           "challenges", "campaign", "stack"}
+
+
+def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
+    if not isinstance(options, dict):
+        raise SetupError("options must be a JSON object")
+    unknown = set(options) - OPTIONS
+    if unknown:
+        raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}; options are "
+                         + ", ".join(sorted(OPTIONS)))
+    if "players" in options:
+        # the CLI's --players (and other games' habit): the heroes, one per player
+        if "heroes" in options:
+            raise SetupError("give heroes or players, not both")
+        options = {**options, "heroes": options["players"]}
+    solo = options.get("solo", False)
+    if not isinstance(solo, bool):
+        raise SetupError("solo is true or false")
+    heroes = _heroes(d, options.get("heroes"), solo)
+    # 'Use the 2-player health values on villains and the 2-player side of the episode card.'
+    count = len(heroes)
+
+    camp = options.get("campaign")
+    progress = None
+    if camp is not None:
+        if not isinstance(camp, dict):
+            raise SetupError("campaign is {\"id\": ..., \"history\": [earlier records]}")
+        progress = campaign_mod.progress(d, camp.get("history", []))
+        if progress["finished"]:
+            raise SetupError("this campaign has played all seven episodes: start a new one")
+        if options.get("helpers"):
+            raise SetupError("helpers: skip this step in Campaign Mode (it determines helper "
+                             "cards on its own)")
+    episode = options.get("episode", progress["episode"] if progress else 1)
+    if isinstance(episode, bool) or episode not in d.episodes:
+        raise SetupError(f"episode is one of {', '.join(map(str, sorted(d.episodes)))}")
+    if progress and episode != progress["episode"]:
+        raise SetupError(f"the campaign is at episode {progress['episode']} (attempt "
+                         f"{progress['attempt']}), not episode {episode}")
+    ep = d.episodes[episode]
+    difficulty = options.get("difficulty", "normal")
+    if difficulty not in DIFFICULTIES:
+        raise SetupError(f"difficulty is one of {', '.join(DIFFICULTIES)}")
+
+    helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
+    challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
+    if progress:
+        if challenges and (not progress["challenge_allowed"] or challenges != [ep.challenge]):
+            raise SetupError(
+                "challenges: in Campaign Mode you may only attempt the episode's listed challenge "
+                f"({d.challenges[ep.challenge].name}), and only if you won the previous episode")
+        helpers = list(progress["helpers"])
+
+    decks = _decks(d, ep, difficulty, rng, options.get("stack"))
+    level_decks = {f"villain{n}": sorted(set(decks[f"villain{n}"])) for n in (1, 2, 3)}
+    supply = {c: d.cubes[c] - d.bag[c] * count for c in COLOURS}
+    if any(v < 0 for v in supply.values()):
+        raise SetupError("the cube supply cannot fill every hero's bag")
+    full = not ep.fixed_order
+    # 'The 6 red cubes belong to Rex Splode's "Fire Up" signature power in the full game'
+    supply["red"] = d.cubes["red"] if full and any(h["id"] == "rex-splode" for h in heroes) else 0
+
+    zones = [ZoneState(z, d.safety, d.danger, villains=[None] * d.villain_slots) for z in d.zones]
+    states = []
+    for h in heroes:
+        hero = d.heroes[h["id"]]
+        powers = {b: Played(b, b, [None] * len(d.powers[b].symbols))
+                  for b in ("attack", "move", "rescue", "thwart")}
+        powers["starter"] = Played(hero.starter, hero.starter,
+                                   [None] * len(d.powers[hero.starter].symbols))
+        if full and ep.signature:
+            # 'starting with Episode 2, each hero also unlocks a signature power'
+            powers["signature"] = Played(hero.signature, hero.signature,
+                                         [None] * len(d.powers[hero.signature].symbols))
+        states.append(HeroState(hero.id, hero.name, h["name"], hero.start_zone, hero.max_health,
+                                dict(d.bag), powers))
+    state = InvincibleState(
+        episode=episode, difficulty=difficulty, solo=solo, hero_count=count,
+        track=[list(space) for space in ep.track(count)], heroes=states, zones=zones,
+        decks=decks, discards={k: [] for k in decks}, supply=supply, level_decks=level_decks,
+        helpers=list(helpers), helpers_taken=[] if progress else list(helpers),
+        challenges=challenges, punch_left=count,
+    )
+    if progress:
+        state.campaign = {"id": camp.get("id"), "attempt": progress["attempt"],
+                          "helpers": list(progress["helpers"]), "total_before": progress["total"],
+                          "results": progress["results"]}
+    # 'each hero draws four cards from the Super Power deck and one from the Ultimate Power
+    # deck. In Episode 1, each hero instead draws five cards'; solo: 'a single seven-card hand'
+    if solo:
+        state.shared_hand = _draw(state, "super", 5 if full else d.limits["solo_hand"])
+        state.shared_hand += _draw(state, "ultimate", 2 if full else 0)
+    else:
+        for h in state.heroes:
+            h.hand = _draw(state, "super", d.limits["hand"] - (1 if full else 0))
+            h.hand += _draw(state, "ultimate", 1 if full else 0)
+    seconds = _hero_time(d, options.get("hero_time"))
+    if seconds is not None:
+        state.hero_time = seconds
+        state.timer = Timer("hero_time", "Hero time", seconds, warn=float(d.hero_time_warn))
+    state.say(f"Episode {episode}: {ep.name} ({difficulty}"
+              + (", solo" if solo else f", {count} heroes") + ").")
+    state.say("Advance the episode to begin round 1.")
+    return state
+
+
+def _heroes(d: InvincibleData, value: Any, solo: bool) -> list[dict[str, str]]:
+    names = ", ".join(d.heroes)
+    if not isinstance(value, list) or not 2 <= len(value) <= 4:
+        raise SetupError(f"heroes: list 2 to 4 heroes ({names}); solo mode plays two")
+    if solo and len(value) != 2:
+        raise SetupError("solo: 'one person controls two heroes': list exactly two heroes")
+    out, seen = [], set()
+    for i, h in enumerate(value):
+        hero_id, name = (h, None) if isinstance(h, str) else (
+            (h.get("hero"), h.get("name")) if isinstance(h, dict) else (None, None))
+        if hero_id not in d.heroes:
+            raise SetupError(f"heroes[{i}]: {hero_id!r} is not a hero; choose from {names}")
+        if hero_id in seen:
+            raise SetupError(f"heroes[{i}]: {hero_id} is already taken")
+        if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 40):
+            raise SetupError(f"heroes[{i}].name must be a short non-empty string")
+        seen.add(hero_id)
+        out.append({"id": hero_id, "name": name or ("Solo player" if solo else d.heroes[hero_id].name)})
+    return out
+
+
+def _cards(value: Any, known: dict, option: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SetupError(f"{option} is a list of card ids ({', '.join(known)})")
+    if len(value) > 2:
+        raise SetupError(f"{option}: 'your team may choose up to two'")
+    if len(set(value)) != len(value) or not set(value) <= set(known):
+        raise SetupError(f"{option}: unknown or repeated card; choose from {', '.join(known)}")
+    return list(value)
+
+
+def _hero_time(d: InvincibleData, value: Any) -> float | None:
+    if value is None or value is False:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value not in d.hero_time_minutes:
+            raise SetupError(f"hero_time is {', '.join(map(str, d.hero_time_minutes))} minutes or "
+                             "{\"seconds\": n}")
+        return float(value * 60)
+    if isinstance(value, dict) and set(value) == {"seconds"}:
+        seconds = value["seconds"]
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and 1 <= seconds <= 3600:
+            return float(seconds)
+    raise SetupError("hero_time is 5, 10 or 15 (minutes) or {\"seconds\": 1 to 3600}")
+
+
+def _decks(d, ep, difficulty, rng, stack) -> dict[str, list[str]]:
+    decks: dict[str, list[str]] = {}
+    supers = [f"{p.id}#{i + 1}" for p in d.powers.values() if p.kind == "super"
+              for i in range(p.copies)]
+    ultimates = [f"{p.id}#{i + 1}" for p in d.powers.values() if p.kind == "ultimate"
+                 for i in range(p.copies)]
+    if ep.fixed_order:
+        # 'do not shuffle them, since they're ordered to match the examples in this book'
+        for n in (1, 2):
+            decks[f"villain{n}"] = list(ep.orders.get(f"villain{n}", ()))
+        decks["villain3"] = []
+        decks["event"] = list(ep.orders.get("event", ()))
+        order = ep.orders.get("super")
+        decks["super"] = ([c for pid in order for c in supers if c.split("#")[0] == pid]
+                          if order else supers)
+        decks["ultimate"] = []  # 'Leave the Level III Villain deck and the Ultimate Power deck in the box'
+    else:
+        for n in (1, 2, 3):
+            pile = [v.id for v in d.villains.values() if v.level == n]
+            if n == 3 and ep.number == 2:
+                pile = []  # 'Level III Villains aren't used in Episode 2'
+            rng.shuffle(pile)
+            decks[f"villain{n}"] = pile
+        by_level = {n: [e.id for e in d.events.values() if e.level == n] for n in (1, 2, 3)}
+        for pile in by_level.values():
+            rng.shuffle(pile)
+        need = d.difficulty[difficulty]
+        if len(by_level[1]) < need["level1"] or len(by_level[2]) < need["level2"]:
+            raise SetupError(f"the event data has too few Level I/II events for {difficulty}")
+        # 'Start with a face-down stack of all the Level III events, then deal a number of
+        # Level II events on top based on difficulty, then a number of Level I events on top'
+        decks["event"] = by_level[1][:need["level1"]] + by_level[2][:need["level2"]] + by_level[3]
+        rng.shuffle(supers)
+        rng.shuffle(ultimates)
+        decks["super"], decks["ultimate"] = supers, ultimates
+    if stack is not None:
+        if not isinstance(stack, dict):
+            raise SetupError("stack maps a deck name to the cards on top, in order")
+        for name, top in stack.items():
+            if name not in decks:
+                raise SetupError(f"stack: no deck called {name!r} ({', '.join(decks)})")
+            if not isinstance(top, list) or not all(isinstance(c, str) for c in top):
+                raise SetupError(f"stack.{name} is a list of card ids")
+            pile = decks[name]
+            picked = []
+            for c in top:
+                match = c if c in pile else next((x for x in pile if x.split("#")[0] == c), None)
+                if match is None or match in picked:
+                    raise SetupError(f"stack.{name}: {c!r} is not (or no longer) in that deck")
+                picked.append(match)
+            decks[name] = picked + [c for c in pile if c not in picked]
+    for name in ("villain1", "event"):
+        if not decks[name]:
+            raise SetupError(f"the {name} deck is empty: check the episode data")
+    return decks
+
+
+def _draw(s: InvincibleState, deck: str, n: int) -> list[str]:
+    out = s.decks[deck][:n]
+    del s.decks[deck][:n]
+    return out

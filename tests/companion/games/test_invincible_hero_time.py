@@ -1,0 +1,158 @@
+"""The hero-time variant: the timer lives in the journaled state, expires through the session's
+ticker, and comes back with the right time left after a restart.
+
+'set a 10-minute timer at the start of each Hero Phase, and when it runs out, the phase ends
+immediately. Heroes may finish resolving any power they were already in the middle of, but any
+cubes still sitting in their ready area count as dropped, and any hero who crashed and wasn't
+rescued rolls crash damage as usual at that point.'
+"""
+
+import random
+
+import pytest
+
+from companion.actions import Action
+from companion.errors import BadAction, IllegalAction, SetupError
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+from invincible_helpers import engine  # noqa: F401 (fixtures)
+
+EMPTY_ROUND_1 = {"villain1": ["thug-a"]}
+
+
+class Clock:
+    def __init__(self, now=1_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def _session(path, clock):
+    return Session(Journal(path), Catalog(), clock=clock)
+
+
+def test_timer_starts_with_the_hero_phase_and_expires_through_the_session(tmp_path):
+    """'set a 10-minute timer at the start of each Hero Phase, and when it runs out, the phase
+    ends immediately'."""
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    session = _session(path, clock)
+    session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10}, seed=7)
+    assert session.view()["timers"]["hero_time"]["running"] is False
+    clock.now += 5
+    view = session.submit({"type": "advance"})
+    timer = view["timers"]["hero_time"]
+    assert view["state"]["phase"] == "hero"
+    assert timer["running"] and timer["duration"] == 600 and timer["remaining"] == 600
+    assert session.running_timers() == {"hero_time": clock.now + 600}
+    clock.now += 100
+    session.submit({"type": "pull", "data": {"hero": "invincible",
+                                             "cubes": ["yellow", "yellow", "orange"]}})
+    session.submit({"type": "play", "data": {"hero": "invincible", "cube": "yellow",
+                                             "power": "attack"}})
+    clock.now += 499
+    session.tick()                                   # one second left: nothing happens
+    assert session.view()["state"]["phase"] == "hero"
+    with pytest.raises(IllegalAction, match="still has"):
+        session.submit(Action("timer.expire", data={"name": "hero_time"}))
+    clock.now += 1.5
+    session.tick()
+    view = session.view()
+    state = view["state"]
+    assert state["phase"] == "training"
+    inv = next(h for h in state["heroes"] if h["id"] == "invincible")
+    assert inv["ready"] == [] and sorted(inv["dropped"]) == ["orange", "yellow"]
+    assert view["timers"]["hero_time"]["expired"] is True
+    assert view["timers"]["hero_time"]["running"] is False
+    session.journal.close()
+
+
+def test_restart_comes_back_with_the_right_time_left(tmp_path):
+    """The timer lives in the journal: a new Journal and Session on the same file replay to the
+    same timer, and the time left is measured from the server clock."""
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    session = _session(path, clock)
+    session.start("invincible", {"heroes": ["robot", "rex-splode"], "hero_time": 5}, seed=3)
+    session.submit({"type": "advance"})
+    clock.now += 120
+    session.submit({"type": "timer.pause", "data": {"name": "hero_time"}})
+    clock.now += 1000                               # paused time does not count
+    session.submit({"type": "timer.resume", "data": {"name": "hero_time"}})
+    clock.now += 30
+    session.submit({"type": "timer.add", "data": {"name": "hero_time", "seconds": 60}})
+    clock.now += 10
+    before = session.view()
+    assert before["timers"]["hero_time"]["remaining"] == pytest.approx(300 - 120 - 30 + 60 - 10)
+    session.journal.close()          # the process dies here; nothing else is saved
+
+    clock.now += 25                  # the service is down for 25 seconds
+    again = _session(path, clock)
+    after = again.view()
+    assert after["state"] == before["state"]
+    assert after["timers"]["hero_time"]["remaining"] == pytest.approx(200 - 25)
+    assert again.running_timers()["hero_time"] == pytest.approx(clock.now + 175)
+    clock.now += 175
+    again.tick()
+    assert again.view()["state"]["phase"] == "training"
+    again.journal.close()
+
+
+def test_expiry_lets_a_resolving_power_finish_then_crash_damage(engine):
+    """'Heroes may finish resolving any power they were already in the middle of' and 'any hero
+    who crashed and wasn't rescued rolls crash damage as usual at that point.'"""
+    state = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": {"seconds": 60}},
+                         random.Random(1))
+    state.track[0] = []
+    rng = random.Random(2)
+    s = engine.apply(state, Action("advance", at=0.0), rng)
+    eve = s.hero("atom-eve")
+    eve.dropped, eve.bag["black"] = ["black"] * 4, 2
+    s = engine.apply(s, Action("pull", data={"hero": "atom-eve", "cubes": ["black", "blue", "blue"]},
+                               at=10.0), rng)
+    assert s.hero("atom-eve").crashed
+    s = engine.apply(s, Action("pull", data={"hero": "invincible",
+                                             "cubes": ["blue", "yellow", "yellow"]}, at=20.0), rng)
+    s = engine.apply(s, Action("play", data={"hero": "invincible", "cube": "blue",
+                                             "power": "move"}, at=30.0), rng)
+    assert s.resolving is not None
+    s = engine.apply(s, Action("timer.expire", data={"name": "hero_time"}, at=60.0), rng)
+    assert s.phase == "hero_end" and s.resolving["name"] == "Move"
+    assert sorted(s.hero("invincible").dropped) == ["yellow", "yellow"]
+    with pytest.raises(IllegalAction):
+        engine.apply(s, Action("pull", data={"hero": "invincible"}, at=61.0), rng)
+    s = engine.apply(s, Action("move", data={"hero": "invincible", "to": "left"}, at=62.0), rng)
+    s = engine.apply(s, Action("resolved", data={"hero": "invincible"}, at=63.0), rng)
+    assert s.phase == "crash"
+    s = engine.apply(s, Action("crash_roll", data={"hero": "atom-eve", "faces": ["2"]}, at=64.0), rng)
+    assert s.hero("atom-eve").damage == 2 and s.phase == "training"
+
+
+def test_timer_actions_are_checked(engine):
+    """The hero-time timer starts by itself; only pause, resume, add and expire reach it."""
+    s = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 15}, random.Random(1))
+    assert engine.timers(s)["hero_time"].duration == 900
+    with pytest.raises(IllegalAction, match="starts by itself"):
+        engine.apply(s, Action("timer.start", data={"name": "hero_time", "seconds": 5}, at=1.0),
+                     random.Random(0))
+    with pytest.raises(BadAction):
+        engine.apply(s, Action("timer.pause", data={"name": "turn"}, at=1.0), random.Random(0))
+    with pytest.raises(IllegalAction, match="Hero Phase"):
+        engine.apply(s, Action("timer.resume", data={"name": "hero_time"}, at=1.0), random.Random(0))
+    with pytest.raises(IllegalAction, match="not running"):
+        engine.apply(s, Action("timer.expire", data={"name": "hero_time"}, at=1.0), random.Random(0))
+    plain = engine.setup({"heroes": ["invincible", "atom-eve"]}, random.Random(1))
+    assert engine.timers(plain) == {}
+    for bad in (7, "10", {"seconds": 0}, {"minutes": 3}, True):
+        with pytest.raises(SetupError):
+            engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": bad}, random.Random(1))
+
+
+def test_timer_add_refuses_non_finite_seconds(engine):
+    s = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 5}, random.Random(1))
+    for bad in (float("nan"), float("inf"), 4000, "60"):
+        with pytest.raises(BadAction):
+            engine.apply(s, Action("timer.add", data={"name": "hero_time", "seconds": bad}, at=1.0),
+                         random.Random(0))

@@ -1,0 +1,79 @@
+"""Random play beyond the generic conformance test: apply never changes its input, and the
+sampled options cover solo and 2 to 4 heroes, every difficulty, with and without hero time."""
+
+import pickle
+import random
+
+from companion.rng import rng_for
+from invincible_helpers import engine  # noqa: F401 (fixtures)
+
+
+def test_apply_never_mutates_its_input(engine):
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = engine.setup(engine.sample_options(rng), rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            before = pickle.dumps(state)
+            nxt = engine.apply(state, action, rng_for(seed, step))
+            assert pickle.dumps(state) == before, (seed, step, action)
+            state, step = nxt, step + 1
+
+
+def test_sampled_options_cover_every_mode(engine):
+    seen = set()
+    for seed in range(2000):
+        o = engine.sample_options(random.Random(seed))
+        mode = "solo" if o["solo"] else len(o["heroes"])
+        seen.add((mode, o["difficulty"], "hero_time" in o))
+    assert seen == {(m, d, t) for m in ("solo", 2, 3, 4)
+                    for d in ("easy", "normal", "hardcore") for t in (True, False)}
+
+
+def test_views_are_plain_json_all_game_long(engine):
+    """The dashboard and the API serialise the state, expect, reminders, outcome and components."""
+    import json
+    json.dumps(engine.components())
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = engine.setup(engine.sample_options(rng), rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
+            step += 1
+            json.dumps([engine.to_json(state), engine.expect(state), engine.reminders(state),
+                        engine.outcome(state)])
+        view = engine.to_json(state)
+        assert len(view["log"]) <= 25 and view["result"]["status"] in ("won", "lost")
+
+
+def test_dashboard_json_has_what_the_table_needs(engine):
+    state = engine.setup({"heroes": ["invincible", "robot", "atom-eve"], "hero_time": 5},
+                         random.Random(0))
+    view = engine.to_json(state)
+    assert [z["civilians"] for z in view["zones"]] == [{"safety": 3, "danger": 7, "dead": 0}] * 3
+    assert {"villains", "minions", "heroes"} <= set(view["zones"][0])
+    hero = view["heroes"][0]
+    assert {"health", "crashed", "defiance", "black_cubes", "crash_at", "bag", "ready", "dropped",
+            "powers", "zone", "confidence"} <= set(hero)
+    assert view["track"][0]["current"] and view["decks"]["villain1"] == 6
+    assert view["score"]["total"] == 10 and view["hero_time"]["seconds"] == 300
+    assert view["casualty_limit"] == 15 and view["ko_limit"] == 3
+
+
+def test_random_play_reaches_hero_time_expiry_crashes_and_rescues(engine):
+    """The random games exercise the rare paths too, not only the common ones."""
+    seen = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = engine.setup(engine.sample_options(rng), rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            state = engine.apply(state, action, rng_for(seed, step))
+            step += 1
+            seen.add(action.type)
+            seen.add(state.phase)
+    assert {"timer.expire", "hero_end", "crash", "crash_roll", "defiance" if False else "pull",
+            "rescue", "learn", "punch", "train_cube", "choose"} <= seen

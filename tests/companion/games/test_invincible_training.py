@@ -1,0 +1,192 @@
+"""The Training Phase and the reset. Each test quotes the rulebook sentence it checks."""
+
+import pytest
+
+from companion.errors import BadAction, IllegalAction
+from companion.games.invincible_state import Played
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
+
+
+@pytest.fixture
+def training(table):
+    """A table in the Training Phase where Invincible filled Rescue and Thwart (1 + 1
+    confidence) and Atom Eve filled nothing."""
+    def make(**options):
+        t = table(**options)
+        t.to_hero_phase()
+        inv = t.state.hero("invincible")
+        inv.bag["orange"], inv.bag["purple"] = 1, 1
+        inv.powers["rescue"].cubes = ["orange", "orange"]
+        inv.powers["thwart"].cubes = ["purple", "purple"]
+        inv.powers["rescue"].filled = inv.powers["thwart"].filled = True
+        t.everyone_done()
+        assert t.state.phase == "training"
+        return t
+    return make
+
+
+def test_confidence_is_the_sum_of_filled_powers(training, engine):
+    """'Add up the confidence values on every power you filled this round — that total is what
+    you can spend learning new powers this Training Phase.'"""
+    t = training()
+    assert engine.expect(t.state)["confidence"] == {"invincible": 2, "atom-eve": 0}
+
+
+def test_learn_within_confidence_into_a_colour_matched_or_flex_slot(training):
+    """'When you learn a Super Power, slot it into the color-matched space beneath your hero
+    board'; 'two "flex slots" that can hold a power of any color'."""
+    t = training()
+    h = t.state.hero("invincible")
+    h.hand = ["flurry-of-blows#1", "turn-the-tide#1", "whirlwind-mode#1", "clean-slate#1"]
+    with pytest.raises(IllegalAction, match="costs 3"):
+        t.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
+    with pytest.raises(IllegalAction, match="yellow slot holds a yellow power"):
+        t.act("learn", hero="invincible", card="clean-slate#1", slot="yellow")
+    s = t.act("learn", hero="invincible", card="flurry-of-blows#1", slot="yellow")
+    assert s.hero("invincible").powers["yellow"].power == "flurry-of-blows"
+    with pytest.raises(IllegalAction, match="costs 2"):
+        t.act("learn", hero="invincible", card="whirlwind-mode#1", slot="flex1")
+    with pytest.raises(IllegalAction, match="not in"):
+        t.act("learn", hero="atom-eve", card="whirlwind-mode#1", slot="flex1")
+
+
+def test_learn_by_punching_once_in_play(training):
+    """'instead of learning a power from your hand, you may discard a card from your hand to take
+    a Learn By Punching card' / 'You may only take this if you don't already have a copy in
+    play.'"""
+    t = training()
+    eve = t.state.hero("atom-eve")
+    first, second = eve.hand[0], eve.hand[1]
+    s = t.act("punch", hero="atom-eve", discard=first, slot="flex1")
+    assert s.hero("atom-eve").powers["flex1"].power == "learn-by-punching"
+    assert first in s.discards["super"] and s.punch_left == 1
+    with pytest.raises(IllegalAction, match="already has Learn By Punching"):
+        t.act("punch", hero="atom-eve", discard=second, slot="flex2")
+
+
+def test_one_cube_per_training_phase_matching_the_discarded_power(training):
+    """'Once per Training Phase, each hero may discard a power from their hand to take a cube
+    matching that power's color from the shared supply' / 'If a cube color runs out in the
+    supply, heroes simply can no longer gain that color.'"""
+    t = training()
+    h = t.state.hero("atom-eve")
+    h.hand = ["flurry-of-blows#1", "resilient-spirit#1", "whirlwind-mode#1"]
+    t.state.supply["orange"] = 0
+    with pytest.raises(IllegalAction, match="no orange"):
+        t.act("train_cube", hero="atom-eve", discard="resilient-spirit#1")
+    with pytest.raises(IllegalAction, match="colour"):
+        t.act("train_cube", hero="atom-eve", discard="flurry-of-blows#1", colour="blue")
+    s = t.act("train_cube", hero="atom-eve", discard="flurry-of-blows#1")
+    assert s.hero("atom-eve").bag["yellow"] == 4
+    with pytest.raises(IllegalAction, match="once per phase"):
+        t.act("train_cube", hero="atom-eve", discard="whirlwind-mode#1", colour="blue")
+
+
+def test_reset_returns_cubes_and_refills_five(training):
+    """'Once you've finished learning powers and/or gaining a cube, return all your cubes to your
+    bag and draw power cards until you have five in hand again.'"""
+    t = training()
+    eve = t.state.hero("atom-eve")
+    t.act("punch", hero="atom-eve", discard=eve.hand[0], slot="flex1")
+    t.act("done", hero="invincible")
+    s = t.act("done", hero="atom-eve")
+    assert s.phase == "villain"
+    for h in s.heroes:
+        assert len(h.hand) == 5
+        assert sum(h.bag.values()) == 18 and not h.ready and not h.dropped
+        assert not any(p.filled for p in h.powers.values())
+
+
+def test_episode_1_has_no_ultimate_deck(training):
+    """'Leave the Level III Villain deck and the Ultimate Power deck in the box; they aren't used
+    in Episode 1.'"""
+    t = training()
+    with pytest.raises(IllegalAction, match="Ultimate"):
+        t.act("done", hero="invincible", ultimates=1)
+
+
+def test_at_most_one_ultimate_per_refill_and_unpaired_ultimates_discarded(table):
+    """'you may draw at most one card from the Ultimate Power deck per refill' / 'if it ends the
+    phase without a paired Super Power, discard it.'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    inv = t.state.hero("invincible")
+    inv.powers["under:yellow"] = Played("power-surge#1", "power-surge", [None, None, None])
+    t.everyone_done()
+    with pytest.raises(BadAction, match="0 to 1"):
+        t.act("done", hero="invincible", ultimates=2)
+    inv = t.state.hero("invincible")
+    inv.hand = inv.hand[:2]
+    t.act("done", hero="invincible", ultimates=1)
+    s = t.act("done", hero="atom-eve")
+    inv = s.hero("invincible")
+    kinds = [t.engine.data.powers[c.split("#")[0]].kind for c in inv.hand[2:]]
+    assert kinds.count("ultimate") == 1 and len(inv.hand) == 5
+    assert "under:yellow" not in inv.powers and "power-surge#1" in s.discards["ultimate"]
+
+
+def test_ultimate_learned_beneath_a_super_sharing_a_colour(table):
+    """'When you learn an Ultimate Power, it must be placed beneath a Super Power that shares at
+    least one cube color with it (you cannot pair one with your signature power).'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    inv = t.state.hero("invincible")
+    inv.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", [None, None])
+    inv.bonus_confidence = 9
+    inv.hand = ["power-surge#1", "immortality#1"]
+    t.everyone_done()
+    with pytest.raises(IllegalAction, match="share a cube colour"):
+        t.act("learn", hero="invincible", card="immortality#1", slot="yellow")
+    with pytest.raises(IllegalAction, match="Super Powers"):
+        t.act("learn", hero="invincible", card="power-surge#1", slot="signature")
+    s = t.act("learn", hero="invincible", card="power-surge#1", slot="yellow")
+    assert s.hero("invincible").powers["under:yellow"].power == "power-surge"
+
+
+def test_solo_shared_hand_separate_confidence(table):
+    """Solo: 'Your two heroes share one hand of cards during the Training Phase, but track
+    confidence separately' and 'Don't refill the hand until both heroes have finished'."""
+    t = table(heroes=("robot", "rex-splode"), solo=True)
+    assert len(t.state.shared_hand) == 7 and all(not h.hand for h in t.state.heroes)
+    t.to_hero_phase()
+    t.state.hero("robot").bonus_confidence = 2
+    t.everyone_done()
+    t.state.shared_hand[0] = "flurry-of-blows#1"
+    t.act("learn", hero="robot", card="flurry-of-blows#1", slot="yellow")
+    t.act("done", hero="robot")
+    assert len(t.state.shared_hand) == 6
+    with pytest.raises(IllegalAction, match="costs"):
+        t.act("learn", hero="rex-splode", card=next(c for c in t.state.shared_hand
+                                                      if t.engine.data.powers[c.split('#')[0]].cost), slot="flex1")
+    s = t.act("done", hero="rex-splode")
+    assert len(s.shared_hand) == 7
+
+
+def test_refill_with_cards_drawn_from_the_physical_decks(training):
+    """'draw power cards until you have five in hand again': the table may draw from its own
+    decks and name the cards; the rest are drawn by the companion."""
+    t = training()
+    inv = t.state.hero("invincible")
+    inv.hand = inv.hand[:3]
+    top = t.state.decks["super"][5]
+    with pytest.raises(IllegalAction, match="draws 2"):
+        t.act("done", hero="invincible", drawn=[top, top, top])
+    with pytest.raises(IllegalAction, match="not in the Super"):
+        t.act("done", hero="invincible", drawn=["immortality"])
+    t.act("done", hero="invincible", drawn=[top])
+    s = t.act("done", hero="atom-eve")
+    assert s.hero("invincible").hand[3] == top and len(s.hero("invincible").hand) == 5
+    assert top not in s.decks["super"]
+
+
+def test_cubes_on_a_discarded_power_go_to_the_dropped_area(training):
+    """New and Improved: 'If the discarded power had any cubes on it, move those cubes to your
+    dropped area.' (the companion does this for every discarded power, so no cube is lost)."""
+    t = training()
+    inv = t.state.hero("invincible")
+    inv.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", ["black", None])
+    inv.bag["black"] -= 1
+    s = t.act("discard_power", hero="invincible", slot="yellow")
+    inv = s.hero("invincible")
+    assert "yellow" not in inv.powers and inv.dropped.count("black") == 1
+    assert "flurry-of-blows#1" in s.discards["super"]

@@ -1,0 +1,488 @@
+"""Advancing the episode, placing villains and minions, the Villain Phase, endangering, enemy
+damage, KOs and the end of the game. Each test quotes the rulebook sentence it checks."""
+
+import pytest
+
+from companion.errors import IllegalAction
+from companion.games import invincible_board as board
+from invincible_helpers import engine, table  # noqa: F401 (fixtures)
+
+
+def test_episode_1_second_villain_flaxan_first_wave_endangers_a_civilian(table):
+    """Worked example: 'in the Episode 1 example, the second villain revealed is Flaxan First
+    Wave, whose arrive power endangers a civilian — moving one civilian from safety to danger in
+    its zone'."""
+    t = table()
+    s = t.act("advance")                      # round 1: the Level I villain and minions
+    first = [v.id for z in s.zones for v in z.villains if v]
+    assert first == ["bi-plane"]
+    t.everyone_done()
+    t.act("done", hero="invincible")
+    t.act("done", hero="atom-eve")
+    t.act("reveal")                           # the packaged order, untouched
+    before = t.state.zone("center").safety
+    s = t.act("advance")                      # round 2: the Level II villain
+    ffw = [(z.name, v.id) for z in s.zones for v in z.villains if v and v.level == 2]
+    assert ffw == [("center", "flaxan-first-wave")]
+    assert s.zone("center").safety == before - 1
+    assert "Flaxan First Wave arrives: 1 endangered in the center zone (1 to danger)." in s.log
+
+
+def test_one_civilian_in_safety_endangered_two_kills_one(table):
+    """Worked example: 'if a zone has one civilian left in safety and a villain's power endangers
+    two, first move that one civilian into danger, then kill one civilian already in danger.'"""
+    t = table()
+    z = t.state.zone("right")
+    z.safety, z.danger = 1, 9
+    t.put_villain("thug-b", "right")          # the only villain; its power endangers two
+    s = _villain_phase(t, "event-1b")         # the leftmost villain uses its power
+    z = s.zone("right")
+    assert (z.safety, z.danger, z.dead) == (0, 9, 1)
+    assert "Getaway Driver (assumed)'s power: 2 endangered in the right zone (1 to danger, 1 killed)." in s.log
+
+
+def test_endanger_kills_from_danger_when_safety_is_empty(engine, table):
+    """'If there aren't enough civilians in safety to cover the full amount, kill the difference
+    from the danger area instead'."""
+    t = table()
+    z = t.state.zone("left")
+    z.safety, z.danger = 1, 9
+    board.endanger(engine.data, t.state, "left", 2, "test")
+    assert (z.safety, z.danger, z.dead) == (0, 9, 1)
+
+
+def _villain_phase(t, event):
+    t.state.phase = "villain"
+    t.state.decks["event"].remove(event) if event in t.state.decks["event"] else None
+    t.state.decks["event"].insert(0, event)
+    return t.act("reveal")
+
+
+def test_placement_leftmost_open_slot(table):
+    """'Place the new villain in the leftmost open card slot of that zone.'"""
+    t = table()
+    t.put_villain("magmaniac", "left", slot=1)
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")                       # Bi-Plane's zone is left
+    assert s.zone("left").villains[0].id == "bi-plane"
+
+
+def test_full_side_zone_places_toward_the_center(table):
+    """'villains that would start in the two side zones default toward the center zone if
+    possible'."""
+    t = table()
+    t.put_villain("thug-a", "left")
+    t.put_villain("magmaniac", "left")
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")
+    assert [v.id for v in s.zone("center").villains if v] == ["bi-plane"]
+
+
+def test_full_center_zone_lets_the_players_pick(table):
+    """'villains that would start in the center zone let the players pick which adjacent zone
+    to use'."""
+    t = table()
+    t.put_villain("thug-a", "center")
+    t.put_villain("thug-b", "center")
+    t.state.decks["villain1"].remove("magmaniac")
+    t.state.decks["villain1"].insert(0, "magmaniac")   # a center villain
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")
+    assert s.pending["kind"] == "zone" and s.pending["options"] == ["left", "right"]
+    with pytest.raises(IllegalAction):
+        t.act("pull", hero="invincible")
+    with pytest.raises(IllegalAction):
+        t.act("choose", zone="center")
+    s = t.act("choose", zone="right")
+    assert s.zone("right").villains[0].id == "magmaniac"
+    assert s.phase == "hero"
+
+
+def test_no_room_discards_the_villain_with_least_remaining_health(table):
+    """'If there's no room anywhere, discard the villain with the least remaining health to make
+    space for the new arrival.'"""
+    t = table()
+    for zone, ids in (("left", ["thug-a", "master-gator"]), ("center", ["magmaniac", "multi-paul"]),
+                      ("right", ["thug-b", "flaxan-tank"])):
+        for vid in ids:
+            t.put_villain(vid, zone, damage=0)
+    t.state.zone("center").villains[1].damage = 3   # Multi-Paul 4 health -> 1 left
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")
+    assert "multi-paul" in s.discards["villain1"]
+    assert s.zone("center").villains[1].id == "bi-plane"
+
+
+def test_no_room_tie_is_chosen_by_the_players(table):
+    """'If a tie ever comes up ... the players choose among the tied options.'"""
+    t = table()
+    for zone, ids in (("left", ["thug-a", "master-gator"]), ("center", ["magmaniac", "multi-paul"]),
+                      ("right", ["thug-b", "flaxan-tank"])):
+        for vid in ids:
+            t.put_villain(vid, zone)
+    for _, _, v in board.villains_in_play(t.state):
+        v.damage = v.health - 2
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")
+    assert s.pending["kind"] == "discard" and len(s.pending["options"]) == 6
+    s = t.act("choose", villain="thug-b")
+    assert s.zone("right").villains[0].id == "bi-plane"
+
+
+def test_reshuffle_a_level_discard_pile_when_the_deck_runs_out(table):
+    """'If you ever run out of a given villain level entirely, reshuffle that level's discard
+    pile into a new deck.'"""
+    t = table()
+    t.state.discards["villain1"] = list(t.state.decks["villain1"])
+    t.state.decks["villain1"] = []
+    t.state.track[0] = ["villain 1"]
+    s = t.act("advance")
+    assert sum(1 for z in s.zones for v in z.villains if v) == 1
+    assert s.discards["villain1"] == [] and len(s.decks["villain1"]) == 5
+
+
+def test_damage_arrive_power_without_a_hero_endangers(engine, table):
+    """'If a villain's damage-dealing arrive power triggers but there's no hero standing in its
+    zone, it endangers that many civilians instead.'"""
+    t = table(episode=3)
+    t.state.decks["villain3"].remove("villain-3a")
+    t.state.decks["villain3"].insert(0, "villain-3a")    # arrive: 2 damage, center zone
+    for h in t.state.heroes:
+        h.zone = "left"
+    t.state.track[0] = ["villain 3"]
+    s = t.act("advance")
+    z = s.zone("center")
+    assert (z.safety, z.danger) == (1, 9)
+
+
+def test_minions_cap_three_per_zone(table):
+    """'Each zone can hold at most three minions at a time; ignore any minions that would exceed
+    that cap.'"""
+    t = table()
+    t.state.zone("left").minions = 2
+    t.state.track[0] = ["minions all 2"]
+    s = t.act("advance")
+    assert [z.minions for z in s.zones] == [3, 2, 2]
+
+
+def test_hardcore_icons_only_on_hardcore(table):
+    """'Some track icons are printed beneath a special hardcore symbol. Ignore these unless
+    you're playing on hardcore difficulty'."""
+    for difficulty, expected in (("normal", 0), ("hardcore", 1)):
+        t = table(difficulty=difficulty)
+        t.state.track[0] = ["hardcore minions all 1"]
+        s = t.act("advance")
+        assert [z.minions for z in s.zones] == [expected] * 3
+
+
+def test_fully_thwarted_villain_skips_only_its_first_ability(table):
+    """'if the event calls for both a villain's power and its strike, a fully thwarted villain
+    has its power icon skipped (tokens removed) but still carries out its strike.'"""
+    t = table()
+    v = t.put_villain("thug-b", "right")       # power: endanger 2, strike: 1 damage
+    v.thwart = v.thwart_spaces
+    for h in t.state.heroes:
+        h.zone = "right"
+    s = _villain_phase(t, "event-1c")          # rightmost: power, strike
+    assert s.zone("right").villains[0].thwart == 0
+    assert s.zone("right").safety == 3          # the power was skipped
+    assert [h.damage for h in s.heroes] == [1, 1]   # the strike hit every hero there
+
+
+def test_partial_thwart_tokens_carry_over(table):
+    """'If a villain wasn't fully thwarted, any tokens already on it simply remain'."""
+    t = table()
+    v = t.put_villain("flaxan-tank", "center")
+    v.thwart = 1
+    s = _villain_phase(t, "event-1b")
+    assert s.zone("center").villains[0].thwart == 1
+    assert s.zone("center").safety == 0        # endangered three
+
+
+def test_villains_act_one_at_a_time_from_the_left(table):
+    """'resolve them one villain at a time, starting with the leftmost villain named, working
+    through all of its abilities in the order shown'."""
+    t = table()
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "right")
+    s = _villain_phase(t, "event-2a")          # all: power, strike
+    uses = [line for line in s.log if " uses its " in line]
+    assert uses == ["Street Thug (assumed) uses its power.", "Street Thug (assumed) uses its strike.",
+                    "Getaway Driver (assumed) uses its power.", "Getaway Driver (assumed) uses its strike."]
+
+
+def test_enemy_damage_hits_every_hero_in_the_zone(table):
+    """'Whenever an enemy deals damage, it hits every hero standing in its zone. If no hero is
+    present, it endangers that many civilians instead.'"""
+    t = table(heroes=("invincible", "atom-eve", "robot"))
+    t.put_villain("magmaniac", "center")        # strike 2
+    t.state.hero("atom-eve").zone = "center"
+    t.state.hero("invincible").zone = "center"
+    t.state.hero("robot").zone = "left"
+    s = _villain_phase(t, "event-2c")           # all villains strike
+    assert [h.damage for h in s.heroes] == [2, 2, 0]
+
+
+def test_ko_at_ten_damage_moves_to_hq_and_clears_damage(table):
+    """'A hero is KOed once they've accumulated 10 damage tokens. Move them to Guardians HQ,
+    remove all their damage tokens, and place a KO marker'."""
+    t = table()
+    t.put_villain("magmaniac", "center")
+    eve = t.state.hero("atom-eve")
+    eve.zone, eve.damage = "center", 8
+    t.state.hero("invincible").zone = "left"
+    s = _villain_phase(t, "event-2c")
+    eve = s.hero("atom-eve")
+    assert (eve.zone, eve.damage, s.kos) == ("hq", 0, 1)
+
+
+def test_third_ko_loses(table):
+    """'You lose immediately if ... Your heroes are collectively KOed a third time.'"""
+    t = table()
+    t.state.kos = 2
+    t.put_villain("magmaniac", "center")
+    t.state.hero("invincible").damage = 9
+    s = _villain_phase(t, "event-2c")
+    assert s.result["status"] == "lost" and "third" in s.result["reason"]
+    assert s.phase == "over"
+    with pytest.raises(IllegalAction):
+        t.act("advance")
+
+
+def test_fifteen_dead_loses(engine, table):
+    """'You lose immediately if ... Fifteen civilians have died in total.'"""
+    t = table()
+    for z, dead in zip(t.state.zones, (5, 5, 4)):
+        z.safety, z.danger, z.dead = 0, 10 - dead, dead
+    t.state.zone("left").safety = 0
+    t.put_villain("thug-a", "left")
+    s = _villain_phase(t, "event-1b")             # leftmost power: endanger 1 -> one dies
+    assert s.result["status"] == "lost" and "15 civilians" in s.result["reason"]
+
+
+def test_every_civilian_of_a_zone_dead_loses(table):
+    """'You lose immediately if ... Every civilian in any single zone has died.'"""
+    t = table()
+    z = t.state.zone("right")
+    z.safety, z.danger, z.dead = 0, 2, 8
+    t.put_villain("thug-b", "right")
+    s = _villain_phase(t, "event-1b")             # leftmost = thug-b: endanger 2
+    assert s.result["status"] == "lost" and "right zone" in s.result["reason"]
+
+
+def test_running_out_of_track_loses(table):
+    """'You lose immediately if ... You run out of time on the episode card's track.'"""
+    t = table()
+    t.state.space = len(t.state.track) - 1
+    s = _villain_phase(t, "event-1b")
+    assert s.result == {"status": "lost", "reason": "the heroes ran out of time on the episode track",
+                        "rule": "Winning and Losing"}
+
+
+def test_episode_1_won_when_all_three_flaxans_are_defeated(table):
+    """'In Episode 1, for example, you win once all three Flaxan villains (the entire Level II
+    Villain deck) have been defeated.'"""
+    t = table()
+    t.to_hero_phase()
+    s = t.state
+    s.defeated = ["flaxan-first-wave", "flaxan-tank"]
+    t.put_villain("flaxan-scout", "center", damage=4)
+    t.state.hero("invincible").zone = "center"
+    t.act("pull", hero="invincible", cubes=["yellow", "yellow", "blue"])
+    t.act("play", hero="invincible", cube="yellow", power="attack")
+    t.act("play", hero="invincible", cube="yellow", power="attack")
+    s = t.act("damage", hero="invincible", target="flaxan-scout", amount=2)
+    assert s.result["status"] == "won"
+    assert t.engine.outcome(s)["status"] == "won"
+
+
+def test_bi_plane_blocked_endangers_four(table):
+    """Bi-Plane: 'If this villain can't move (either because it's already in the rightmost zone,
+    or the next zone already holds two villains), it instead endangers four civilians in its
+    current zone.'"""
+    t = table()
+    t.put_villain("bi-plane", "right")
+    s = _villain_phase(t, "event-1b")
+    z = s.zone("right")
+    assert (z.safety, z.danger, z.dead) == (0, 9, 1)
+    t = table()
+    t.put_villain("bi-plane", "left")
+    s = _villain_phase(t, "event-1b")
+    assert s.zone("center").villains[0].id == "bi-plane"
+
+
+def test_flaxan_tank_endangers_two_in_the_leftmost_zone(table):
+    """Flaxan Tank: 'If this villain is in the leftmost zone, its ability only endangers two
+    civilians there instead of the usual amount.'"""
+    t = table()
+    t.put_villain("flaxan-tank", "left")
+    s = _villain_phase(t, "event-1b")
+    assert (s.zone("left").safety, s.zone("left").danger) == (1, 9)
+
+
+def test_magmaniac_damages_villains_and_minions_or_endangers_three(table):
+    """Magmaniac: 'This villain's power damages other villains and minions in its zone as well
+    as any heroes there. If no hero is present, it only endangers three civilians rather than
+    six.'"""
+    t = table()
+    t.put_villain("magmaniac", "left")
+    other = t.put_villain("thug-a", "left")
+    t.state.zone("left").minions = 2
+    for h in t.state.heroes:
+        h.zone = "right"
+    s = _villain_phase(t, "event-1b")             # leftmost: magmaniac's power
+    z = s.zone("left")
+    assert z.minions == 0 and "thug-a" in s.defeated
+    assert (z.safety, z.danger) == (0, 10)         # three endangered, not six
+
+
+def test_master_gator_moves_to_most_danger(table):
+    """Master Gator: 'If this villain can't move into the zone with the most civilians in danger
+    (because two villains are already there), or is already in that zone, it resolves the rest
+    of its power where it stands.'"""
+    t = table()
+    t.put_villain("master-gator", "right")
+    t.state.zone("left").danger, t.state.zone("left").safety = 9, 1
+    s = _villain_phase(t, "event-1b")
+    assert s.zone("left").villains[0].id == "master-gator"
+    assert (s.zone("left").safety, s.zone("left").dead) == (0, 1)
+    t = table()
+    t.put_villain("master-gator", "right")
+    t.put_villain("thug-a", "left")
+    t.put_villain("bi-plane", "left")
+    t.state.zone("left").danger, t.state.zone("left").safety = 9, 1
+    t.state.zone("right").safety = 3
+    s = _villain_phase(t, "event-3e")              # rightmost = master-gator: power
+    assert s.zone("right").villains[0].id == "master-gator"
+    assert s.zone("right").safety == 1
+
+
+def test_multi_paul_cannot_be_damaged_while_a_minion_shares_its_zone(table):
+    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone, even by an
+    Explosive power that would otherwise wipe out the minions too.'"""
+    t = table()
+    t.to_hero_phase()
+    t.put_villain("multi-paul", "center")
+    t.state.zone("center").minions = 1
+    with pytest.raises(IllegalAction, match="minion"):
+        t.act("damage", hero="invincible", target="multi-paul", amount=3)
+    s = t.act("damage", hero="invincible", explosive=True, amount=9)
+    assert s.zone("center").minions == 0 and s.zone("center").villains[0].damage == 0
+    s = t.act("damage", hero="invincible", target="multi-paul", amount=1)
+    assert s.zone("center").villains[0].damage == 1
+
+
+def test_minion_area_ignored_without_minions_and_minions_deal_damage(table):
+    """'The card's minion area tells every minion in play to take an action'; minions are
+    enemies, so their damage 'hits every hero standing in its zone'."""
+    t = table()
+    t.state.zone("center").minions = 2
+    t.state.zone("right").minions = 1
+    s = _villain_phase(t, "event-1a")             # minions: 1 damage each; villains strike
+    assert s.hero("invincible").damage == 2       # two minions in the center zone
+    assert s.hero("atom-eve").damage == 0         # no minion in the left zone
+    assert (s.zone("right").safety, s.zone("right").danger) == (2, 8)   # no hero: endangers
+    t = table()
+    s = _villain_phase(t, "event-1a")             # no minions in play: the area is ignored
+    assert not any("minion" in line for line in s.log)
+    assert all(z.safety == 3 for z in s.zones)
+
+
+def test_cecils_contingency_cancels_up_to_two_abilities_after_the_reveal(table):
+    """Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up to
+    two villain powers and/or strikes for that Villain Phase — they can belong to the same
+    villain or two different ones, and you don't need a hero present in the villain's zone.'"""
+    t = table(helpers=["cecils-contingency"])
+    with pytest.raises(IllegalAction, match="after an event card"):
+        t.act("use_helper", helper="cecils-contingency")
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "right")
+    for h in t.state.heroes:
+        h.zone = "center"
+    s = _villain_phase(t, "event-2a")           # all villains: power, strike
+    assert s.pending["kind"] == "contingency"
+    assert s.pending["options"] == ["thug-a:power", "thug-a:strike", "thug-b:power", "thug-b:strike"]
+    with pytest.raises(IllegalAction, match="up to 2"):
+        t.act("use_helper", helper="cecils-contingency",
+              cancel=["thug-a:power", "thug-a:strike", "thug-b:power"])
+    s = t.act("use_helper", helper="cecils-contingency", cancel=["thug-a:power", "thug-b:power"])
+    assert s.pending is None and s.phase == "advance"
+    assert (s.zone("left").safety, s.zone("right").safety) == (2, 2)   # only the strikes acted
+    assert s.helpers == [] and s.helpers_used == ["cecils-contingency"]
+    s = _villain_phase(t, "event-2a")           # spent: no more questions
+    assert s.pending is None
+
+
+def test_cecils_contingency_may_be_kept(table):
+    t = table(helpers=["cecils-contingency"])
+    t.put_villain("thug-a", "left")
+    _villain_phase(t, "event-1b")
+    s = t.act("resolved")
+    assert s.helpers == ["cecils-contingency"] and s.zone("left").safety == 2
+
+
+def test_random_zone_by_the_rescue_die(table, engine):
+    """'Whenever you need a random zone, roll the rescue die; each face's background color
+    corresponds to one of the three zones.'"""
+    t = table(episode=3)
+    t.state.track[0] = ["ability chaos"]          # endanger 2 in a random zone
+    s = t.act("advance")
+    assert s.pending["kind"] == "random_zone"
+    assert engine.expect(s)["dice"][0]["die"] == "rescue"
+    with pytest.raises(IllegalAction):
+        t.act("choose", zone="left")
+    s = t.act("roll", face="failure-right")
+    assert s.zone("right").safety == 1 and s.zone("left").safety == 3
+    assert s.phase == "hero"
+
+
+def test_thwarted_episode_ability_is_skipped_once(table):
+    """'Once every space on a villain or ability is covered, it's fully thwarted — the next time
+    it would act, remove the tokens instead of resolving it'; a zone-tagged ability is thwarted
+    from that zone."""
+    t = table(episode=3)
+    t.to_hero_phase()
+    t.state.hero("atom-eve").zone = "left"
+    with pytest.raises(IllegalAction, match="center zone"):
+        t.act("thwart", hero="atom-eve", ability="chaos")
+    t.act("thwart", hero="invincible", ability="chaos")
+    t.act("thwart", hero="invincible", ability="chaos")
+    t.everyone_done()
+    t.act("done", hero="invincible")
+    t.act("done", hero="atom-eve")
+    t.state.track[1] = ["ability chaos"]
+    t.state.phase = "advance"
+    t.state.round = 2
+    s = t.act("advance")
+    assert s.pending is None and s.ability_thwart["chaos"] == 0
+    assert all(z.safety == 3 for z in s.zones)
+
+
+def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
+    """Card text the data does not structure ({ manual = "..." }) stops the Villain Phase: the
+    players apply it with the generic effects, then send resolved, and the event goes on."""
+    import shutil
+
+    from companion.components import EMBEDDED
+    from companion.games import Catalog
+    for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
+        shutil.copy(EMBEDDED / name, tmp_path / name)
+    path = tmp_path / "invincible_episodes.toml"
+    text = path.read_text()
+    path.write_text(text.replace('power = [{ endanger = 1 }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."',
+                                 'power = [{ manual = "Steal a cube from every hero." }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."', 1))
+    engine = Catalog(tmp_path)("invincible")
+    from invincible_helpers import Table
+    t = Table(engine, {"heroes": ["invincible", "atom-eve"]})
+    t.put_villain("thug-a", "left")
+    t.state.hero("atom-eve").zone = "center"
+    s = _villain_phase(t, "event-2a")            # all: power, strike
+    assert s.pending["kind"] == "manual" and "Steal a cube" in s.pending["prompt"]
+    assert set(engine.expect(s)["actions"]) >= {"resolved", "endanger", "hurt"}
+    with pytest.raises(IllegalAction):
+        t.act("advance")
+    t.act("hurt", hero="invincible", amount=1)
+    s = t.act("resolved")
+    assert s.pending is None and s.phase == "advance"
+    assert s.zone("left").safety == 2             # the strike still came, with no hero there
+    assert s.hero("invincible").damage == 1
