@@ -104,6 +104,7 @@ class Session:
         except (TypeError, ValueError) as exc:
             raise SetupError(f"options must be plain JSON ({exc})") from exc
         engine = self.catalog(game)
+        options = engine.prepare_options(options, self.history(limit=200))
         engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
         with self._lock:
             record = self.journal.start_game(game, options, seed, self.clock())

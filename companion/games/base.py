@@ -33,6 +33,11 @@ class Game:
     def setup(self, options: dict[str, Any], rng: random.Random) -> Any:
         raise NotImplementedError
 
+    def prepare_options(self, options: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
+        """Fill in what the journal already knows before a game starts (for example a campaign's
+        earlier results); the filled options are what the journal records."""
+        return options
+
     def expect(self, state: Any) -> dict[str, Any]:
         """What the table should do next: who, which phase, which dice, which choices."""
         raise NotImplementedError

@@ -101,6 +101,14 @@ class Invincible(Game):
 
     # -- setup ------------------------------------------------------------------------------------
 
+    def prepare_options(self, options: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
+        # A campaign named only by its id continues from the results the journal holds.
+        camp = options.get("campaign")
+        if isinstance(camp, dict) and "id" in camp and "history" not in camp:
+            records = campaign.history_from_games(history, camp["id"])
+            options = {**options, "campaign": {**camp, "history": records}}
+        return options
+
     def setup(self, options: dict[str, Any], rng: random.Random) -> InvincibleState:
         return build(self.data, options, rng)
 

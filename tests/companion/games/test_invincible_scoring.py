@@ -158,3 +158,26 @@ def test_campaign_progress_carries_across_games_through_the_session_history(tmp_
         assert state["campaign"]["attempt"] == 2
         assert [h["id"] for h in state["helpers"]] == ["cecils-contingency"]
         assert campaign.history_from_games(session.history(), "someone else") == []
+
+
+def test_a_campaign_named_by_id_continues_from_the_journal(tmp_path):
+    """The session fills a campaign's earlier results in from its own history: "You get two
+    attempts to win each episode" holds across a restart without the client carrying records."""
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+    path = tmp_path / "campaign.sqlite3"
+    heroes = ["invincible", "atom-eve"]
+    with Journal(path) as journal:
+        session = Session(journal, Catalog())
+        session.start("invincible", {"heroes": heroes, "campaign": {"id": "team"}}, seed=5)
+        session.submit({"type": "advance"})
+        for hero in ("invincible", "atom-eve", "invincible"):
+            session.submit({"type": "hurt", "data": {"hero": hero, "amount": 10}})
+        session.close_game()
+    with Journal(path) as journal:
+        session = Session(journal, Catalog())
+        state = session.start("invincible", {"heroes": heroes, "campaign": {"id": "team"}},
+                              seed=6)["state"]
+        assert state["campaign"]["attempt"] == 2
+        assert session.journal.current_game().options["campaign"]["history"][0]["attempt"] == 1
