@@ -60,3 +60,21 @@ def test_reads_that_do_not_fit_are_refused(session):
         session.submit(Action("dice.read", data={"dice": "3"}))
     with pytest.raises(IllegalAction):
         session.submit(Action("dice.dismiss"))
+
+
+def test_many_dice_in_one_frame_become_one_roll_action(tmp_path):
+    """X-Men Alert: "each player rolls five dice" to go first - one camera read of five dice is
+    one first.roll action, for the player the engine names."""
+    s = Session(Journal(tmp_path / "x.sqlite3"), Catalog())
+    view = s.start("xmen-alert", {"players": ["Ana", "Ben"]}, seed=1)
+    entry = view["expect"]["dice"][0]
+    assert entry["count"] == 5 and entry["action"] == "first.roll"
+    faces = ["xmen", "marvel", "blank", "evil_mutant", "xmen"]
+    view = s.submit(Action("dice.read", data={"set": "xmen-alert", "dice": [
+        {"face": f, "confidence": 0.95} for f in faces]}, source="camera"))
+    last = s.journal.entries(s.journal.current_game().id)[-1]
+    assert last.payload["type"] == "dice.read"
+    assert view["seq"] == last.seq and view["dice_read"] is None
+    # "X-Men 1 point, Marvel 2": two X-Men and one Marvel make 4 points.
+    assert view["state"]["last_roll"]["faces"] == faces
+    assert view["state"]["going_first"]["rolls"] == {entry["player"]: 4}
