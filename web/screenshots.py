@@ -45,29 +45,37 @@ def stage(base: str) -> None:
         _post(base, "/api/actions", body)
 
 
+def take(browser, base: str, out: Path) -> list[Path]:
+    """Stage the game on the server at ``base`` and save the pictures with ``browser``."""
+    out.mkdir(parents=True, exist_ok=True)
+    stage(base)
+    saved = []
+    for name, path, width, height, full in SHOTS:
+        page = browser.new_page(viewport={"width": width, "height": height}, device_scale_factor=1)
+        page.goto(base + path)
+        page.wait_for_selector("body[data-rendered]", timeout=10_000)
+        page.wait_for_function("!document.getElementById('qr') || "
+                               "document.getElementById('qr').naturalWidth > 0", timeout=10_000)
+        page.wait_for_timeout(300)  # the timer's first tick
+        page.screenshot(path=str(out / name), full_page=full)
+        saved.append(out / name)
+        page.close()
+    return saved
+
+
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright  # a test extra; only this script needs it
 
     out = Path(argv[0]) if argv else OUT
-    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0",
                                  "--data", tmp], stdout=subprocess.PIPE, text=True)
         try:
             port = re.search(r":(\d+)/", proc.stdout.readline()).group(1)
-            base = f"http://127.0.0.1:{port}"
-            stage(base)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for name, path, width, height, full in SHOTS:
-                    page = browser.new_page(viewport={"width": width, "height": height},
-                                            device_scale_factor=1)
-                    page.goto(base + path)
-                    page.wait_for_selector("body[data-rendered]", timeout=10_000)
-                    page.wait_for_timeout(500)  # the QR image and the timer's first tick
-                    page.screenshot(path=str(out / name), full_page=full)
-                    print(out / name)
-                    page.close()
+                for path in take(browser, f"http://127.0.0.1:{port}", out):
+                    print(path)
                 browser.close()
         finally:
             proc.terminate()

@@ -35,7 +35,9 @@
   };
 
   C.register = function (name, renderer) { C.games[name] = renderer; };
-  C.renderer = (game) => C.games[game] || C.games.generic;
+  // ?renderer=generic shows any game as a new engine would look before it has a renderer.
+  const forced = new URLSearchParams(location.search).get("renderer");
+  C.renderer = (game) => C.games[forced || game] || C.games.generic;
   C.human = (key) => String(key).replace(/[_-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
 
   // -- the API ------------------------------------------------------------------------------------

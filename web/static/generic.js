@@ -47,9 +47,17 @@
     return names;
   }
 
-  function parseValue(text) {
+  function strings(v, into) {
+    if (typeof v === "string") into.add(v);
+    else if (v && typeof v === "object") for (const x of Object.values(v)) strings(x, into);
+    return into;
+  }
+
+  // "2" is a string when the engine listed "2" (a die face, a space), else JSON when it parses.
+  function parseValue(text, known) {
     const t = text.trim();
     if (t === "") return undefined;
+    if (known.has(t)) return t;
     try { return JSON.parse(t); } catch (e) { return t; }
   }
 
@@ -77,8 +85,9 @@
       if (raw.value.trim()) {
         try { data = JSON.parse(raw.value); } catch (err) { C.showError("The data is not valid JSON: " + err.message); return; }
       }
+      const known = strings(C.view && C.view.expect, new Set());
       for (const [f, input] of Object.entries(inputs)) {
-        const v = parseValue(input.value);
+        const v = parseValue(input.value, known);
         if (v !== undefined) data[f] = v;
       }
       C.act(type, data);

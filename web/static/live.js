@@ -55,7 +55,7 @@
     // A phone waking up: its stream may have died silently while it slept.
     if (document.visibilityState === "visible" && lostSince !== null) connect();
   });
-  document.addEventListener("companion:joined", () => { start(); });
+  document.addEventListener("companion:joined", () => { renderedSeq = null; start(); });
 
   function banner(view) {
     const box = C.$("banner");
@@ -151,6 +151,7 @@
       C.askToJoin(access.watch_requires_code ? "This table asks for its join code even to watch: it is on the table screen." : null);
     }
     if (access.watch_requires_code && !access.joined) return;
+    if (C.view) render(C.view);  // joined just now: the same state, now with controls
     connect();
     P.hardware();
   }
