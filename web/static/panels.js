@@ -222,10 +222,15 @@
       if (text) return text;
     }
     const d = action.data || {};
-    const detail = Object.entries(d).filter(([k]) => k !== "name" || !action.type.startsWith("timer."))
-      .map(([, v]) => (typeof v === "object" ? JSON.stringify(v) : v)).join(" ");
-    const what = action.type.startsWith("timer.") ? "timer " + action.type.slice(6) + " " + (d.name || "turn") : action.type;
-    return (action.player ? action.player + ": " : "") + what + (detail ? " " + detail : "");
+    if (action.type.startsWith("timer.")) {
+      const name = "the " + (d.label || d.name || "turn") + " timer";
+      const verb = { start: "start " + name + " (" + clock(d.seconds || 0) + ")", pause: "pause " + name,
+        resume: "resume " + name, cancel: "stop " + name, expire: name + " running out",
+        add: (d.seconds < 0 ? "take " : "add ") + clock(Math.abs(d.seconds || 0)) + (d.seconds < 0 ? " from " : " to ") + name };
+      return verb[action.type.slice(6)] || action.type;
+    }
+    const detail = Object.values(d).map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(" ");
+    return (action.player ? action.player + ": " : "") + action.type + (detail ? " " + detail : "");
   };
 
   P.undo = function (view) {
