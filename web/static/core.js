@@ -113,8 +113,12 @@
   C.receive = function (view) {
     if (!view || typeof view.seq !== "number") return;
     if (C.view && view.seq < C.view.seq) return;  // never step back to an older state
+    const same = C.view && view.seq === C.view.seq && view.game === C.view.game;
     C.offset = view.now - Date.now() / 1000;
     C.view = view;
+    // The same seq again (our own POST's answer, then the stream's echo of it): nothing changed
+    // but the clock, so redrawing would only pull buttons from under a finger mid-tap.
+    if (same) return;
     document.body.dataset.seq = view.seq;
     for (const fn of C.listeners) {
       try { fn(view); } catch (err) { console.error(err); }

@@ -41,25 +41,25 @@
       }
       return node;
     });
-    if (controls && view.game) nodes.push(startForm(view));
+    // one start form per page, kept across renders so a half-made choice survives updates
+    if (controls && view.game) nodes.push(P.startForm || (P.startForm = startForm()));
     if (!nodes.length) nodes.push(el("p", { class: "none" }, "◷ No timer running."));
     box.replaceChildren(...nodes);
     P.tick();
   };
 
-  function startForm(view) {
+  function startForm() {
     const pick = el("select", { id: "timer-minutes", "aria-label": "Timer length" },
       [1, 2, 5, 10, 15].map((m) => el("option", { value: m, selected: m === 5 }, m + " min")),
       el("option", { value: "custom" }, "Custom…"));
     const custom = el("input", { id: "timer-custom", type: "number", min: 0.1, step: "any", size: 4, hidden: true, "aria-label": "Custom minutes" });
     pick.addEventListener("change", () => { custom.hidden = pick.value !== "custom"; });
-    const name = Object.keys(view.timers || {}).includes("turn") ? null : "turn";
-    return el("form", { class: "row timer-start", onsubmit: null },
+    return el("div", { class: "row timer-start" },
       pick, custom,
       C.button("◷", "Start turn timer", () => {
         const minutes = pick.value === "custom" ? Number(custom.value) : Number(pick.value);
         if (!(minutes > 0)) { C.showError("Give the timer a length in minutes."); return; }
-        C.act("timer.start", { name: name || "turn", seconds: Math.round(minutes * 60), label: "Turn" }, null);
+        C.act("timer.start", { name: "turn", seconds: Math.round(minutes * 60), label: "Turn" }, null);
       }, { "data-key": "timer-start" }));
   }
 
