@@ -360,3 +360,49 @@ def test_screenshots_for_the_docs(server, browser, tmp_path):
     assert sizes["table-800x480.png"] == (800, 480)
     assert sizes["table-1920x1080.png"] == (1920, 1080)
     assert sizes["phone.png"][0] == 412
+
+
+def test_a_table_that_asks_the_code_even_to_watch(server_factory, tmp_path, pages):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n'
+                                      "watch_requires_code = true\n")
+    server = server_factory(data=data)
+    _, view = server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE42"})
+    table = pages(server.url + "/table", 800, 480)
+    table.wait_for_selector("#join:not([hidden])")
+    assert "even to watch" in table.inner_text("#join-why")
+    table.wait_for_timeout(300)
+    assert table.evaluate("document.body.dataset.rendered") is None     # nothing shown yet
+    table.fill("#join-code", "TABLE42")
+    table.locator("#join-form button").click()
+    wait_rendered(table, view["seq"])
+    assert "roll the Movement Die" in table.inner_text("#banner")
+    assert table.inner_text("#join-code-shown") == "TABLE42"            # joined: may show it
+
+
+def test_sound_is_on_for_the_table_and_off_for_phones_and_kid_mode_sticks(server, pages):
+    table = pages(server.url + "/table", 800, 480)
+    phone = pages(server.url + "/play")
+    for page in (table, phone):
+        page.wait_for_selector("body[data-seq]")
+    assert table.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    assert phone.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    phone.locator("#kid-toggle").click()
+    assert phone.evaluate("document.body.classList.contains('kid')")
+    phone.reload()
+    phone.wait_for_selector("body[data-seq]")
+    assert phone.evaluate("document.body.classList.contains('kid')")
+    assert phone.get_attribute("#kid-toggle", "aria-pressed") == "true"
+
+
+def test_setup_puts_a_game_away_and_lists_it_in_the_history(server, pages):
+    server.post("/api/session", FIXED_DASH)
+    page = pages(server.url + "/setup", 800, 900)
+    page.wait_for_selector("#abandon")
+    assert "The Incredibles" in page.inner_text("#current-body")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#abandon").click()
+    page.wait_for_function("document.getElementById('current-body').textContent.includes('No game')")
+    page.wait_for_function("document.getElementById('history').textContent.includes('Put away')")
+    assert server.get("/api/state")[1]["game"] is None

@@ -160,6 +160,6 @@
   const undo = C.$("undo");
   if (undo) undo.addEventListener("click", () => C.send("POST", "/api/actions",
     { type: "undo", source: "dashboard", if_seq: C.view ? C.view.seq : undefined }));
-  setInterval(() => { if (document.visibilityState === "visible") P.hardware(); }, 3000);
+  setInterval(() => { if (document.visibilityState === "visible" && !P.noHardware) P.hardware(); }, 3000);
   start();
 })();

@@ -250,7 +250,11 @@
     const box = C.$("hardware");
     if (!box) return;
     const res = await C.api("GET", "/api/hardware");
-    if (!res.ok || (!res.data.status && !res.data.can_press)) { box.hidden = true; return; }
+    if (!res.ok || (!res.data.status && !res.data.can_press)) {
+      box.hidden = true;
+      P.noHardware = res.ok;  // no adapter attached: stop asking until the page reloads
+      return;
+    }
     const status = res.data.status || {};
     const parts = [el("h2", {}, el("span", { "aria-hidden": "true" }, "⚡"), " Devices" + (res.data.simulate ? " (simulated)" : ""))];
     const link = status.serial || status.link;
