@@ -147,7 +147,11 @@ class Cable:
             if not self.plugged:
                 client.close()
                 continue
-            upstream = socket.create_connection(("127.0.0.1", self.target))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
             with self.lock:
                 self.open += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
