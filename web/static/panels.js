@@ -88,17 +88,24 @@
 
   // -- "done" toggles (Invincible's hero phase, any game whose expect offers "done") -----------------
 
+  // Who may say "done": expect.players / expect.heroes (names, or objects with their own
+  // "actions" or "done"), else the state's players.
   function playersOf(view) {
     const e = view.expect || {};
-    const list = e.players || e.waiting || (view.state && (view.state.players || view.state.heroes)) || [];
-    return list.map((p) => (typeof p === "string" ? { id: p, name: p }
-      : { id: p.id || p.hero || p.name, name: p.name || p.id || p.hero }));
+    const s = view.state || {};
+    const list = e.players || e.heroes || e.waiting || s.players || s.heroes || [];
+    return (Array.isArray(list) ? list : []).map((p) => (typeof p === "string" ? { id: p, name: p } : {
+      id: p.id || p.hero || p.name,
+      name: p.name || p.id || p.hero,
+      done: Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined,
+    }));
   }
 
-  function isDone(view, id) {
+  function isDone(view, p) {
+    if (p.done !== undefined) return p.done;
     const d = (view.expect && view.expect.done) || (view.state && view.state.done);
-    if (Array.isArray(d)) return d.includes(id);
-    return !!(d && d[id]);
+    if (Array.isArray(d)) return d.includes(p.id);
+    return !!(d && d[p.id]);
   }
 
   P.done = function (view) {
@@ -107,7 +114,7 @@
     const row = el("div", { class: "done-row", role: "group", "aria-label": "Done toggles" });
     for (const p of players.length ? players : [{ id: view.expect.player, name: view.expect.player_name || view.expect.player }]) {
       if (!p.id) continue;
-      const done = isDone(view, p.id);
+      const done = isDone(view, p);
       row.append(C.button(done ? "✔" : "☐", p.name + (done ? " is done" : ": done?"),
         () => C.act("done", {}, p.id), { class: "done" + (done ? " on" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id }));
     }

@@ -25,8 +25,15 @@
       heroTime.addEventListener("change", () => { custom.hidden = heroTime.value !== "custom"; });
       box.append(el("label", {}, "◷ Hero time per Hero Phase ", heroTime, custom));
     }
-    const fixed = el("input", { type: "checkbox", id: "opt-fixed" });
-    box.append(el("label", { class: "check" }, fixed, " ☰ Fixed-order decks (if the game offers them)"));
+    // Episodes (Invincible: Episode 1 deals its decks in a fixed order, later ones shuffle).
+    let episode = null;
+    if (Array.isArray(components.episodes) && components.episodes.length) {
+      episode = el("select", { id: "opt-episode" }, el("option", { value: "" }, "(the game's default)"),
+        components.episodes.map((e) => el("option", { value: e.number }, "Episode " + e.number + (e.name ? ": " + e.name : "") + (e.fixed_order ? " (fixed-order decks)" : " (shuffled decks)"))));
+      box.append(el("label", {}, "Episode ", episode));
+    }
+    const advanced = typeof components.advanced === "object" || components.has_advanced ? el("input", { type: "checkbox", id: "opt-advanced" }) : null;
+    if (advanced) box.append(el("label", { class: "check" }, advanced, " Advanced rules"));
     return {
       node: box,
       options() {
@@ -35,7 +42,8 @@
         if (names.length) out.players = names;
         if (difficulty.value) out.difficulty = difficulty.value;
         if (heroTime && heroTime.value) out.hero_time = heroTime.value === "custom" ? Number(custom.value) : Number(heroTime.value);
-        if (fixed.checked) out.fixed_order = true;
+        if (episode && episode.value) out.episode = Number(episode.value);
+        if (advanced && advanced.checked) out.advanced = true;
         return out;
       },
     };
