@@ -38,7 +38,7 @@
   // ?renderer=generic shows any game as a new engine would look before it has a renderer.
   const forced = new URLSearchParams(location.search).get("renderer");
   C.renderer = (game) => C.games[forced || game] || C.games.generic;
-  C.human = (key) => String(key).replace(/[_-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
+  C.human = (key) => String(key).replace(/[_.-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
 
   // -- the API ------------------------------------------------------------------------------------
 

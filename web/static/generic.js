@@ -28,10 +28,11 @@
       }
       const objs = v.filter((x) => x && typeof x === "object" && !Array.isArray(x));
       const keys = [...new Set(objs.flatMap(Object.keys))];
-      if (objs.length === v.length && keys.length <= 8 && keys.every((k) => objs.every((o) => isScalar(o[k])))) {
-        return el("table", { class: "data" },
+      const cell = (x) => isScalar(x) || (Array.isArray(x) && x.length <= 8 && x.every(isScalar));
+      if (objs.length === v.length && keys.length <= 8 && keys.every((k) => objs.every((o) => cell(o[k])))) {
+        return el("div", { class: "table-wrap" }, el("table", { class: "data" },
           el("thead", {}, el("tr", {}, keys.map((k) => el("th", { scope: "col" }, C.human(k))))),
-          el("tbody", {}, v.slice(0, MAX_ITEMS).map((o) => el("tr", {}, keys.map((k) => el("td", {}, scalar(o[k])))))));
+          el("tbody", {}, v.slice(0, MAX_ITEMS).map((o) => el("tr", {}, keys.map((k) => el("td", {}, Array.isArray(o[k]) ? o[k].join(", ") || "—" : scalar(o[k]))))))));
       }
       return el("ol", { class: "data" }, v.slice(0, MAX_ITEMS).map((x) => el("li", {}, showValue(x, depth + 1))));
     }
@@ -67,8 +68,19 @@
     const form = el("form", { class: "action-form", "data-action": type });
     const inputs = {};
     const details = el("details", {}, el("summary", {}, "Details (" + (fields.length ? fields.join(", ") : "data") + ")"));
+    const dice = [];
+    for (const d of (expect && expect.dice) || []) for (let n = 0; n < (d.count || 1); n++) dice.push(d);
     for (const f of fields) {
       const id = "f-" + type.replace(/\W/g, "-") + "-" + f;
+      if ((f === "faces" || f === "face") && dice.length) {
+        // the dice the engine expects: one face picker per die, instead of typing JSON
+        const picks = (f === "face" ? dice.slice(0, 1) : dice).map((d, i) => el("select", {
+          name: f, "aria-label": C.human(d.die) + " die " + (i + 1) },
+        el("option", { value: "" }, C.human(d.die) + " " + (i + 1) + "…"), (d.faces || []).map((x) => el("option", { value: x }, C.human(x)))));
+        inputs[f] = { dice: picks, single: f === "face" };
+        details.append(el("fieldset", { class: "dice-pick" }, el("legend", {}, "Dice shown (leave empty for virtual dice)"), picks));
+        continue;
+      }
       const choices = expect && Array.isArray(expect[f + "s"]) ? expect[f + "s"] : null;
       inputs[f] = el("input", { id, name: f, list: choices ? id + "-list" : null, autocomplete: "off" });
       details.append(el("label", { for: id }, C.human(f) + " "), inputs[f]);
@@ -87,6 +99,12 @@
       }
       const known = strings(C.view && C.view.expect, new Set());
       for (const [f, input] of Object.entries(inputs)) {
+        if (input.dice) {
+          const faces = input.dice.map((sel) => sel.value);
+          if (faces.every((x) => x)) data[f] = input.single ? faces[0] : faces;
+          else if (faces.some((x) => x)) { C.showError("Pick a face for every die, or none for virtual dice."); return; }
+          continue;
+        }
         const v = parseValue(input.value, known);
         if (v !== undefined) data[f] = v;
       }
