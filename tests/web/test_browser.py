@@ -324,7 +324,7 @@ def test_a_game_without_its_own_renderer_is_shown_and_playable_generically(serve
     form = phone.locator('form[data-action="roll"]')
     assert "movement die" in form.inner_text().lower()
     form.locator("summary").click()
-    form.locator('input[name="face"]').fill("2")
+    form.locator('select[name="face"]').select_option("2")     # a picker of the die's faces
     form.locator('button[type="submit"]').click()
     wait_rendered(phone, view["seq"] + 1)
     assert server.get("/api/state")[1]["state"]["roll"]["face"] == "2"
