@@ -84,7 +84,8 @@
       const choices = expect && Array.isArray(expect[f + "s"]) ? expect[f + "s"] : null;
       inputs[f] = el("input", { id, name: f, list: choices ? id + "-list" : null, autocomplete: "off" });
       details.append(el("label", { for: id }, C.human(f) + " "), inputs[f]);
-      if (choices) details.append(el("datalist", { id: id + "-list" }, choices.map((c) => el("option", { value: c }))));
+      if (choices) details.append(el("datalist", { id: id + "-list" }, choices.map((c) =>
+        el("option", { value: c && typeof c === "object" ? c.id || c.hero || c.name : c }))));
     }
     const raw = el("textarea", { rows: 2, "aria-label": "data as JSON for " + type, placeholder: "{ } data as JSON" });
     details.append(raw);

@@ -88,9 +88,9 @@
       const r = C.renderer(view.game);
       const own = r.controls ? await r.controls(view) : null;
       const generic = r === C.games.generic ? null : await C.games.generic.controls(view, r.handles || []);
-      if (own) parts.push(own);
       const done = P.done(view);
-      if (done) parts.push(done);
+      if (done) parts.push(done);  // first: the one tap every player needs in a timed phase
+      if (own) parts.push(own);
       if (generic && generic.childElementCount && (r.handles || []).length < (view.expect.actions || []).length) {
         // actions this game's renderer has no dedicated control for yet
         const rest = [...generic.querySelectorAll("form")].filter((f) => !(r.handles || []).includes(f.dataset.action));
