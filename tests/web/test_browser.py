@@ -410,3 +410,15 @@ def test_setup_puts_a_game_away_and_lists_it_in_the_history(server, pages):
     page.wait_for_function("document.getElementById('current-body').textContent.includes('No game')")
     page.wait_for_function("document.getElementById('history').textContent.includes('Put away')")
     assert server.get("/api/state")[1]["game"] is None
+
+
+def test_a_page_never_steps_back_to_an_older_state(server, pages):
+    server.post("/api/session", FIXED_DASH)
+    _, view = server.act("roll", "dash", face="2")
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    # an older state arriving late (a slow response overtaken by the stream) is ignored
+    table.evaluate("""() => Companion.receive(Object.assign({}, Companion.view,
+        {seq: Companion.view.seq - 1, expect: {prompt: 'OLD', actions: []}}))""")
+    assert table.evaluate("Companion.view.seq") == view["seq"]
+    assert "OLD" not in table.inner_text("#banner") and "move up to 2" in table.inner_text("#banner")

@@ -122,9 +122,11 @@ def test_the_camera_photo_of_a_read(session):
 @pytest.mark.browser
 def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session):
     """The read says 3 at 62%: the phone shows it as unsure, a tap changes it to 4, one more
-    confirms. The app runs in-process (waitress) so the fake session can carry the read."""
+    confirms; then the hardware's status and a simulated button. The app runs in-process
+    (waitress) so the fakes can be attached."""
     import os
     import threading
+    import time
     from pathlib import Path
 
     from waitress import create_server
@@ -136,7 +138,8 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session):
         pytest.skip(f"{chromium} is not installed")
     from playwright.sync_api import sync_playwright
 
-    app = create_app(session, extras={"camera": FakeCamera()})
+    hw = FakeHardware()
+    app = create_app(session, hardware=hw, extras={"camera": FakeCamera(), "simulate": True})
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{server.effective_port}"
@@ -157,6 +160,14 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session):
             assert "Confirmed" in page.inner_text("#dice")
             assert session.read["confirmed"] and session.read["dice"][0]["face"] == "4"
             assert session.view()["state"]["roll"]["face"] == "4"
+            # the hardware's status inline, and simulated buttons (simulation only)
+            page.wait_for_selector("#hardware:not([hidden])")
+            assert "Serial: error (no device on /dev/ttyACM0)" in page.inner_text("#hardware")
+            page.get_by_role("button", name="Press roll").click()
+            deadline = time.monotonic() + 5
+            while hw.pressed != [("roll", False)] and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert hw.pressed == [("roll", False)]
             browser.close()
     finally:
         server.close()
