@@ -121,9 +121,16 @@
     // but the clock, so redrawing would only pull buttons from under a finger mid-tap.
     if (same) return;
     document.body.dataset.seq = view.seq;
-    for (const fn of C.listeners) {
-      try { fn(view); } catch (err) { console.error(err); }
-    }
+    // Draw once per burst: states arriving faster than the page can draw are folded into the
+    // newest (each is whole, so nothing is lost by skipping the ones in between).
+    if (C._drawPending) return;
+    C._drawPending = true;
+    setTimeout(() => {
+      C._drawPending = false;
+      for (const fn of C.listeners) {
+        try { fn(C.view); } catch (err) { console.error(err); }
+      }
+    }, 0);
   };
 
   C.serverNow = () => Date.now() / 1000 + C.offset;
