@@ -68,7 +68,10 @@
     const out = view.outcome || {};
     const r = C.renderer(view.game);
     box.className = "banner " + (out.status || "playing");
-    if (out.status === "won") box.replaceChildren(el("span", { "aria-hidden": "true" }, "★"), " You won! " + (out.reason || ""));
+    // a competitive game names its winner; a cooperative one is won by the whole table
+    const winner = out.winner_name || out.winner;
+    if (out.status === "won") box.replaceChildren(el("span", { "aria-hidden": "true" }, "★"),
+      (winner ? " " + winner + " wins! " : " You won! ") + (out.reason || "") + (out.score !== undefined ? " Score: " + JSON.stringify(out.score) : ""));
     else if (out.status === "lost") box.replaceChildren(el("span", { "aria-hidden": "true" }, "✸"), " Lost: " + (out.reason || ""));
     else box.replaceChildren(el("span", { "aria-hidden": "true" }, r.icon || "☞"), " " + ((view.expect && view.expect.prompt) || ""));
   }
