@@ -266,7 +266,7 @@
     const parts = [el("h2", {}, el("span", { "aria-hidden": "true" }, "⚡"), " Devices" + (res.data.simulate ? " (simulated)" : ""))];
     const link = status.serial || status.link;
     if (link && typeof link === "object") {
-      const ok = /operational|connected|ok/i.test(String(link.state));
+      const ok = /^(ready|operational|connected|ok)$/i.test(String(link.state));
       parts.push(el("p", { class: "link-state " + (ok ? "ok" : "bad") }, (ok ? "✔ " : "⚠ ") + "Serial: " + (link.state || "?") + (link.reason ? " (" + link.reason + ")" : "")));
     }
     const rest = Object.assign({}, status);
