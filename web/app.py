@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 
 from companion.errors import (BadAction, CompanionError, Conflict, DataFileError, IllegalAction,
                               NoGame, SetupError)
+from web import settings
+from web.access import Access, Denied
 
 MAX_BODY = 64 * 1024
 
@@ -19,12 +21,26 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
     app.config["JSON_SORT_KEYS"] = False
     app.extensions["companion"] = {"session": session, "config": config, "hardware": hardware,
                                    **(extras or {})}
+    ext = app.extensions["companion"]
+    # The access rules and the dashboard settings may be injected (tests); else from the config.
+    if ext.get("access") is None:
+        ext["access"] = Access.from_config(config, ext.get("data_dir"))
+    if ext.get("dashboard") is None:
+        ext["dashboard"] = settings.load(config)
+
+    @app.before_request
+    def guard():
+        ext["access"].check(request)
 
     from web.api import api
+    from web.devices import devices
     from web.events import events
+    from web.join import join
     from web.pages import pages
 
     app.register_blueprint(api)
+    app.register_blueprint(join)
+    app.register_blueprint(devices)
     app.register_blueprint(events)
     app.register_blueprint(pages)
 
@@ -41,6 +57,13 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
         if isinstance(exc, IllegalAction) and exc.rule:
             body["rule"] = exc.rule
         return jsonify(body), status
+
+    @app.errorhandler(Denied)
+    def denied(exc: Denied):
+        body = {"error": str(exc)}
+        if exc.need:
+            body["need"] = exc.need
+        return jsonify(body), exc.status
 
     @app.errorhandler(413)
     def too_large(_exc):

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, current_app, stream_with_context
 
 events = Blueprint("events", __name__)
 KEEPALIVE = 15.0
+SLICE = 1.0  # how often a quiet stream looks whether the server is stopping
 
 
 def _frame(view: dict) -> str:
@@ -28,11 +29,16 @@ def stream():
         view = session.view()
         yield _frame(view)
         seq = view["seq"]
+        quiet = 0.0
         while stop is None or not stop.is_set():
-            view = session.wait(seq, KEEPALIVE)
+            view = session.wait(seq, SLICE)
             if view is None:
-                yield ": keepalive\n\n"
+                quiet += SLICE
+                if quiet >= KEEPALIVE:  # a comment line keeps proxies and phones from timing out
+                    quiet = 0.0
+                    yield ": keepalive\n\n"
                 continue
+            quiet = 0.0
             seq = view["seq"]
             yield _frame(view)
 

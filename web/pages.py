@@ -1,10 +1,35 @@
-"""The pages: one HTML shell per view; all rendering happens from the state the API serves."""
+"""The pages: one HTML shell per view; all rendering happens in the browser from the state the
+API serves, with one small script per game and a generic one for games without their own."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 from flask import Blueprint, render_template
 
 pages = Blueprint("pages", __name__)
+GAMES = Path(__file__).resolve().parent / "static" / "games"
+
+
+def renderers() -> list[str]:
+    return sorted(p.stem for p in GAMES.glob("*.js"))
+
+
+def _page(template: str, view: str):
+    return render_template(template, view=view, renderers=renderers())
 
 
 @pages.get("/")
+@pages.get("/table")
 def table():
-    return render_template("table.html")
+    return _page("table.html", "table")
+
+
+@pages.get("/play")
+def play():
+    return _page("play.html", "play")
+
+
+@pages.get("/setup")
+def setup():
+    return _page("setup.html", "setup")

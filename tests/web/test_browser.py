@@ -1,0 +1,424 @@
+"""The dashboard in a real headless Chromium against a real `companion serve` over real HTTP.
+
+One browser per module; every wait is bounded. Skips (with the reason) only where Debian's
+chromium is absent and COMPANION_REQUIRE_SHARED is not "1"; CI sets it and installs chromium.
+"""
+
+import json
+import os
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT = 8_000  # ms: the longest any single step may take
+FIXED_DASH = {"game": "incredibles", "players": ["dash"], "seed": 7,
+              "starting_problems": ["A", "B", "C"]}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    else:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
+            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
+        pytest.skip(missing)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser):
+    """New pages, each in its own context (its own cookies, like separate phones)."""
+    contexts = []
+
+    def open_page(url: str, width=412, height=915, init_script: str | None = None):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(WAIT)
+        if init_script:
+            ctx.add_init_script(init_script)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    yield open_page
+    for ctx in contexts:
+        for page in ctx.pages:
+            assert not getattr(page, "errors", []), page.errors  # no script errors on any page
+        ctx.close()
+
+
+def rendered(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
+
+
+def wait_rendered(page, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.rendered) >= {seq}", timeout=WAIT)
+
+
+def tap(phone, table, *keys):
+    """Tap controls on the phone (the last one sends); the table must follow to the same seq."""
+    before = rendered(phone)
+    for key in keys:
+        phone.locator(f'#controls [data-key="{key}"]').click()
+    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    seq = rendered(phone)
+    wait_rendered(table, seq)
+    return seq
+
+
+def test_a_whole_incredibles_game_from_a_phone_while_the_table_follows(server, pages):
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="hero"][value="dash"]').check()
+    phone.locator('input[name="order"][value="fixed"]').check()
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    phone.wait_for_selector("body[data-rendered]")
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, rendered(phone))
+    assert "Dash: roll the Movement Die" in table.inner_text("#banner")
+    assert server.get("/api/state")[1]["state"]["track"][0]["tile"] == "A"  # fixed order: A, B, C
+
+    tap(phone, table, "roll-1")
+    assert "Undo: Dash: roll 1" in phone.inner_text("#undo")
+    tap(phone, table, "move-1")
+    assert "rescued" in table.inner_text("#board")                          # Jack-Jack
+    tap(phone, table, "roll-2")
+    tap(phone, table, "move-A")
+    assert "needs" in phone.inner_text("#controls") and "Strength" in phone.inner_text("#controls")
+    tap(phone, table, "power-strength", "fix-send")
+    assert "fixed" in table.inner_text("#dice")                              # the last roll, large
+    tap(phone, table, "roll-3")
+    tap(phone, table, "move-B")
+    tap(phone, table, "power-wild", "fix-send")
+    tap(phone, table, "roll-3")
+    tap(phone, table, "move-C")
+    seq = tap(phone, table, "power-agility", "fix-send")
+
+    for page in (phone, table):
+        assert "You won" in page.inner_text("#banner")
+    assert "Undo: Dash: fix with Agility" in phone.inner_text("#undo")
+    status, view = server.get("/api/state")
+    assert view["seq"] == seq and view["outcome"]["status"] == "won"
+    assert rendered(table) == seq
+    history = server.get("/api/history")[1]["games"]
+    assert history[0]["outcome"]["status"] == "won"
+
+
+class Cable:
+    """A TCP relay between the browser and the server that a test can unplug, like a phone's
+    Wi-Fi dropping: open connections are cut and new ones fail until it is plugged back in."""
+
+    def __init__(self, target_port: int):
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.plugged = True
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.plugged:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src, dst):
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def unplug(self):
+        self.plugged = False
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.open.clear()
+
+    def plug(self):
+        self.plugged = True
+
+    def close(self):
+        self.unplug()
+        self.listener.close()
+
+
+def shown_seconds(page, name: str) -> int:
+    text = page.inner_text(f'[data-left="{name}"]')
+    minutes, seconds = re.fullmatch(r"(\d+):(\d\d)", text.strip()).groups()
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_a_timer_that_expires_while_a_client_is_away_is_right_when_it_returns(server, pages):
+    """The page's own clock is 10 minutes fast: timers must count on the server's clock."""
+    server.post("/api/session", FIXED_DASH)
+    cable = Cable(server.port)
+    try:
+        skew = "(() => { const real = Date.now; Date.now = () => real() + 600000; })();"
+        table = pages(f"http://127.0.0.1:{cable.port}/table", 800, 480, init_script=skew)
+        table.wait_for_selector("body[data-rendered]")
+        server.post("/api/actions", {"type": "timer.start", "data": {"name": "turn", "seconds": 4}})
+        _, view = server.post("/api/actions", {"type": "timer.start",
+                                               "data": {"name": "long", "seconds": 120, "label": "Long"}})
+        wait_rendered(table, view["seq"])
+        assert abs(shown_seconds(table, "long") - 120) <= 1
+        beeps = int(table.evaluate("Number(document.body.dataset.beeps || 0)"))
+
+        cable.unplug()
+        table.wait_for_selector("#stale:not([hidden])", timeout=WAIT)
+        assert "Not connected" in table.inner_text("#stale")
+        # While the page is away: the turn timer runs out (journaled by the server's ticker)
+        # and the long one is paused with time added.
+        deadline = time.monotonic() + 8
+        while not server.get("/api/state")[1]["timers"]["turn"]["expired"]:
+            assert time.monotonic() < deadline, "the server never journaled the expiry"
+            time.sleep(0.1)
+        server.post("/api/actions", {"type": "timer.pause", "data": {"name": "long"}})
+        _, view = server.post("/api/actions", {"type": "timer.add", "data": {"name": "long", "seconds": 60}})
+        assert rendered(table) < view["seq"]            # it really did not hear of it
+
+        cable.plug()
+        wait_rendered(table, view["seq"])
+        table.wait_for_selector("#stale", state="hidden", timeout=WAIT)
+        assert table.inner_text('[data-state="turn"]') == "⚑ Time's up!"
+        assert table.inner_text('[data-left="turn"]') == "0:00"
+        long_left = server.get("/api/state")[1]["timers"]["long"]["remaining"]
+        assert abs(shown_seconds(table, "long") - long_left) <= 1
+        assert "Paused" in table.inner_text('[data-state="long"]')
+        # the table view has sound on by default and beeps once for the run-out timer
+        table.wait_for_function(f"Number(document.body.dataset.beeps) > {beeps}", timeout=WAIT)
+    finally:
+        cable.close()
+
+
+def test_two_phones_acting_at_once_get_a_clear_answer_each(server, pages):
+    _, view = server.post("/api/session", FIXED_DASH)
+    a = pages(server.url + "/play")
+    b = pages(server.url + "/play")
+    for page in (a, b):
+        wait_rendered(page, view["seq"])
+    # Both tap "roll" on the same state: dispatch both before either hears of the other.
+    a.evaluate("() => { window.answer = Companion.act('roll', {face: '2'}); }")
+    b.evaluate("() => { window.answer = Companion.act('roll', {face: '3'}); }")
+    statuses = sorted(p.evaluate("async () => (await window.answer).status") for p in (a, b))
+    assert statuses[0] == 200 and statuses[1] in (409, 422), statuses
+    _, after = server.get("/api/state")
+    assert after["seq"] == view["seq"] + 1                  # exactly one roll landed
+    loser = a if a.evaluate("async () => (await window.answer).status") != 200 else b
+    wait_rendered(loser, after["seq"])                      # the loser sees the new state ...
+    message = loser.inner_text("#error")                    # ... and is told why nothing happened
+    assert "table changed" in message or "not possible now" in message
+    if statuses[1] == 409:
+        assert "The table changed" in loser.inner_text("#notice")
+
+
+def test_a_wrong_join_code_is_refused_and_the_right_one_lets_a_phone_play(server_factory, tmp_path, pages):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n')
+    server = server_factory(data=data)
+    server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE42"})
+    phone = pages(server.url + "/play")
+    phone.wait_for_selector("#join:not([hidden])")
+    phone.wait_for_selector("body[data-rendered]")          # watching needs no code
+    assert "Join the table" in phone.inner_text("#controls")
+    assert phone.locator('[data-key="roll-2"]').count() == 0
+    phone.fill("#join-code", "WRONG9")
+    phone.locator("#join-form button").click()
+    phone.wait_for_function("document.getElementById('join-error').textContent.length > 0")
+    assert "not right" in phone.inner_text("#join-error")
+    assert server.get("/api/state")[1]["seq"] == rendered(phone)
+
+    phone.fill("#join-code", "table42")
+    phone.locator("#join-form button").click()
+    phone.wait_for_selector("#join", state="hidden")
+    phone.wait_for_selector('#controls [data-key="roll-2"]')
+    before = rendered(phone)
+    phone.locator('#controls [data-key="roll-2"]').click()
+    wait_rendered(phone, before + 1)
+    assert server.get("/api/state")[1]["expect"]["phase"] == "move"
+
+
+def test_a_cross_site_form_post_changes_nothing(server, pages):
+    """Another site's page posting a form at the trusted table is refused."""
+    _, view = server.post("/api/session", FIXED_DASH)
+    evil = pages("about:blank")
+    evil.set_content(
+        f'<form method="post" enctype="text/plain" action="{server.url}/api/actions">'
+        '<input name=\'{"type":"roll","player":"dash","data":{"face":"2"},"x":"\' value=\'"}\'>'
+        "</form>")
+    with evil.expect_navigation(timeout=WAIT):
+        evil.evaluate("document.forms[0].submit()")
+    assert "refused" in evil.content()
+    assert server.get("/api/state")[1]["seq"] == view["seq"]
+
+
+def test_the_table_shows_the_join_code_with_a_qr_code_that_scans(server, pages, tmp_path):
+    import cv2
+
+    table = pages(server.url + "/table", 1920, 1080)
+    table.wait_for_selector("#code-box:not([hidden])")
+    table.wait_for_function("document.getElementById('qr').naturalWidth > 0")
+    code = server.get("/api/access")[1]["code"]
+    assert table.inner_text("#join-code-shown") == code
+    shot = tmp_path / "qr.png"
+    table.locator("#qr").screenshot(path=str(shot))
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(shot)))
+    assert text.endswith(f"/play?code={code}") and text.startswith("http://")
+
+
+def test_a_game_without_its_own_renderer_is_shown_and_playable_generically(server, pages):
+    """What X-Men and Invincible get until their renderers land: state as data, controls from
+    expect["actions"] and the engine's action descriptions, data fields read from them."""
+    _, view = server.post("/api/session", FIXED_DASH)
+    phone = pages(server.url + "/play?renderer=generic")
+    wait_rendered(phone, view["seq"])
+    assert "Movers" in phone.inner_text("#board") and "Jackjack" in phone.inner_text("#board")
+    form = phone.locator('form[data-action="roll"]')
+    assert "movement die" in form.inner_text().lower()
+    form.locator("summary").click()
+    form.locator('select[name="face"]').select_option("2")     # a picker of the die's faces
+    form.locator('button[type="submit"]').click()
+    wait_rendered(phone, view["seq"] + 1)
+    assert server.get("/api/state")[1]["state"]["roll"]["face"] == "2"
+    form = phone.locator('form[data-action="move"]')
+    form.locator("summary").click()
+    form.locator('input[name="to"]').fill("2")
+    form.locator('button[type="submit"]').click()
+    wait_rendered(phone, view["seq"] + 2)
+    assert server.get("/api/state")[1]["state"]["movers"][0]["space"] == "2"
+
+
+def test_controls_are_keyboard_operable_and_big_enough_to_tap(server, pages):
+    _, view = server.post("/api/session", FIXED_DASH)
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    small = phone.evaluate("""() => [...document.querySelectorAll('button:not([hidden]), a[href]')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => [b.textContent.trim(), b.getBoundingClientRect().height])
+        .filter(([, h]) => h < 47.5)""")
+    assert small == []
+    phone.focus('#controls [data-key="roll-1"]')
+    phone.keyboard.press("Tab")                              # to the next face, "2"
+    phone.keyboard.press("Enter")
+    wait_rendered(phone, view["seq"] + 1)
+    assert server.get("/api/state")[1]["state"]["roll"]["face"] == "2"
+
+
+def test_screenshots_for_the_docs(server, browser, tmp_path):
+    """web/screenshots.py makes the three pictures the README shows (docs/screenshots/)."""
+    from web import screenshots
+
+    assert len(screenshots.take(browser, server.url, tmp_path)) == 3
+    sizes = {}
+    for name in ("table-800x480.png", "table-1920x1080.png", "phone.png"):
+        raw = (tmp_path / name).read_bytes()
+        sizes[name] = (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big"))
+    assert sizes["table-800x480.png"] == (800, 480)
+    assert sizes["table-1920x1080.png"] == (1920, 1080)
+    assert sizes["phone.png"][0] == 412
+
+
+def test_a_table_that_asks_the_code_even_to_watch(server_factory, tmp_path, pages):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n'
+                                      "watch_requires_code = true\n")
+    server = server_factory(data=data)
+    _, view = server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE42"})
+    table = pages(server.url + "/table", 800, 480)
+    table.wait_for_selector("#join:not([hidden])")
+    assert "even to watch" in table.inner_text("#join-why")
+    table.wait_for_timeout(300)
+    assert table.evaluate("document.body.dataset.rendered") is None     # nothing shown yet
+    table.fill("#join-code", "TABLE42")
+    table.locator("#join-form button").click()
+    wait_rendered(table, view["seq"])
+    assert "roll the Movement Die" in table.inner_text("#banner")
+    assert table.inner_text("#join-code-shown") == "TABLE42"            # joined: may show it
+
+
+def test_sound_is_on_for_the_table_and_off_for_phones_and_kid_mode_sticks(server, pages):
+    table = pages(server.url + "/table", 800, 480)
+    phone = pages(server.url + "/play")
+    for page in (table, phone):
+        page.wait_for_selector("body[data-seq]")
+    assert table.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    assert phone.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    phone.locator("#kid-toggle").click()
+    assert phone.evaluate("document.body.classList.contains('kid')")
+    phone.reload()
+    phone.wait_for_selector("body[data-seq]")
+    assert phone.evaluate("document.body.classList.contains('kid')")
+    assert phone.get_attribute("#kid-toggle", "aria-pressed") == "true"
+
+
+def test_setup_puts_a_game_away_and_lists_it_in_the_history(server, pages):
+    server.post("/api/session", FIXED_DASH)
+    page = pages(server.url + "/setup", 800, 900)
+    page.wait_for_selector("#abandon")
+    assert "The Incredibles" in page.inner_text("#current-body")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#abandon").click()
+    page.wait_for_function("document.getElementById('current-body').textContent.includes('No game')")
+    page.wait_for_function("document.getElementById('history').textContent.includes('Put away')")
+    assert server.get("/api/state")[1]["game"] is None
+
+
+def test_a_page_never_steps_back_to_an_older_state(server, pages):
+    server.post("/api/session", FIXED_DASH)
+    _, view = server.act("roll", "dash", face="2")
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    # an older state arriving late (a slow response overtaken by the stream) is ignored
+    table.evaluate("""() => Companion.receive(Object.assign({}, Companion.view,
+        {seq: Companion.view.seq - 1, expect: {prompt: 'OLD', actions: []}}))""")
+    assert table.evaluate("Companion.view.seq") == view["seq"]
+    assert "OLD" not in table.inner_text("#banner") and "move up to 2" in table.inner_text("#banner")

@@ -1,0 +1,74 @@
+"""The other adapters as the dashboard sees them: hardware status, simulated buttons, dice reads.
+
+Each adapter is optional: with none attached the endpoints answer clearly instead of failing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from companion.errors import BadAction, Conflict
+from web.api import json_body
+
+devices = Blueprint("devices", __name__, url_prefix="/api")
+READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+BUTTON = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,39}$")
+
+
+def _ext():
+    return current_app.extensions["companion"]
+
+
+@devices.get("/hardware")
+def hardware_status():
+    hw = _ext().get("hardware")
+    simulate = bool(_ext().get("simulate"))
+    return jsonify({"status": hw.status() if hw is not None else None,
+                    "simulate": simulate,
+                    "can_press": simulate and hw is not None and hasattr(hw, "press")})
+
+
+@devices.post("/hardware/press")
+def press():
+    hw = _ext().get("hardware")
+    if not _ext().get("simulate") or hw is None or not hasattr(hw, "press"):
+        raise Conflict("buttons can be pressed from the dashboard only in simulation "
+                       "(companion serve --simulate)")
+    body = json_body()
+    name, hold = body.get("name"), body.get("hold", False)
+    if not isinstance(name, str) or not BUTTON.match(name):
+        raise BadAction("press needs data name: a button's name such as \"roll\"")
+    if not isinstance(hold, bool):
+        raise BadAction("hold must be true or false")
+    hw.press(name, hold=hold)
+    return jsonify({"status": hw.status()})
+
+
+@devices.post("/dice/confirm")
+def confirm_read():
+    """One tap confirms a camera read; ``faces`` corrects it die by die."""
+    body = json_body()
+    read_id, faces = body.get("id"), body.get("faces")
+    if not isinstance(read_id, str) or not READ_ID.match(read_id):
+        raise BadAction("confirm needs the read's id")
+    if faces is not None and (not isinstance(faces, list) or len(faces) > 20
+                              or not all(isinstance(f, str) and 0 < len(f) <= 40 for f in faces)):
+        raise BadAction("faces must be a list of face names, one per die")
+    session = _ext()["session"]
+    if not hasattr(session, "confirm_read"):
+        return jsonify({"error": "confirming dice reads needs the camera support in the core "
+                                 "(session.confirm_read), which this version lacks"}), 501
+    return jsonify(session.confirm_read(read_id, faces))
+
+
+@devices.get("/dice/<read_id>.jpg")
+def dice_photo(read_id: str):
+    camera = _ext().get("camera")
+    if camera is None or not READ_ID.match(read_id):
+        return jsonify({"error": "no camera photo for that read"}), 404
+    photo = camera.photo(read_id)
+    if photo is None:
+        return jsonify({"error": "no camera photo for that read (it may be too old)"}), 404
+    return Response(photo, mimetype="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
