@@ -66,13 +66,27 @@ def action_for(expect: dict[str, Any] | None, faces: list[str], player: str | No
 
 
 def proposal(action: Action, dice: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
+    """The read as the table's state keeps it; confirmed at once when every die is sure."""
     data = action.data
+    doubtful = [i for i, d in enumerate(dice) if d["confidence"] < threshold]
+    read_id = data.get("id")
+    if not isinstance(read_id, str):
+        read_id = f"read-{int((action.at or 0) * 1000)}"
     return {
-        "id": data.get("id") or f"read-{int((action.at or 0) * 1000)}",
+        "id": read_id,
         "set": data.get("set"),
         "dice": dice,
-        "image": data.get("image"),
+        "faces": [d["face"] for d in dice],
+        "image": data.get("image") if isinstance(data.get("image"), str) else None,
         "threshold": threshold,
-        "confirmed": False,
-        "doubtful": [i for i, d in enumerate(dice) if d["confidence"] < threshold],
+        "confirmed": not doubtful,
+        "corrected": [],
+        "doubtful": doubtful,
     }
+
+
+def confirmed(read: dict[str, Any], faces: list[str]) -> dict[str, Any]:
+    """A waiting read as the players confirmed it, noting which dice they corrected."""
+    corrected = [i for i, (d, f) in enumerate(zip(read["dice"], faces)) if d["face"] != f]
+    return {**read, "faces": list(faces), "confirmed": True, "corrected": corrected,
+            "dice": [{**d, "face": f} for d, f in zip(read["dice"], faces)]}

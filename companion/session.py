@@ -241,41 +241,46 @@ class Session:
             return Table(table.game, apply_timer(table.timers, action), table.dice_read)
         if action.type in dice_reads.READ_ACTIONS:
             return self._apply_read(table, action, rng)
-        # Any other action settles the table's dice: a waiting read is stale now.
-        return Table(engine.apply(table.game, action, rng), table.timers, None)
+        # Any other action settles the table's dice: a waiting read is stale now, while a
+        # confirmed one stays on show as the last roll.
+        last = table.dice_read if table.dice_read and table.dice_read["confirmed"] else None
+        return Table(engine.apply(table.game, action, rng), table.timers, last)
 
     def _apply_read(self, table: Table, action: Action, rng: random.Random) -> Table:
         engine = self._engine
+        waiting = table.dice_read if table.dice_read and not table.dice_read["confirmed"] else None
         if action.type == "dice.dismiss":
-            if table.dice_read is None:
+            if waiting is None:
                 raise IllegalAction("there is no dice read waiting to be dismissed")
             return Table(table.game, table.timers, None)
         if action.type == "dice.confirm":
-            if table.dice_read is None:
-                raise IllegalAction("there is no dice read waiting for confirmation")
+            if waiting is None or action.data.get("id") not in (None, waiting["id"]):
+                raise Conflict("that dice read is no longer waiting: the table has moved on")
             faces = action.data.get("faces")
-            if not isinstance(faces, list) or not all(isinstance(f, str) for f in faces):
-                raise BadAction("dice.confirm needs data.faces: the faces as the table sees them")
+            if faces is None:
+                faces = [d["face"] for d in waiting["dice"]]
+            if (not isinstance(faces, list) or len(faces) != len(waiting["dice"])
+                    or not all(isinstance(f, str) for f in faces)):
+                raise BadAction("dice.confirm needs data.faces: one face for each die read")
+            read = dice_reads.confirmed(waiting, faces)
         else:
-            dice = dice_reads.check_dice(action.data)
-            if any(d["confidence"] < self.read_threshold for d in dice):
-                return Table(table.game, table.timers,
-                             dice_reads.proposal(action, dice, self.read_threshold))
-            faces = [d["face"] for d in dice]
-        game_action = dice_reads.action_for(engine.expect(table.game), faces, action.player,
-                                            action.source)
+            read = dice_reads.proposal(action, dice_reads.check_dice(action.data),
+                                       self.read_threshold)
+            if read["doubtful"]:
+                return Table(table.game, table.timers, read)
+        game_action = dice_reads.action_for(engine.expect(table.game), read["faces"],
+                                            action.player, action.source)
         return Table(engine.apply(table.game, game_action.stamped(action.at), rng), table.timers,
-                     None)
+                     read)
 
-    def confirm_read(self, read_id: str, faces: list[str], source: str = "dashboard") -> dict[str, Any]:
-        """The players confirm (or correct) the waiting camera read with one tap."""
-        with self._lock:
-            table = self._top()
-            waiting = table.dice_read if table is not None else None
-            if waiting is None or waiting["id"] != read_id:
-                raise IllegalAction("that dice read is no longer waiting: the table has moved on")
-            return self.submit(Action("dice.confirm", data={"id": read_id, "faces": faces},
-                                      source=source))
+    def confirm_read(self, read_id: str, faces: list[str] | None = None,
+                     source: str = "dashboard") -> dict[str, Any]:
+        """The players confirm (or correct, die by die) the waiting camera read with one tap.
+        Raises Conflict when that read is no longer the one waiting."""
+        data: dict[str, Any] = {"id": read_id}
+        if faces is not None:
+            data["faces"] = faces
+        return self.submit(Action("dice.confirm", data=data, source=source))
 
     def _result(self, table: Table) -> dict[str, Any] | None:
         return self._engine.outcome(table.game)

@@ -24,6 +24,8 @@ if [ -z "$browser" ]; then
     exit 1
 fi
 
+# Autoplay without a gesture: the timer's end beep must sound on the table screen untouched.
 exec "$browser" --kiosk --noerrdialogs --disable-infobars --no-first-run \
+    --autoplay-policy=no-user-gesture-required \
     --disable-session-crashed-bubble --check-for-update-interval=31536000 \
     --password-store=basic "$URL"

@@ -4,7 +4,7 @@ players, and both survive a restart because both are journaled."""
 import pytest
 
 from companion.actions import Action
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, Conflict, IllegalAction
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
@@ -26,7 +26,7 @@ def session(tmp_path):
 def test_a_confident_read_is_the_roll(session):
     view = session.submit(read(("3", 0.97)))
     assert view["expect"]["phase"] == "move" and view["state"]["roll"]["face"] == "3"
-    assert view["dice_read"] is None
+    assert view["dice_read"]["confirmed"] and view["dice_read"]["faces"] == ["3"]
 
 
 def test_a_doubtful_read_waits_unconfirmed_rather_than_guessed(session, tmp_path):
@@ -38,7 +38,11 @@ def test_a_doubtful_read_waits_unconfirmed_rather_than_guessed(session, tmp_path
     again = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
     assert again.view()["dice_read"] == waiting
     view = again.confirm_read(waiting["id"], ["2"])             # corrected with one tap
-    assert view["state"]["roll"]["face"] == "2" and view["dice_read"] is None
+    assert view["state"]["roll"]["face"] == "2"
+    shown = view["dice_read"]                                    # stays on show as the last roll
+    assert shown["confirmed"] and shown["corrected"] == [0] and shown["dice"][0]["face"] == "2"
+    with pytest.raises(Conflict):
+        again.confirm_read(waiting["id"], ["2"])                 # already confirmed
     view = again.submit(Action("undo"))
     assert view["dice_read"] == waiting                          # undo brings the read back
 
@@ -47,7 +51,7 @@ def test_typing_the_roll_makes_a_waiting_read_stale(session):
     waiting = session.submit(read(("3", 0.2)))["dice_read"]
     session.submit(Action("roll", data={"face": "1"}))
     assert session.view()["dice_read"] is None
-    with pytest.raises(IllegalAction, match="no longer waiting"):
+    with pytest.raises(Conflict, match="no longer waiting"):
         session.confirm_read(waiting["id"], ["3"])
 
 
@@ -74,7 +78,7 @@ def test_many_dice_in_one_frame_become_one_roll_action(tmp_path):
         {"face": f, "confidence": 0.95} for f in faces]}, source="camera"))
     last = s.journal.entries(s.journal.current_game().id)[-1]
     assert last.payload["type"] == "dice.read"
-    assert view["seq"] == last.seq and view["dice_read"] is None
+    assert view["seq"] == last.seq and view["dice_read"]["confirmed"]
     # "X-Men 1 point, Marvel 2": two X-Men and one Marvel make 4 points.
     assert view["state"]["last_roll"]["faces"] == faces
     assert view["state"]["going_first"]["rolls"] == {entry["player"]: 4}
