@@ -1,0 +1,134 @@
+"""Taught faces: a nearest-neighbour classifier over normalised patches of the die's top.
+
+Teaching takes a few photos per face (each one die). Every photo's die is cut out upright
+along its own edges, so only a quarter-turn ambiguity is left; the four quarter turns, small
+tilts, scales and shifts of each photo are all kept as templates. Reading cuts the die out
+the same way and finds the nearest template. The confidence compares the nearest template
+of the best face with the nearest of any other face (a ratio test) and with how far reads
+of the teaching photos themselves fell.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.finder import Candidate
+
+PATCH = 20  # feature patch side
+CONTRAST_FLOOR = 12.0  # below this grey-level spread a face is flat (a blank face)
+
+
+def upright_crop(frame: np.ndarray, cand: Candidate, out: int = 48, angle_jitter: float = 0.0,
+                 scale: float = 1.0, shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The die's square, rotated to sit upright, ``out`` px, grayscale."""
+    (cx, cy), (rw, rh), ang = cand.rect
+    side = float(np.sqrt(max(rw * rh, 1.0))) * scale
+    cx += shift[0] * side
+    cy += shift[1] * side
+    f = out / side
+    M = cv2.getRotationMatrix2D((cx, cy), ang + angle_jitter, f)
+    M[0, 2] += out / 2 - cx
+    M[1, 2] += out / 2 - cy
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return cv2.warpAffine(gray, M, (out, out), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def feature(crop: np.ndarray) -> np.ndarray:
+    """A normalised patch of the inner face: contrast-normalised, flat faces stay near zero."""
+    n = crop.shape[0]
+    m = int(n * 0.12)
+    inner = crop[m:n - m, m:n - m]
+    p = cv2.resize(inner, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float32)
+    p = cv2.GaussianBlur(p, (3, 3), 0)
+    p -= p.mean()
+    p /= max(float(p.std()), CONTRAST_FLOOR)
+    return p.ravel()
+
+
+def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
+    feats = []
+    for rot in (0, 90, 180, 270):
+        for jit in (-7.0, 0.0, 7.0):
+            for scale in (0.92, 1.05):
+                for shift in ((0.0, 0.0), (0.04, -0.04)):
+                    feats.append(feature(upright_crop(frame, cand, angle_jitter=rot + jit,
+                                                      scale=scale, shift=shift)))
+    return feats
+
+
+@dataclass
+class FaceModel:
+    """The templates of a taught set."""
+    name: str
+    faces: list[str]
+    feats: np.ndarray  # (n, PATCH*PATCH) float32
+    labels: np.ndarray  # (n,) int index into faces
+    reject: float  # a nearest distance beyond this is not a die of this set
+
+    def classify(self, feats: np.ndarray) -> list[tuple[str, float, float]]:
+        """(face, confidence, distance) for each row of ``feats``."""
+        if len(feats) == 0:
+            return []
+        f2 = (feats ** 2).sum(1)[:, None]
+        t2 = (self.feats ** 2).sum(1)[None, :]
+        d = np.sqrt(np.maximum(f2 + t2 - 2 * feats @ self.feats.T, 0))
+        out = []
+        for row in d:
+            best = np.full(len(self.faces), np.inf, np.float32)
+            np.minimum.at(best, self.labels, row)
+            order = np.argsort(best)
+            d1 = float(best[order[0]])
+            d2 = float(best[order[1]]) if len(order) > 1 else d1 * 3 + 1
+            margin = (d2 - d1) / max(d2, 1e-6)  # 0 when tied, towards 1 when clear
+            conf = min(1.0, margin / 0.35)
+            if d1 > self.reject:
+                conf *= max(0.0, 1.0 - (d1 - self.reject) / self.reject)
+            out.append((self.faces[order[0]], conf, d1))
+        return out
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(folder / "model.npz", feats=self.feats, labels=self.labels)
+        (folder / "model.json").write_text(json.dumps(
+            {"name": self.name, "faces": self.faces, "reject": self.reject,
+             "patch": PATCH}, indent=1))
+
+    @classmethod
+    def load(cls, folder: Path) -> "FaceModel":
+        meta = json.loads((folder / "model.json").read_text())
+        if meta.get("patch") != PATCH:
+            raise ValueError(f"taught set {folder.name!r} was made by another version; teach it again")
+        z = np.load(folder / "model.npz")
+        return cls(meta["name"], meta["faces"], z["feats"].astype(np.float32),
+                   z["labels"].astype(np.int64), float(meta["reject"]))
+
+
+def build_model(name: str, examples: list[tuple[str, np.ndarray, Candidate]]) -> FaceModel:
+    """A model from (face, frame, candidate) teaching examples."""
+    faces = sorted({f for f, _, _ in examples})
+    feats, labels, plain, plain_lab, owner = [], [], [], [], []
+    for k, (face, frame, cand) in enumerate(examples):
+        aug = augmented_features(frame, cand)
+        feats.extend(aug)
+        labels.extend([faces.index(face)] * len(aug))
+        owner.extend([k] * len(aug))
+        plain.append(feature(upright_crop(frame, cand)))
+        plain_lab.append(faces.index(face))
+    F = np.array(feats, np.float32)
+    L = np.array(labels, np.int64)
+    O = np.array(owner)
+    # How far does a teaching photo fall from the others of its face (leave that photo out)?
+    near = []
+    for k, p in enumerate(plain):
+        sel = (L == plain_lab[k]) & (O != k)
+        if sel.any():
+            near.append(float(np.sqrt(((F[sel] - p) ** 2).sum(1)).min()))
+    reject = 2.0 * float(np.percentile(near, 90)) if near else 1e9
+    reject = max(reject, 4.0)
+    return FaceModel(name, faces, F, L, reject)
