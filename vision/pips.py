@@ -44,22 +44,120 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
     return crop, mask, f
 
 
-def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+def top_face(lab: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(top, hull, dist): pixels of the top face's colour, the top face's outline filled, and
+    every pixel's colour distance from the face colour."""
     core = cv2.erode(mask, np.ones((9, 9), np.uint8))
     if cv2.countNonZero(core) < 50:
         core = mask
-    # Outside the die, pretend the die goes on, so the local median sees body, not tray.
-    colour = np.median(lab[core > 0], axis=0).astype(np.uint8)
+    px = lab[core > 0].astype(np.int16)
+    # The top face is the most common colour of the die (its sides are shaded, pips small):
+    # take the median of the brighter half, where the lit top face lies.
+    colour = np.median(px, axis=0)
+    d = np.abs(lab.astype(np.int16) - colour.astype(np.int16))
+    dist = np.clip(d[..., 0] + 2 * (d[..., 1] + d[..., 2]), 0, 255).astype(np.uint8)
+    vals = dist[core > 0]
+    otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(np.clip(otsu, 25, 70))
+    top = ((dist <= thr) & (mask > 0)).astype(np.uint8) * 255
+    top = cv2.morphologyEx(top, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    if n <= 1:
+        return top, mask.copy(), dist
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    top = (labels == big).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(top)
+    cv2.fillPoly(hull, [cv2.convexHull(max(contours, key=cv2.contourArea))], 255)
+    return top, hull, dist
+
+
+def blob_response(lab: np.ndarray, sigma: float) -> np.ndarray:
+    """Centre-surround contrast at the pip scale, whatever the pips' colour."""
+    f = lab.astype(np.float32)
+    g1 = cv2.GaussianBlur(f, (0, 0), sigma)
+    g2 = cv2.GaussianBlur(f, (0, 0), sigma * 2.2)
+    d = np.abs(g1 - g2)
+    return d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
+
+
+def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
+    """Pips: local maxima of centre-surround contrast inside the die, at the pip scale."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    top, hull, dist = top_face(lab, mask)
+    resp = cv2.GaussianBlur(dist.astype(np.float32), (0, 0), NORM * 0.05)
+    if cv2.countNonZero(hull) < 0.15 * NORM * NORM:
+        return []
+    edge_dist = cv2.distanceTransform(hull, cv2.DIST_L2, 3)
+    resp[edge_dist < 0.07 * NORM] = 0
+    r = int(NORM * 0.09)
+    dil = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    peaks = (resp >= dil) & (resp > 20.0)
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0:
+        return []
+    vals = resp[ys, xs]
+    order = np.argsort(-vals)
+    pips: list = []
+    H, W = top.shape
+    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ring_r = NORM * 0.14
+    for k in order:
+        x, y, v = float(xs[k]), float(ys[k]), float(vals[k])
+        rx = np.clip((x + ring_r * np.cos(ang)).astype(int), 0, W - 1)
+        ry = np.clip((y + ring_r * np.sin(ang)).astype(int), 0, H - 1)
+        if np.count_nonzero(top[ry, rx]) < 9:  # not enclosed by the face: an edge, a corner
+            continue
+        if any((x - p[0]) ** 2 + (y - p[1]) ** 2 < (1.6 * r) ** 2 for p in pips):
+            continue
+        pips.append((x, y, 0.0, v))
+    if not pips:
+        return []
+    best = pips[0][3]
+    return [p for p in pips if p[3] >= 0.45 * best]
+
+
+RING_MIN = 10
+EDGE_MIN = 0.1
+GROW = 0
+
+
+def face_colour(lab: np.ndarray, core: np.ndarray) -> np.ndarray:
+    """The top face's colour: the lit top sits between the shaded sides/shadow (darker) and
+    the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
+    px = lab[core > 0]
+    L = px[:, 0]
+    lo, hi = np.percentile(L, [FACE_LO, FACE_HI])
+    band = px[(L >= lo) & (L <= hi)]
+    if len(band) < 10:
+        band = px
+    return np.median(band, axis=0).astype(np.uint8)
+
+
+FACE_LO, FACE_HI = 40, 85
+
+
+def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
+    """Pips: compact blobs differing from the die's local body colour, enclosed by body."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    if GROW:
+        cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cnts:
+            mask = np.zeros_like(mask)
+            cv2.fillPoly(mask, [cv2.convexHull(np.vstack(cnts))], 255)
+            mask = cv2.dilate(mask, np.ones((GROW, GROW), np.uint8))
+    core = cv2.erode(mask, np.ones((9, 9), np.uint8))
+    if cv2.countNonZero(core) < 50:
+        core = mask
+    if cv2.countNonZero(core) < 20:
+        return []
+    colour = face_colour(lab, core)
     filled = lab.copy()
     filled[core == 0] = colour
-    k = NORM // 2 | 1
-    body = cv2.medianBlur(filled, k)
+    body = cv2.medianBlur(filled, NORM // 2 | 1)
     d = np.abs(lab.astype(np.int16) - body.astype(np.int16))
-    dist = d[..., 0] + 2 * (d[..., 1] + d[..., 2])
-    dist = np.clip(dist, 0, 255).astype(np.uint8)
-    inner = cv2.erode(mask, np.ones((5, 5), np.uint8), iterations=1)
-    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    dist = np.clip(d[..., 0] + 2 * (d[..., 1] + d[..., 2]), 0, 255).astype(np.uint8)
+    inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     vals = dist[inner > 0]
     if vals.size < 50:
         return []
@@ -67,25 +165,32 @@ def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
     thr = max(30.0, min(otsu, 70.0))
     bin_ = ((dist > thr) & (inner > 0)).astype(np.uint8) * 255
     bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    bodylike = ((dist <= thr) & (mask > 0))
+    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     a_norm = NORM * NORM
+    H, W = mask.shape
+    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     pips = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if not (0.004 * a_norm <= area <= 0.09 * a_norm):
             continue
-        if max(w, h) > 1.9 * min(w, h):
-            continue
-        if area < 0.55 * w * h:
+        if max(w, h) > 1.9 * min(w, h) or area < 0.55 * w * h:
             continue
         cx, cy = float(cents[i][0]), float(cents[i][1])
-        if edge_dist[min(int(cy), edge_dist.shape[0] - 1), min(int(cx), edge_dist.shape[1] - 1)] < 0.12 * NORM:
+        if edge_dist[min(int(cy), H - 1), min(int(cx), W - 1)] < EDGE_MIN * NORM:
+            continue
+        rr = 0.5 * max(w, h) + 0.06 * NORM
+        rx = np.clip((cx + rr * np.cos(ang)).astype(int), 0, W - 1)
+        ry = np.clip((cy + rr * np.sin(ang)).astype(int), 0, H - 1)
+        if np.count_nonzero(bodylike[ry, rx]) < RING_MIN:
             continue
         strength = float(dist[labels == i].mean())
         pips.append((cx, cy, float(area), strength))
     if pips:
-        top = max(p[3] for p in pips)
-        pips = [p for p in pips if p[3] >= 0.55 * top]
+        top_s = max(p[3] for p in pips)
+        pips = [p for p in pips if p[3] >= 0.55 * top_s]
     if len(pips) >= 2:
         med = float(np.median([p[2] for p in pips]))
         pips = [p for p in pips if 0.35 * med <= p[2] <= 2.8 * med]
@@ -94,7 +199,7 @@ def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
 
 def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
     crop, mask, _ = die_crop(frame, cand)
-    pips = find_pips(crop, mask)
+    pips = find_pips_local(crop, mask)
     n = len(pips)
     if n == 0:
         return PipRead(0, 0.0, pips)
