@@ -39,14 +39,65 @@ def upright_crop(frame: np.ndarray, cand: Candidate, out: int = 48, angle_jitter
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+FEATURE = "hog"
+HOG_BINS = 8
+HOG_CELL = 8
+HOG_SIDE = 32
+_CELL_INDEX = (np.arange(HOG_SIDE)[:, None] // HOG_CELL) * (HOG_SIDE // HOG_CELL) + \
+    (np.arange(HOG_SIDE)[None, :] // HOG_CELL)
+
+
+def _hog(img: np.ndarray) -> np.ndarray:
+    """Histograms of unsigned gradient orientation in 8x8 cells (a small HOG of our own)."""
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * HOG_BINS  # 0..8, unsigned
+    b0 = np.floor(ang).astype(np.int64) % HOG_BINS
+    w1 = ang - np.floor(ang)
+    b1 = (b0 + 1) % HOG_BINS
+    ncell = (HOG_SIDE // HOG_CELL) ** 2
+    idx0 = (_CELL_INDEX * HOG_BINS + b0).ravel()
+    idx1 = (_CELL_INDEX * HOG_BINS + b1).ravel()
+    h = np.bincount(idx0, (mag * (1 - w1)).ravel(), ncell * HOG_BINS)
+    h += np.bincount(idx1, (mag * w1).ravel(), ncell * HOG_BINS)
+    h = h / (np.linalg.norm(h) + 1e-6)
+    h = np.minimum(h, 0.2)
+    return h / (np.linalg.norm(h) + 1e-6)
+
+
 def feature(crop: np.ndarray) -> np.ndarray:
+    if FEATURE == "hog":
+        return hog_feature(crop)
+    return patch_feature(crop)
+
+
+def hog_feature(crop: np.ndarray) -> np.ndarray:
+    """Gradient-orientation histograms of the inner face (unsigned: polarity-free), plus a
+    flatness term so a blank face stays apart from faint symbols."""
+    n = crop.shape[0]
+    m = int(n * 0.12)
+    inner = cv2.resize(crop[m:n - m, m:n - m], (HOG_SIDE, HOG_SIDE), interpolation=cv2.INTER_AREA)
+    h = _hog(inner)
+    contrast = float(inner.std())
+    scale = min(1.0, contrast / CONTRAST_FLOOR)  # flat faces: gradients are noise
+    return (h * scale * 4.0).astype(np.float32)
+
+
+def patch_feature(crop: np.ndarray) -> np.ndarray:
     """A normalised patch of the inner face: contrast-normalised, flat faces stay near zero."""
     n = crop.shape[0]
     m = int(n * 0.12)
     inner = crop[m:n - m, m:n - m]
     p = cv2.resize(inner, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float32)
     p = cv2.GaussianBlur(p, (3, 3), 0)
-    p -= p.mean()
+    # The body is the majority of the face (the median); the symbol is what departs from it.
+    # Make the symbol positive whatever the colours, so light-on-dark and dark-on-light dice
+    # of the same face look alike.
+    p -= float(np.median(p))
+    if p.mean() < 0:
+        p = -p
     p /= max(float(p.std()), CONTRAST_FLOOR)
     return p.ravel()
 
@@ -60,6 +111,16 @@ def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
                     feats.append(feature(upright_crop(frame, cand, angle_jitter=rot + jit,
                                                       scale=scale, shift=shift)))
     return feats
+
+
+READ_SHIFTS = [(0.0, 0.0), (0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07)]
+
+
+def read_features(frame: np.ndarray, cand: Candidate) -> np.ndarray:
+    """Features of a die at a few small shifts: the top face is not always centred in the
+    die's outline (visible sides, shadow), so the reader keeps the best-matching one."""
+    return np.stack([feature(upright_crop(frame, cand, shift=sh, scale=0.95))
+                     for sh in READ_SHIFTS])
 
 
 @dataclass
@@ -90,6 +151,19 @@ class FaceModel:
             if d1 > self.reject:
                 conf *= max(0.0, 1.0 - (d1 - self.reject) / self.reject)
             out.append((self.faces[order[0]], conf, d1))
+        return out
+
+    def classify_dice(self, per_die: list[np.ndarray]) -> list[tuple[str, float, float]]:
+        """Like ``classify`` for dice given as stacks of shifted features: each die takes
+        the shift whose nearest template is nearest."""
+        if not per_die:
+            return []
+        k = len(per_die[0])
+        flat = self.classify(np.concatenate(per_die))
+        out = []
+        for i in range(len(per_die)):
+            group = flat[i * k:(i + 1) * k]
+            out.append(min(group, key=lambda r: r[2]))
         return out
 
     def save(self, folder: Path) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-WORK_SIDE = 512  # the frame's longer side is brought to this before finding (speed)
+WORK_SIDE = 512
+SPLIT_SOLIDITY = 0.86  # the frame's longer side is brought to this before finding (speed)
 
 
 @dataclass
@@ -161,10 +162,14 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         if die_area:
             if area < die_area * 0.35:
                 continue
-            if area > 1.5 * die_area:
-                hull_area = cv2.contourArea(cv2.convexHull(np.argwhere(labels[y:y + bh, x:x + bw] == i)[:, ::-1].astype(np.int32)))
-                solidity = area / max(1.0, hull_area)
-                if solidity < 0.88 or area > 2.6 * die_area:
+            if area > 1.4 * die_area:
+                # One die is a convex, squarish blob; touching dice make a dented or long one.
+                pts = np.argwhere(labels[y:y + bh, x:x + bw] == i)[:, ::-1].astype(np.int32)
+                hull = cv2.convexHull(pts)
+                solidity = area / max(1.0, cv2.contourArea(hull))
+                (rw, rh) = cv2.minAreaRect(hull)[1]
+                elong = max(rw, rh) / max(1.0, min(rw, rh))
+                if solidity < SPLIT_SOLIDITY or elong > 1.55 or area > 3.2 * die_area:
                     k = max(2, min(int(round(area / die_area)), 12))
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         if k == 1:

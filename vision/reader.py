@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision import sets
-from vision.faces import feature, upright_crop
+from vision.faces import read_features
 from vision.finder import find_dice
 from vision.pips import read_pips
 
@@ -68,8 +69,9 @@ class Reader:
             return out
         if not scene.dice:
             return out
-        feats = np.stack([feature(upright_crop(frame_bgr, c)) for c in scene.dice])
-        for cand, (face, conf, dist) in zip(scene.dice, self.model.classify(feats)):
+        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        feats = [read_features(gray, c) for c in scene.dice]
+        for cand, (face, conf, dist) in zip(scene.dice, self.model.classify_dice(feats)):
             if dist > 2.0 * self.model.reject:  # far from every taught face: not a die
                 continue
             out.append(DieRead(face, conf, cand.box, conf >= self.threshold))

@@ -197,9 +197,9 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
                 d = (ps + side) * 0.5 * rng.uniform(1.05, 1.2)
                 cx, cy = px + d * math.cos(a), py + d * math.sin(a)
             else:
-                m = side * 0.9 + 10
+                m = side * 0.9 + opt.perspective * max(w, h) + 6
                 cx, cy = rng.uniform(m, w - m), rng.uniform(m, h - m)
-            m = side * 0.8
+            m = side * 0.8 + opt.perspective * max(w, h)
             if not (m < cx < w - m and m < cy < h - m):
                 continue
             if all(math.hypot(cx - qx, cy - qy) > (side + qs) * 0.5 * 1.45 for qx, qy, qs in placed):
