@@ -117,7 +117,10 @@ def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
     return [p for p in pips if p[3] >= 0.45 * best]
 
 
-RING_MIN = 10
+RING_MIN = 8
+THR_K = 0.8
+THR_MAX = 110.0
+RING_GAP = 0.02
 EDGE_MIN = 0.1
 GROW = 0
 
@@ -137,8 +140,20 @@ def face_colour(lab: np.ndarray, core: np.ndarray) -> np.ndarray:
 FACE_LO, FACE_HI = 40, 85
 
 
-def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
+def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
+                    prep=None) -> list:
     """Pips: compact blobs differing from the die's local body colour, enclosed by body."""
+    if prep is None:
+        prep = prepare(crop, mask)
+    if prep is None:
+        return []
+    dist, inner, otsu = prep
+    thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
+    return _pips_at(dist, mask, inner, thr)
+
+
+def prepare(crop: np.ndarray, mask: np.ndarray):
+    """(dist, inner, otsu): each pixel's colour distance from the die's local body colour."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     if GROW:
         cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -150,7 +165,7 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
     if cv2.countNonZero(core) < 50:
         core = mask
     if cv2.countNonZero(core) < 20:
-        return []
+        return None
     colour = face_colour(lab, core)
     filled = lab.copy()
     filled[core == 0] = colour
@@ -160,9 +175,12 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     vals = dist[inner > 0]
     if vals.size < 50:
-        return []
+        return None
     otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = max(30.0, min(otsu, 70.0))
+    return dist, inner, float(otsu)
+
+
+def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float) -> list:
     bin_ = ((dist > thr) & (inner > 0)).astype(np.uint8) * 255
     bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     bodylike = ((dist <= thr) & (mask > 0))
@@ -172,16 +190,34 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
     H, W = mask.shape
     ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     pips = []
+    blobs = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if not (0.004 * a_norm <= area <= 0.09 * a_norm):
+        if area < 0.004 * a_norm:
             continue
-        if max(w, h) > 1.9 * min(w, h) or area < 0.55 * w * h:
+        round_ = max(w, h) <= 1.9 * min(w, h) and area >= 0.55 * w * h
+        if round_ and area <= 0.09 * a_norm:
+            blobs.append((x, y, w, h, area, float(cents[i][0]), float(cents[i][1]), i))
             continue
-        cx, cy = float(cents[i][0]), float(cents[i][1])
+        if area > 0.3 * a_norm:
+            continue
+        # Pips that touch (a big six): split the blob at its narrow waists.
+        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
+        if dt.max() < 2:
+            continue
+        k, sub, sst, sce = cv2.connectedComponentsWithStats(
+            (dt > 0.55 * dt.max()).astype(np.uint8), connectivity=4)
+        if 2 <= k - 1 <= 4:
+            each = area / (k - 1)
+            r_each = float(np.sqrt(each / np.pi))
+            for j in range(1, k):
+                blobs.append((0, 0, int(2 * r_each), int(2 * r_each), each,
+                              x + float(sce[j][0]), y + float(sce[j][1]), i))
+    for x, y, w, h, area, cx, cy, i in blobs:
         if edge_dist[min(int(cy), H - 1), min(int(cx), W - 1)] < EDGE_MIN * NORM:
             continue
-        rr = 0.5 * max(w, h) + 0.06 * NORM
+        rr = 0.5 * max(w, h) + RING_GAP * NORM
         rx = np.clip((cx + rr * np.cos(ang)).astype(int), 0, W - 1)
         ry = np.clip((cy + rr * np.sin(ang)).astype(int), 0, H - 1)
         if np.count_nonzero(bodylike[ry, rx]) < RING_MIN:
@@ -197,17 +233,103 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray) -> list:
     return pips
 
 
+# Standard pip layouts in units of the centre-to-corner-pip offset, axis-aligned.
+LAYOUTS: dict[int, list[np.ndarray]] = {
+    1: [np.array([[0, 0]], np.float32)],
+    2: [np.array([[-1, -1], [1, 1]], np.float32), np.array([[-1, 1], [1, -1]], np.float32)],
+    3: [np.array([[-1, -1], [0, 0], [1, 1]], np.float32),
+        np.array([[-1, 1], [0, 0], [1, -1]], np.float32)],
+    4: [np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)],
+    5: [np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], np.float32)],
+    6: [np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], np.float32),
+        np.array([[-1, -1], [0, -1], [1, -1], [-1, 1], [0, 1], [1, 1]], np.float32)],
+}
+
+
+def layout_error(pts: np.ndarray) -> tuple[float, float]:
+    """(error, scale): how far pip centres are from the standard layout of their count, as
+    a fraction of the layout's scale (0 = perfect), and that scale in pixels."""
+    n = len(pts)
+    if n == 1:
+        return 0.08, 0.0  # one pip fits trivially: a small fixed doubt
+    if n == 0 or n > 6:
+        return 9.0, 0.0
+    c = pts.mean(0)
+    q = pts - c
+    thetas = set()
+    for i in range(n):
+        for j in range(i + 1, n):
+            a = float(np.arctan2(q[j, 1] - q[i, 1], q[j, 0] - q[i, 0]))
+            thetas.add(round(a % (np.pi / 2), 3))
+            thetas.add(round((a - np.pi / 4) % (np.pi / 2), 3))
+    best, best_s = 9.0, 0.0
+    for lay in LAYOUTS[n]:
+        lay_c = lay - lay.mean(0)
+        lay_r = float(np.sqrt((lay_c ** 2).sum(1)).mean())
+        s = float(np.sqrt((q ** 2).sum(1)).mean()) / lay_r
+        if s < 1e-3:
+            continue
+        for th in thetas:
+            ct, st = np.cos(th), np.sin(th)
+            qr = q @ np.array([[ct, -st], [st, ct]], np.float32) / s
+            # match greedily, nearest pairs first
+            d = np.sqrt(((qr[:, None, :] - lay_c[None, :, :]) ** 2).sum(2))
+            used_a, used_b, tot = set(), set(), 0.0
+            for flat in np.argsort(d, axis=None):
+                a, b = divmod(int(flat), n)
+                if a in used_a or b in used_b:
+                    continue
+                used_a.add(a)
+                used_b.add(b)
+                tot += float(d[a, b]) ** 2
+            err = float(np.sqrt(tot / n))
+            if err < best:
+                best, best_s = err, s
+    return best, best_s
+
+
+HYPOTHESES = (0.6, 0.8, 1.0, 1.3)
+
+
+def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
+    """The pip set that best fits a standard layout, over several thresholds and with one
+    stray blob left out; returns (pips, layout error)."""
+    prep = prepare(crop, mask)
+    if prep is None:
+        return [], 9.0
+    seen = set()
+    best, best_err, best_score = [], 9.0, 9.0
+    for k in HYPOTHESES:
+        pips = find_pips_local(crop, mask, thr_k=k, prep=prep)
+        options = [pips]
+        if 2 <= len(pips) <= 7:
+            options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
+        for opt in options:
+            key = tuple(sorted((round(p[0]), round(p[1])) for p in opt))
+            if not opt or key in seen:
+                continue
+            seen.add(key)
+            pts = np.array([[p[0], p[1]] for p in opt], np.float32)
+            err, scale = layout_error(pts)
+            if len(opt) >= 2 and not (0.10 * NORM <= scale <= 0.42 * NORM):
+                err += 1.0  # a layout far too small or too large for the die
+            areas = np.array([p[2] for p in opt])
+            spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
+            # prefer more pips when fits are alike: missing pips can form a layout too
+            score = err + 0.3 * max(0.0, spread - 0.3) - 0.04 * len(opt) + \
+                (0.15 if len(opt) < len(pips) else 0.0)
+            if score < best_score:
+                best, best_err, best_score = opt, err, score
+    return best, best_err
+
+
 def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
     crop, mask, _ = die_crop(frame, cand)
-    pips = find_pips_local(crop, mask)
+    pips, err = best_pips(crop, mask)
     n = len(pips)
     if n == 0:
         return PipRead(0, 0.0, pips)
-    conf = 0.95
     if n > 6:
-        conf = 0.2
-    elif n >= 2:
-        areas = np.array([p[2] for p in pips])
-        cv = float(areas.std() / areas.mean())
-        conf -= max(0.0, cv - 0.25)
-    return PipRead(min(n, 6), max(0.0, min(1.0, conf)), pips)
+        return PipRead(6, 0.1, pips)
+    conf = float(np.clip(1.0 - (err - 0.1) * 2.0, 0.0, 0.99))
+    return PipRead(n, conf, pips)
