@@ -58,10 +58,10 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.nd
     # Edges help pale dice on pale trays: their outline and pips are sharp.
     gray = lab[..., 0]
     grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    noise = float(np.median(diff)) + 1.0
+    noise = float(np.median(diff[::4, ::4])) + 1.0
     thr = max(22.0, 4.0 * noise)
     mask = (diff > thr).astype(np.uint8) * 255
-    edges = (grad > max(40.0, 4.0 * (float(np.median(grad)) + 1))).astype(np.uint8) * 255
+    edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.bitwise_or(mask, edges)
     if region is not None:
@@ -76,6 +76,16 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.nd
                  if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
         cv2.drawContours(mask, holes, -1, 255, thickness=cv2.FILLED)
     return mask
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull of a pixel set, from its outline (far fewer points than pixels)."""
+    x0, y0 = points.min(0)
+    x1, y1 = points.max(0)
+    m = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    m[points[:, 1] - y0, points[:, 0] - x0] = 1
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.vstack(cs)) + np.array([x0, y0], np.int32)
 
 
 def _split(points: np.ndarray, k: int) -> list[np.ndarray]:
@@ -121,7 +131,8 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     it is estimated from the blobs themselves.
     """
     h, w = frame_bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
+    # an integer reduction: fast, and plenty for finding dice (pips are read at full size)
+    scale = 1.0 / max(1, int(np.ceil(max(h, w) / WORK_SIDE)))
     small = frame_bgr if scale == 1.0 else cv2.resize(
         frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
@@ -164,8 +175,9 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                 continue
             if area > 1.4 * die_area:
                 # One die is a convex, squarish blob; touching dice make a dented or long one.
-                pts = np.argwhere(labels[y:y + bh, x:x + bw] == i)[:, ::-1].astype(np.int32)
-                hull = cv2.convexHull(pts)
+                cs, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8),
+                                         cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                hull = cv2.convexHull(np.vstack(cs))
                 solidity = area / max(1.0, cv2.contourArea(hull))
                 (rw, rh) = cv2.minAreaRect(hull)[1]
                 elong = max(rw, rh) / max(1.0, min(rw, rh))
@@ -180,7 +192,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         for p in parts:
             if len(p) < min_area * 0.5:
                 continue
-            hull = cv2.convexHull(p.astype(np.int32))
+            hull = _hull(p)
             rect = cv2.minAreaRect(hull)
             (rw, rh) = rect[1]
             if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:

@@ -118,6 +118,7 @@ def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
 
 
 RING_MIN = 8
+STRENGTH_MIN = 0.55
 THR_K = 0.8
 THR_MAX = 110.0
 RING_GAP = 0.02
@@ -125,12 +126,12 @@ EDGE_MIN = 0.1
 GROW = 0
 
 
-def face_colour(lab: np.ndarray, core: np.ndarray) -> np.ndarray:
+def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     """The top face's colour: the lit top sits between the shaded sides/shadow (darker) and
     the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
     px = lab[core > 0]
     L = px[:, 0]
-    lo, hi = np.percentile(L, [FACE_LO, FACE_HI])
+    lo, hi = np.percentile(L, band)
     band = px[(L >= lo) & (L <= hi)]
     if len(band) < 10:
         band = px
@@ -147,12 +148,12 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
         prep = prepare(crop, mask)
     if prep is None:
         return []
-    dist, inner, otsu = prep
+    dist, inner, otsu, edge_dist = prep
     thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
-    return _pips_at(dist, mask, inner, thr)
+    return _pips_at(dist, mask, inner, thr, edge_dist)
 
 
-def prepare(crop: np.ndarray, mask: np.ndarray):
+def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85)):
     """(dist, inner, otsu): each pixel's colour distance from the die's local body colour."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     if GROW:
@@ -166,7 +167,7 @@ def prepare(crop: np.ndarray, mask: np.ndarray):
         core = mask
     if cv2.countNonZero(core) < 20:
         return None
-    colour = face_colour(lab, core)
+    colour = face_colour(lab, core, band)
     filled = lab.copy()
     filled[core == 0] = colour
     body = cv2.medianBlur(filled, NORM // 2 | 1)
@@ -177,14 +178,15 @@ def prepare(crop: np.ndarray, mask: np.ndarray):
     if vals.size < 50:
         return None
     otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return dist, inner, float(otsu)
+    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    return dist, inner, float(otsu), edge_dist
 
 
-def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float) -> list:
+def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
+             edge_dist: np.ndarray) -> list:
     bin_ = ((dist > thr) & (inner > 0)).astype(np.uint8) * 255
     bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     bodylike = ((dist <= thr) & (mask > 0))
-    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     a_norm = NORM * NORM
     H, W = mask.shape
@@ -197,7 +199,7 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float) 
             continue
         round_ = max(w, h) <= 1.9 * min(w, h) and area >= 0.55 * w * h
         if round_ and area <= 0.09 * a_norm:
-            blobs.append((x, y, w, h, area, float(cents[i][0]), float(cents[i][1]), i))
+            blobs.append((x, y, w, h, max(w, h), area, float(cents[i][0]), float(cents[i][1]), i))
             continue
         if area > 0.3 * a_norm:
             continue
@@ -212,21 +214,22 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float) 
             each = area / (k - 1)
             r_each = float(np.sqrt(each / np.pi))
             for j in range(1, k):
-                blobs.append((0, 0, int(2 * r_each), int(2 * r_each), each,
+                blobs.append((x, y, w, h, 2 * r_each, each,
                               x + float(sce[j][0]), y + float(sce[j][1]), i))
-    for x, y, w, h, area, cx, cy, i in blobs:
+    for x, y, w, h, size, area, cx, cy, i in blobs:
         if edge_dist[min(int(cy), H - 1), min(int(cx), W - 1)] < EDGE_MIN * NORM:
             continue
-        rr = 0.5 * max(w, h) + RING_GAP * NORM
+        rr = 0.5 * size + RING_GAP * NORM
         rx = np.clip((cx + rr * np.cos(ang)).astype(int), 0, W - 1)
         ry = np.clip((cy + rr * np.sin(ang)).astype(int), 0, H - 1)
         if np.count_nonzero(bodylike[ry, rx]) < RING_MIN:
             continue
-        strength = float(dist[labels == i].mean())
+        sub = labels[y:y + h, x:x + w] == i
+        strength = float(dist[y:y + h, x:x + w][sub].mean())
         pips.append((cx, cy, float(area), strength))
     if pips:
         top_s = max(p[3] for p in pips)
-        pips = [p for p in pips if p[3] >= 0.55 * top_s]
+        pips = [p for p in pips if p[3] >= STRENGTH_MIN * top_s]
     if len(pips) >= 2:
         med = float(np.median([p[2] for p in pips]))
         pips = [p for p in pips if 0.35 * med <= p[2] <= 2.8 * med]
@@ -246,9 +249,12 @@ LAYOUTS: dict[int, list[np.ndarray]] = {
 }
 
 
-def layout_error(pts: np.ndarray) -> tuple[float, float]:
+def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, float]:
     """(error, scale): how far pip centres are from the standard layout of their count, as
-    a fraction of the layout's scale (0 = perfect), and that scale in pixels."""
+    a fraction of the layout's scale (0 = perfect), and that scale in pixels.
+
+    ``angle`` (radians) is the die's edge direction when known; the fit also tries the
+    directions between pips, since perspective bends the die's outline a little."""
     n = len(pts)
     if n == 1:
         return 0.08, 0.0  # one pip fits trivially: a small fixed doubt
@@ -256,50 +262,60 @@ def layout_error(pts: np.ndarray) -> tuple[float, float]:
         return 9.0, 0.0
     c = pts.mean(0)
     q = pts - c
-    thetas = set()
-    for i in range(n):
-        for j in range(i + 1, n):
-            a = float(np.arctan2(q[j, 1] - q[i, 1], q[j, 0] - q[i, 0]))
-            thetas.add(round(a % (np.pi / 2), 3))
-            thetas.add(round((a - np.pi / 4) % (np.pi / 2), 3))
+    # candidate directions: the die's edges, and each pip's direction to its nearest pip
+    d2 = ((q[:, None, :] - q[None, :, :]) ** 2).sum(2)
+    np.fill_diagonal(d2, np.inf)
+    nn = d2.argmin(1)
+    vec = q[nn] - q
+    ang = np.arctan2(vec[:, 1], vec[:, 0])
+    thetas = np.concatenate([ang, ang - np.pi / 4] + ([np.array([angle])] if angle is not None else []))
+    thetas = np.unique(np.round(thetas % (np.pi / 2), 2))
+    ct, st = np.cos(thetas), np.sin(thetas)
+    # rotate q by every theta at once: (T, n, 2)
+    rx = q[None, :, 0] * ct[:, None] + q[None, :, 1] * st[:, None]
+    ry = -q[None, :, 0] * st[:, None] + q[None, :, 1] * ct[:, None]
+    rot = np.stack([rx, ry], axis=2)
     best, best_s = 9.0, 0.0
+    rq = float(np.sqrt((q ** 2).sum(1)).mean())
     for lay in LAYOUTS[n]:
         lay_c = lay - lay.mean(0)
-        lay_r = float(np.sqrt((lay_c ** 2).sum(1)).mean())
-        s = float(np.sqrt((q ** 2).sum(1)).mean()) / lay_r
+        s = rq / float(np.sqrt((lay_c ** 2).sum(1)).mean())
         if s < 1e-3:
             continue
-        for th in thetas:
-            ct, st = np.cos(th), np.sin(th)
-            qr = q @ np.array([[ct, -st], [st, ct]], np.float32) / s
-            # match greedily, nearest pairs first
-            d = np.sqrt(((qr[:, None, :] - lay_c[None, :, :]) ** 2).sum(2))
-            used_a, used_b, tot = set(), set(), 0.0
-            for flat in np.argsort(d, axis=None):
-                a, b = divmod(int(flat), n)
-                if a in used_a or b in used_b:
-                    continue
-                used_a.add(a)
-                used_b.add(b)
-                tot += float(d[a, b]) ** 2
-            err = float(np.sqrt(tot / n))
-            if err < best:
-                best, best_s = err, s
+        r = rot / s
+        d = np.sqrt(((r[:, :, None, :] - lay_c[None, None, :, :]) ** 2).sum(3))  # (T, n, n)
+        # a symmetric nearest-point distance: every pip near a layout spot and vice versa
+        e = np.sqrt(0.5 * ((d.min(2) ** 2).mean(1) + (d.min(1) ** 2).mean(1)))
+        k = int(e.argmin())
+        if e[k] < best:
+            best, best_s = float(e[k]), s
     return best, best_s
 
 
-HYPOTHESES = (0.6, 0.8, 1.0, 1.3)
+BANDS = ((40, 85), (10, 60))
+HYPOTHESES = [(BANDS[0], 1.0), (BANDS[0], 0.8), (BANDS[1], 1.0), (BANDS[0], 0.6),
+              (BANDS[0], 1.3), (BANDS[1], 0.8), (BANDS[1], 0.6), (BANDS[1], 1.3)]
+EARLY_ERR = 0.12
+SCALE_MIN, SCALE_MAX = 0.10, 0.42
+CENTRE_W, CENTRE_FREE = 4.0, 0.2
+SPREAD_W = 1.0
+SR_MIN = 0.0
 
 
 def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
     """The pip set that best fits a standard layout, over several thresholds and with one
     stray blob left out; returns (pips, layout error)."""
-    prep = prepare(crop, mask)
-    if prep is None:
-        return [], 9.0
     seen = set()
     best, best_err, best_score = [], 9.0, 9.0
-    for k in HYPOTHESES:
+    preps: dict = {}
+    m = cv2.moments(mask, binaryImage=True)
+    centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
+    for band, k in HYPOTHESES:
+        prep = preps.get(band)
+        if prep is None and band not in preps:
+            prep = preps[band] = prepare(crop, mask, band)
+        if prep is None:
+            continue
         pips = find_pips_local(crop, mask, thr_k=k, prep=prep)
         options = [pips]
         if 2 <= len(pips) <= 7:
@@ -311,15 +327,23 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
             seen.add(key)
             pts = np.array([[p[0], p[1]] for p in opt], np.float32)
             err, scale = layout_error(pts)
-            if len(opt) >= 2 and not (0.10 * NORM <= scale <= 0.42 * NORM):
+            if len(opt) >= 2 and not (SCALE_MIN * NORM <= scale <= SCALE_MAX * NORM):
                 err += 1.0  # a layout far too small or too large for the die
+            if len(opt) >= 2:
+                r = float(np.sqrt(np.median([p[2] for p in opt]) / np.pi))
+                if scale < SR_MIN * r:  # pips crowded closer than any standard face has them
+                    err += 1.0
+            off = float(np.linalg.norm(pts.mean(0) - centre)) / NORM
+            err += CENTRE_W * max(0.0, off - CENTRE_FREE)  # a face's pips centre on the face
             areas = np.array([p[2] for p in opt])
             spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
             # prefer more pips when fits are alike: missing pips can form a layout too
-            score = err + 0.3 * max(0.0, spread - 0.3) - 0.04 * len(opt) + \
+            score = err + SPREAD_W * max(0.0, spread - 0.25) - 0.04 * len(opt) + \
                 (0.15 if len(opt) < len(pips) else 0.0)
             if score < best_score:
                 best, best_err, best_score = opt, err, score
+        if best_err < EARLY_ERR and len(best) == len(pips) >= 5:
+            break  # a clean fit with every blob used: no need to look further
     return best, best_err
 
 
