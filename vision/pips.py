@@ -1,9 +1,11 @@
 """Read a standard pip d6 by counting the pips on its top face.
 
 The die's crop is brought to a fixed size; the die body colour is estimated locally with a
-large median (pips are too small to survive it), pips are the compact blobs that differ from
-the body, whichever their colour. Their count is the face; the agreement of the pips with
-each other (size, roundness) and with the standard layouts gives the confidence.
+large median (pips are too small to survive it), and pips are the compact, round blobs that
+differ from the body, whichever their colour, and are ringed by body colour. Several
+thresholds and two guesses of the face colour give several candidate pip sets (also with
+one stray blob left out); the set that best fits a standard layout of its count (1 to 6, any
+rotation) wins. The fit's error gives the confidence.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import numpy as np
 from vision.finder import Candidate
 
 NORM = 64  # a die's side in the normalised crop
+_K_CORE = np.ones((NORM // 7, NORM // 7), np.uint8)
+_K_INNER = np.ones((NORM // 13, NORM // 13), np.uint8)
 
 
 @dataclass
@@ -44,86 +48,12 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
     return crop, mask, f
 
 
-def top_face(lab: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(top, hull, dist): pixels of the top face's colour, the top face's outline filled, and
-    every pixel's colour distance from the face colour."""
-    core = cv2.erode(mask, np.ones((9, 9), np.uint8))
-    if cv2.countNonZero(core) < 50:
-        core = mask
-    px = lab[core > 0].astype(np.int16)
-    # The top face is the most common colour of the die (its sides are shaded, pips small):
-    # take the median of the brighter half, where the lit top face lies.
-    colour = np.median(px, axis=0)
-    d = np.abs(lab.astype(np.int16) - colour.astype(np.int16))
-    dist = np.clip(d[..., 0] + 2 * (d[..., 1] + d[..., 2]), 0, 255).astype(np.uint8)
-    vals = dist[core > 0]
-    otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = float(np.clip(otsu, 25, 70))
-    top = ((dist <= thr) & (mask > 0)).astype(np.uint8) * 255
-    top = cv2.morphologyEx(top, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
-    if n <= 1:
-        return top, mask.copy(), dist
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    top = (labels == big).astype(np.uint8) * 255
-    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = np.zeros_like(top)
-    cv2.fillPoly(hull, [cv2.convexHull(max(contours, key=cv2.contourArea))], 255)
-    return top, hull, dist
-
-
-def blob_response(lab: np.ndarray, sigma: float) -> np.ndarray:
-    """Centre-surround contrast at the pip scale, whatever the pips' colour."""
-    f = lab.astype(np.float32)
-    g1 = cv2.GaussianBlur(f, (0, 0), sigma)
-    g2 = cv2.GaussianBlur(f, (0, 0), sigma * 2.2)
-    d = np.abs(g1 - g2)
-    return d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
-
-
-def find_pips(crop: np.ndarray, mask: np.ndarray) -> list:
-    """Pips: local maxima of centre-surround contrast inside the die, at the pip scale."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    top, hull, dist = top_face(lab, mask)
-    resp = cv2.GaussianBlur(dist.astype(np.float32), (0, 0), NORM * 0.05)
-    if cv2.countNonZero(hull) < 0.15 * NORM * NORM:
-        return []
-    edge_dist = cv2.distanceTransform(hull, cv2.DIST_L2, 3)
-    resp[edge_dist < 0.07 * NORM] = 0
-    r = int(NORM * 0.09)
-    dil = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-    peaks = (resp >= dil) & (resp > 20.0)
-    ys, xs = np.nonzero(peaks)
-    if len(xs) == 0:
-        return []
-    vals = resp[ys, xs]
-    order = np.argsort(-vals)
-    pips: list = []
-    H, W = top.shape
-    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    ring_r = NORM * 0.14
-    for k in order:
-        x, y, v = float(xs[k]), float(ys[k]), float(vals[k])
-        rx = np.clip((x + ring_r * np.cos(ang)).astype(int), 0, W - 1)
-        ry = np.clip((y + ring_r * np.sin(ang)).astype(int), 0, H - 1)
-        if np.count_nonzero(top[ry, rx]) < 9:  # not enclosed by the face: an edge, a corner
-            continue
-        if any((x - p[0]) ** 2 + (y - p[1]) ** 2 < (1.6 * r) ** 2 for p in pips):
-            continue
-        pips.append((x, y, 0.0, v))
-    if not pips:
-        return []
-    best = pips[0][3]
-    return [p for p in pips if p[3] >= 0.45 * best]
-
-
 RING_MIN = 8
 STRENGTH_MIN = 0.55
 THR_K = 0.8
 THR_MAX = 110.0
 RING_GAP = 0.02
 EDGE_MIN = 0.1
-GROW = 0
 
 
 def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
@@ -137,8 +67,6 @@ def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
         band = px
     return np.median(band, axis=0).astype(np.uint8)
 
-
-FACE_LO, FACE_HI = 40, 85
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
@@ -156,13 +84,7 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
 def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85)):
     """(dist, inner, otsu): each pixel's colour distance from the die's local body colour."""
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    if GROW:
-        cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if cnts:
-            mask = np.zeros_like(mask)
-            cv2.fillPoly(mask, [cv2.convexHull(np.vstack(cnts))], 255)
-            mask = cv2.dilate(mask, np.ones((GROW, GROW), np.uint8))
-    core = cv2.erode(mask, np.ones((9, 9), np.uint8))
+    core = cv2.erode(mask, _K_CORE)
     if cv2.countNonZero(core) < 50:
         core = mask
     if cv2.countNonZero(core) < 20:
@@ -170,10 +92,13 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85)):
     colour = face_colour(lab, core, band)
     filled = lab.copy()
     filled[core == 0] = colour
-    body = cv2.medianBlur(filled, NORM // 2 | 1)
+    # the local body colour: a wide median (pips vanish in it), taken at quarter size
+    h, w = filled.shape[:2]
+    small = cv2.resize(filled, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
+    body = cv2.resize(cv2.medianBlur(small, NORM // 8 | 1), (w, h), interpolation=cv2.INTER_LINEAR)
     d = np.abs(lab.astype(np.int16) - body.astype(np.int16))
     dist = np.clip(d[..., 0] + 2 * (d[..., 1] + d[..., 2]), 0, 255).astype(np.uint8)
-    inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
+    inner = cv2.erode(mask, _K_INNER)
     vals = dist[inner > 0]
     if vals.size < 50:
         return None
@@ -188,6 +113,10 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
     bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     bodylike = ((dist <= thr) & (mask > 0))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
+    if n <= 1:
+        return []
+    # mean distance of each blob from the body colour, all blobs at once
+    strengths = np.bincount(labels.ravel(), dist.ravel(), n) / np.maximum(stats[:, 4], 1)
     a_norm = NORM * NORM
     H, W = mask.shape
     ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -224,9 +153,7 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
         ry = np.clip((cy + rr * np.sin(ang)).astype(int), 0, H - 1)
         if np.count_nonzero(bodylike[ry, rx]) < RING_MIN:
             continue
-        sub = labels[y:y + h, x:x + w] == i
-        strength = float(dist[y:y + h, x:x + w][sub].mean())
-        pips.append((cx, cy, float(area), strength))
+        pips.append((cx, cy, float(area), float(strengths[i])))
     if pips:
         top_s = max(p[3] for p in pips)
         pips = [p for p in pips if p[3] >= STRENGTH_MIN * top_s]
@@ -295,22 +222,25 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 BANDS = ((40, 85), (10, 60))
 HYPOTHESES = [(BANDS[0], 1.0), (BANDS[0], 0.8), (BANDS[1], 1.0), (BANDS[0], 0.6),
               (BANDS[0], 1.3), (BANDS[1], 0.8), (BANDS[1], 0.6), (BANDS[1], 1.3)]
-EARLY_ERR = 0.12
+EARLY_ERR = 0.1
+MARGIN_FULL = 0.2
+AGREE = 2
 SCALE_MIN, SCALE_MAX = 0.10, 0.42
 CENTRE_W, CENTRE_FREE = 4.0, 0.2
 SPREAD_W = 1.0
-SR_MIN = 0.0
 
 
-def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
+def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     """The pip set that best fits a standard layout, over several thresholds and with one
-    stray blob left out; returns (pips, layout error)."""
+    stray blob left out; returns (pips, layout error, margin over the best other count)."""
     seen = set()
     best, best_err, best_score = [], 9.0, 9.0
     preps: dict = {}
     m = cv2.moments(mask, binaryImage=True)
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
-    for band, k in HYPOTHESES:
+    counts = []
+    by_count: dict[int, float] = {}
+    for h, (band, k) in enumerate(HYPOTHESES):
         prep = preps.get(band)
         if prep is None and band not in preps:
             prep = preps[band] = prepare(crop, mask, band)
@@ -329,10 +259,6 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
             err, scale = layout_error(pts)
             if len(opt) >= 2 and not (SCALE_MIN * NORM <= scale <= SCALE_MAX * NORM):
                 err += 1.0  # a layout far too small or too large for the die
-            if len(opt) >= 2:
-                r = float(np.sqrt(np.median([p[2] for p in opt]) / np.pi))
-                if scale < SR_MIN * r:  # pips crowded closer than any standard face has them
-                    err += 1.0
             off = float(np.linalg.norm(pts.mean(0) - centre)) / NORM
             err += CENTRE_W * max(0.0, off - CENTRE_FREE)  # a face's pips centre on the face
             areas = np.array([p[2] for p in opt])
@@ -340,20 +266,31 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float]:
             # prefer more pips when fits are alike: missing pips can form a layout too
             score = err + SPREAD_W * max(0.0, spread - 0.25) - 0.04 * len(opt) + \
                 (0.15 if len(opt) < len(pips) else 0.0)
+            if score < by_count.get(len(opt), 9.0):
+                by_count[len(opt)] = score
             if score < best_score:
                 best, best_err, best_score = opt, err, score
+        counts.append(len(pips))
         if best_err < EARLY_ERR and len(best) == len(pips) >= 5:
             break  # a clean fit with every blob used: no need to look further
-    return best, best_err
+        if h + 1 == AGREE and best_err < EARLY_ERR and len(best) == len(pips) \
+                and len(set(counts)) == 1:
+            break  # the first thresholds agree on a clean layout
+    others = [v for n, v in by_count.items() if n != len(best)]
+    margin = (min(others) - best_score) if others else 1.0
+    return best, best_err, margin
 
 
 def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
     crop, mask, _ = die_crop(frame, cand)
-    pips, err = best_pips(crop, mask)
+    pips, err, margin = best_pips(crop, mask)
     n = len(pips)
     if n == 0:
         return PipRead(0, 0.0, pips)
     if n > 6:
         return PipRead(6, 0.1, pips)
-    conf = float(np.clip(1.0 - (err - 0.1) * 2.0, 0.0, 0.99))
+    fit = float(np.clip(1.0 - (err - 0.1) * 2.0, 0.0, 1.0))
+    # another count that fits almost as well makes the read doubtful
+    sure = float(np.clip(margin / MARGIN_FULL, 0.0, 1.0))
+    conf = min(0.99, fit * (0.5 + 0.5 * sure))
     return PipRead(n, conf, pips)
