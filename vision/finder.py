@@ -159,7 +159,9 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     if die_side:
         die_area = (die_side * scale) ** 2
     elif squares:
-        die_area = float(np.median(squares))
+        # specks of texture are squarish too: judge the die size among the larger blobs
+        big = np.percentile(squares, 90)
+        die_area = float(np.median([a for a in squares if a >= 0.25 * big]))
     else:
         die_area = None
     dice: list[Candidate] = []
