@@ -21,6 +21,7 @@ from vision.finder import Candidate
 
 PATCH = 20  # feature patch side
 CONTRAST_FLOOR = 12.0  # below this grey-level spread a face is flat (a blank face)
+MARGIN_FULL = 0.5  # nearest other face this much farther (relatively) = full confidence
 
 
 def upright_crop(frame: np.ndarray, cand: Candidate, out: int = 48, angle_jitter: float = 0.0,
@@ -147,7 +148,7 @@ class FaceModel:
             d1 = float(best[order[0]])
             d2 = float(best[order[1]]) if len(order) > 1 else d1 * 3 + 1
             margin = (d2 - d1) / max(d2, 1e-6)  # 0 when tied, towards 1 when clear
-            conf = min(1.0, margin / 0.35)
+            conf = min(1.0, margin / MARGIN_FULL)
             if d1 > self.reject:
                 conf *= max(0.0, 1.0 - (d1 - self.reject) / self.reject)
             out.append((self.faces[order[0]], conf, d1))

@@ -72,7 +72,7 @@ class PhotoLog:
         H, W = frame.shape[:2]
         for k, (read, face) in enumerate(zip(meta["reads"], meta["corrected"])):
             x, y, w, h = read["box"]
-            m = max(w, h)  # a margin of tray around the die, so the finder sees it alone
+            m = 2 * max(w, h)  # tray around the die, so the finder sees it as small
             crop = frame[max(0, y - m):min(H, y + h + m), max(0, x - m):min(W, x + w + m)]
             d = photos / sets.check_name(face, "face")
             d.mkdir(parents=True, exist_ok=True)
