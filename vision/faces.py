@@ -137,13 +137,14 @@ class FaceModel:
         """(face, confidence, distance) for each row of ``feats``."""
         if len(feats) == 0:
             return []
+        if not hasattr(self, "_order"):
+            self._prepare()
         f2 = (feats ** 2).sum(1)[:, None]
-        t2 = (self.feats ** 2).sum(1)[None, :]
-        d = np.sqrt(np.maximum(f2 + t2 - 2 * feats @ self.feats.T, 0))
+        d2all = np.maximum(f2 + self._t2 - 2 * feats @ self._sorted.T, 0)
+        # nearest template of every face at once (templates sorted by face)
+        per_face = np.sqrt(np.minimum.reduceat(d2all, self._starts, axis=1))
         out = []
-        for row in d:
-            best = np.full(len(self.faces), np.inf, np.float32)
-            np.minimum.at(best, self.labels, row)
+        for best in per_face:
             order = np.argsort(best)
             d1 = float(best[order[0]])
             d2 = float(best[order[1]]) if len(order) > 1 else d1 * 3 + 1
@@ -153,6 +154,16 @@ class FaceModel:
                 conf *= max(0.0, 1.0 - (d1 - self.reject) / self.reject)
             out.append((self.faces[order[0]], conf, d1))
         return out
+
+    def _prepare(self) -> None:
+        self._order = np.argsort(self.labels, kind="stable")
+        self._sorted = np.ascontiguousarray(self.feats[self._order])
+        self._t2 = (self._sorted ** 2).sum(1)[None, :]
+        lab = self.labels[self._order]
+        self._starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
+        present = lab[self._starts]
+        if len(present) != len(self.faces):  # a face without templates: never chosen
+            raise ValueError(f"taught set {self.name!r} has faces without photos")
 
     def classify_dice(self, per_die: list[np.ndarray]) -> list[tuple[str, float, float]]:
         """Like ``classify`` for dice given as stacks of shifted features: each die takes

@@ -61,11 +61,12 @@ def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
     px = lab[core > 0]
     L = px[:, 0]
-    lo, hi = np.percentile(L, band)
-    band = px[(L >= lo) & (L <= hi)]
-    if len(band) < 10:
-        band = px
-    return np.median(band, axis=0).astype(np.uint8)
+    cdf = np.cumsum(np.bincount(L, minlength=256)) / len(L)
+    lo, hi = np.searchsorted(cdf, band[0] / 100.0), np.searchsorted(cdf, band[1] / 100.0)
+    sel = px[(L >= lo) & (L <= hi)]
+    if len(sel) < 10:
+        sel = px
+    return np.median(sel, axis=0).astype(np.uint8)
 
 
 
@@ -81,14 +82,30 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
     return _pips_at(dist, mask, inner, thr, edge_dist)
 
 
-def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85)):
-    """(dist, inner, otsu): each pixel's colour distance from the die's local body colour."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+_DIST_W = np.array([[1.0, 2.0, 2.0]], np.float32)  # Lab distance: hue counts double
+
+
+def prepare_base(crop: np.ndarray, mask: np.ndarray):
+    """What every hypothesis shares: Lab pixels, the die's core and inner masks, and each
+    pixel's distance from the die's edge. None when the die is too small to read."""
     core = cv2.erode(mask, _K_CORE)
     if cv2.countNonZero(core) < 50:
         core = mask
     if cv2.countNonZero(core) < 20:
         return None
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    inner = cv2.erode(mask, _K_INNER)
+    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    return lab, core, inner, edge_dist
+
+
+def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
+    """(dist, inner, otsu, edge_dist): each pixel's colour distance from the die's local
+    body colour, for one guess (``band``) of the face colour."""
+    base = base or prepare_base(crop, mask)
+    if base is None:
+        return None
+    lab, core, inner, edge_dist = base
     colour = face_colour(lab, core, band)
     filled = lab.copy()
     filled[core == 0] = colour
@@ -96,14 +113,11 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85)):
     h, w = filled.shape[:2]
     small = cv2.resize(filled, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
     body = cv2.resize(cv2.medianBlur(small, NORM // 8 | 1), (w, h), interpolation=cv2.INTER_LINEAR)
-    d = np.abs(lab.astype(np.int16) - body.astype(np.int16))
-    dist = np.clip(d[..., 0] + 2 * (d[..., 1] + d[..., 2]), 0, 255).astype(np.uint8)
-    inner = cv2.erode(mask, _K_INNER)
+    dist = cv2.transform(cv2.absdiff(lab, body), _DIST_W)  # uint8, saturates at 255
     vals = dist[inner > 0]
     if vals.size < 50:
         return None
     otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     return dist, inner, float(otsu), edge_dist
 
 
@@ -223,6 +237,7 @@ BANDS = ((40, 85), (10, 60))
 HYPOTHESES = [(BANDS[0], 1.0), (BANDS[0], 0.8), (BANDS[1], 1.0), (BANDS[0], 0.6),
               (BANDS[0], 1.3), (BANDS[1], 0.8), (BANDS[1], 0.6), (BANDS[1], 1.3)]
 EARLY_ERR = 0.1
+LOO_ERR = 0.15
 MARGIN_FULL = 0.2
 AGREE = 2
 SCALE_MIN, SCALE_MAX = 0.10, 0.42
@@ -236,6 +251,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     seen = set()
     best, best_err, best_score = [], 9.0, 9.0
     preps: dict = {}
+    base = None
     m = cv2.moments(mask, binaryImage=True)
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
     counts = []
@@ -243,14 +259,20 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     for h, (band, k) in enumerate(HYPOTHESES):
         prep = preps.get(band)
         if prep is None and band not in preps:
-            prep = preps[band] = prepare(crop, mask, band)
+            if base is None:
+                base = prepare_base(crop, mask)
+                if base is None:
+                    return [], 9.0, 0.0
+            prep = preps[band] = prepare(crop, mask, band, base)
         if prep is None:
             continue
         pips = find_pips_local(crop, mask, thr_k=k, prep=prep)
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
-        for opt in options:
+        for j, opt in enumerate(options):
+            if j == 1 and len(pips) <= 6 and best_err < LOO_ERR and len(best) == len(pips):
+                break  # the whole set fits cleanly: no stray blob to leave out
             key = tuple(sorted((round(p[0]), round(p[1])) for p in opt))
             if not opt or key in seen:
                 continue

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -28,14 +27,27 @@ SCENES = int(os.environ.get("VISION_BENCH_SCENES", "90"))
 SETS = ["d6", "incredibles", "invincible", "xmen"]
 
 
+_WRAP = (
+    "import resource, runpy, sys\n"
+    "sys.argv = ['companion dice'] + sys.argv[1:]\n"
+    "code = 0\n"
+    "try:\n"
+    "    runpy.run_module('vision.cli', run_name='__main__')\n"
+    "except SystemExit as e:\n"
+    "    code = e.code\n"
+    "sys.stderr.write('MAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    "sys.exit(code)\n"
+)
+
+
 def _cli(args: list[str], out: Path | None = None) -> tuple[int, float]:
-    """Run `python -m vision.cli ...`; returns (exit code, peak RSS MB of that child)."""
-    cmd = [sys.executable, "-m", "vision.cli", *args]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run `companion dice ...` (vision.cli) in its own process; returns (exit code, that
+    process's own peak RSS in MB)."""
+    cmd = [sys.executable, "-c", _WRAP, *args]
     with open(out, "w") if out else open(os.devnull, "w") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, cwd=REPO).returncode
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return rc, max(before, after) / 1024.0
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    rss = [int(x.split()[1]) for x in r.stderr.splitlines() if x.startswith("MAXRSS ")]
+    return r.returncode, (rss[-1] / 1024.0 if rss else float("nan"))
 
 
 def _score(labels: Path, reads: Path, root: Path, *extra: str) -> str:
