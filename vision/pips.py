@@ -20,6 +20,8 @@ from vision.finder import Candidate
 NORM = 64  # a die's side in the normalised crop
 _K_CORE = np.ones((NORM // 7, NORM // 7), np.uint8)
 _K_INNER = np.ones((NORM // 13, NORM // 13), np.uint8)
+# openings cut the thin necks joining a pip to a shaded side or to its neighbour
+_K_OPEN = {n: cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n)) for n in (3, 5, 6, 7)}
 
 
 @dataclass
@@ -44,11 +46,18 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
     crop = cv2.resize(crop, size, interpolation=interp)
     mask = np.zeros(crop.shape[:2], np.uint8)
     pts = ((cand.contour.reshape(-1, 2).astype(np.float32) - (x0, y0)) * f).astype(np.int32)
-    cv2.fillPoly(mask, [pts], 255)
+    hull = cv2.convexHull(pts)
+    if GROW:
+        # the finder's outline can miss a die's edge where its colour is close to the tray's:
+        # look for pips a little beyond it (the ring test still demands body around a pip)
+        c = hull.reshape(-1, 2).mean(0)
+        hull = ((hull.reshape(-1, 2) - c) * GROW + c).astype(np.int32)
+    cv2.fillPoly(mask, [hull], 255)
     return crop, mask, f
 
 
 RING_MIN = 8
+GROW = 0.0
 STRENGTH_MIN = 0.55
 THR_K = 0.8
 THR_MAX = 110.0
@@ -71,7 +80,7 @@ def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
-                    prep=None) -> list:
+                    prep=None, opening: int = 6) -> list:
     """Pips: compact blobs differing from the die's local body colour, enclosed by body."""
     if prep is None:
         prep = prepare(crop, mask)
@@ -79,7 +88,7 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
         return []
     dist, inner, otsu, edge_dist = prep
     thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
-    return _pips_at(dist, mask, inner, thr, edge_dist)
+    return _pips_at(dist, mask, inner, thr, edge_dist, opening)
 
 
 _DIST_W = np.array([[1.0, 2.0, 2.0]], np.float32)  # Lab distance: hue counts double
@@ -122,10 +131,10 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
 
 
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
-             edge_dist: np.ndarray) -> list:
+             edge_dist: np.ndarray, opening: int = 6) -> list:
     bin_ = ((dist > thr) & (inner > 0)).astype(np.uint8) * 255
-    bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    bodylike = ((dist <= thr) & (mask > 0))
+    bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, _K_OPEN[opening])
+    bodylike = (dist <= thr) & (mask > 0)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     if n <= 1:
         return []
@@ -234,8 +243,8 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 
 
 BANDS = ((40, 85), (10, 60))
-HYPOTHESES = [(BANDS[0], 1.0), (BANDS[0], 0.8), (BANDS[1], 1.0), (BANDS[0], 0.6),
-              (BANDS[0], 1.3), (BANDS[1], 0.8), (BANDS[1], 0.6), (BANDS[1], 1.3)]
+HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[1], 1.0, 6), (BANDS[0], 0.6, 6),
+              (BANDS[0], 1.3, 6), (BANDS[1], 0.8, 6), (BANDS[1], 0.6, 6), (BANDS[1], 1.3, 6)]
 EARLY_ERR = 0.1
 LOO_ERR = 0.15
 MARGIN_FULL = 0.2
@@ -256,7 +265,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
     counts = []
     by_count: dict[int, float] = {}
-    for h, (band, k) in enumerate(HYPOTHESES):
+    for h, (band, k, opening) in enumerate(HYPOTHESES):
         prep = preps.get(band)
         if prep is None and band not in preps:
             if base is None:
@@ -266,7 +275,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             prep = preps[band] = prepare(crop, mask, band, base)
         if prep is None:
             continue
-        pips = find_pips_local(crop, mask, thr_k=k, prep=prep)
+        pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening)
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]

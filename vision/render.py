@@ -145,6 +145,7 @@ class RenderOptions:
     jpeg: tuple[int, int] = (60, 92)
     touching: float = 0.3  # chance a die is placed against another one
     hand: bool = False  # draw a hand-like blob reaching into the tray
+    min_contrast: float = 30.0  # least Lab distance between a die's body and the tray
 
 
 SURFACES = [(40, 90, 40), (60, 100, 150), (110, 110, 110), (205, 205, 200), (120, 60, 30),
@@ -175,7 +176,13 @@ def _background(rng, w, h, opt: RenderOptions) -> np.ndarray:
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     spot = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.5 * max(w, h)) ** 2)))
     light *= 0.85 + 0.25 * spot
-    return img, light
+    return img, light, base
+
+
+def _lab_distance(a, b) -> float:
+    px = np.uint8([[a, b]])
+    lab = cv2.cvtColor(np.clip(px, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(float)[0]
+    return float(np.linalg.norm(lab[0] - lab[1]))
 
 
 def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions | None = None,
@@ -183,7 +190,7 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
     """A frame showing one die per entry of ``faces``; returns (bgr, boxes) with boxes in pixels."""
     opt = opt or RenderOptions()
     w, h = opt.size
-    img, light = _background(rng, w, h, opt)
+    img, light, surface = _background(rng, w, h, opt)
     shadow = np.ones((h, w), np.float32)
     placed: list[tuple[float, float, float]] = []
     boxes: list[tuple[int, int, int, int]] = []
@@ -207,8 +214,13 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
         else:
             continue
         placed.append((cx, cy, side))
-        body = bodies[i % len(bodies)] if bodies else BODIES[rng.integers(len(BODIES))]
-        body = tuple(int(np.clip(v + rng.normal(0, 8), 0, 255)) for v in body)
+        for _ in range(20):
+            body = bodies[i % len(bodies)] if bodies else BODIES[rng.integers(len(BODIES))]
+            body = tuple(int(np.clip(v + rng.normal(0, 8), 0, 255)) for v in body)
+            # Assumption: a die stands out from its tray (a black die on black felt is
+            # unreadable to people in a photo too). Redraw a body too close to the surface.
+            if bodies or _lab_distance(body, tuple(int(v) for v in surface)) >= opt.min_contrast:
+                break
         ink = _contrast_ink(body, rng)
         tex = draw_face(face, 96, body, ink, pips=pips)
         ang = rng.uniform(0, 2 * math.pi)
