@@ -130,60 +130,68 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
     return dist, inner, float(otsu), edge_dist
 
 
+_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
+_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
+
+
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
              edge_dist: np.ndarray, opening: int = 6) -> list:
-    bin_ = ((dist > thr) & (inner > 0)).astype(np.uint8) * 255
-    bin_ = cv2.morphologyEx(bin_, cv2.MORPH_OPEN, _K_OPEN[opening])
-    bodylike = (dist <= thr) & (mask > 0)
+    """Pip candidates at one threshold: (x, y, area, strength) in the crop."""
+    _, above = cv2.threshold(dist, thr, 255, cv2.THRESH_BINARY)
+    bin_ = cv2.morphologyEx(cv2.bitwise_and(above, inner), cv2.MORPH_OPEN, _K_OPEN[opening])
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     if n <= 1:
         return []
+    bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask)
     # mean distance of each blob from the body colour, all blobs at once
     strengths = np.bincount(labels.ravel(), dist.ravel(), n) / np.maximum(stats[:, 4], 1)
     a_norm = NORM * NORM
     H, W = mask.shape
-    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    pips = []
-    blobs = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if area < 0.004 * a_norm:
-            continue
-        round_ = max(w, h) <= 1.9 * min(w, h) and area >= 0.55 * w * h
-        if round_ and area <= 0.09 * a_norm:
-            blobs.append((x, y, w, h, max(w, h), area, float(cents[i][0]), float(cents[i][1]), i))
-            continue
-        if area > 0.3 * a_norm:
-            continue
+    st = stats[1:].astype(np.float32)
+    w, h, area = st[:, 2], st[:, 3], st[:, 4]
+    big, small = np.maximum(w, h), np.minimum(w, h)
+    ok = area >= 0.004 * a_norm
+    round_ = ok & (big <= 1.9 * small) & (area >= 0.55 * w * h) & (area <= 0.09 * a_norm)
+    idx = np.flatnonzero(round_) + 1
+    # candidates: (size, area, cx, cy, label)
+    cand = [np.stack([big[idx - 1], area[idx - 1], cents[idx, 0], cents[idx, 1], idx], 1)]
+    for i in np.flatnonzero(ok & ~round_ & (area <= 0.3 * a_norm)) + 1:
         # Pips that touch (a big six): split the blob at its narrow waists.
-        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        x, y, bw, bh, ar = stats[i]
+        comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
         if dt.max() < 2:
             continue
-        k, sub, sst, sce = cv2.connectedComponentsWithStats(
+        k, _, _, sce = cv2.connectedComponentsWithStats(
             (dt > 0.55 * dt.max()).astype(np.uint8), connectivity=4)
         if 2 <= k - 1 <= 4:
-            each = area / (k - 1)
-            r_each = float(np.sqrt(each / np.pi))
-            for j in range(1, k):
-                blobs.append((x, y, w, h, 2 * r_each, each,
-                              x + float(sce[j][0]), y + float(sce[j][1]), i))
-    for x, y, w, h, size, area, cx, cy, i in blobs:
-        if edge_dist[min(int(cy), H - 1), min(int(cx), W - 1)] < EDGE_MIN * NORM:
-            continue
-        rr = 0.5 * size + RING_GAP * NORM
-        rx = np.clip((cx + rr * np.cos(ang)).astype(int), 0, W - 1)
-        ry = np.clip((cy + rr * np.sin(ang)).astype(int), 0, H - 1)
-        if np.count_nonzero(bodylike[ry, rx]) < RING_MIN:
-            continue
-        pips.append((cx, cy, float(area), float(strengths[i])))
-    if pips:
-        top_s = max(p[3] for p in pips)
-        pips = [p for p in pips if p[3] >= STRENGTH_MIN * top_s]
-    if len(pips) >= 2:
-        med = float(np.median([p[2] for p in pips]))
-        pips = [p for p in pips if 0.35 * med <= p[2] <= 2.8 * med]
-    return pips
+            each = ar / (k - 1)
+            d = 2 * float(np.sqrt(each / np.pi))
+            cand.append(np.array([[d, each, x + sce[j][0], y + sce[j][1], i]
+                                  for j in range(1, k)], np.float64))
+    c = np.concatenate(cand) if len(cand) > 1 else cand[0]
+    if len(c) == 0:
+        return []
+    cx, cy = c[:, 2], c[:, 3]
+    ix = np.clip(cx.astype(int), 0, W - 1)
+    iy = np.clip(cy.astype(int), 0, H - 1)
+    keep = edge_dist[iy, ix] >= EDGE_MIN * NORM
+    # ringed by body colour: most of 16 points just outside the blob are of the body
+    rr = 0.5 * c[:, 0] + RING_GAP * NORM
+    rx = np.clip((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0, W - 1)
+    ry = np.clip((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0, H - 1)
+    keep &= np.count_nonzero(bodylike[ry, rx], axis=1) >= RING_MIN
+    c = c[keep]
+    if len(c) == 0:
+        return []
+    strength = strengths[c[:, 4].astype(int)]
+    sel = strength >= STRENGTH_MIN * strength.max()
+    c, strength = c[sel], strength[sel]
+    if len(c) >= 2:
+        med = float(np.median(c[:, 1]))
+        sel = (c[:, 1] >= 0.35 * med) & (c[:, 1] <= 2.8 * med)
+        c, strength = c[sel], strength[sel]
+    return [(float(a), float(b), float(ar), float(s)) for (_, ar, a, b, _), s in zip(c, strength)]
 
 
 # Standard pip layouts in units of the centre-to-corner-pip offset, axis-aligned.
@@ -243,8 +251,9 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 
 
 BANDS = ((40, 85), (10, 60))
-HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[1], 1.0, 6), (BANDS[0], 0.6, 6),
-              (BANDS[0], 1.3, 6), (BANDS[1], 0.8, 6), (BANDS[1], 0.6, 6), (BANDS[1], 1.3, 6)]
+HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 0.6, 6), (BANDS[0], 1.3, 6),
+              (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 0.6, 6), (BANDS[1], 1.3, 6)]
+SECOND_BAND_ERR = 0.0  # try the second face-colour guess only when the first fits worse
 EARLY_ERR = 0.1
 LOO_ERR = 0.15
 MARGIN_FULL = 0.2
@@ -266,6 +275,8 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     counts = []
     by_count: dict[int, float] = {}
     for h, (band, k, opening) in enumerate(HYPOTHESES):
+        if band != HYPOTHESES[0][0] and best and best_err < SECOND_BAND_ERR:
+            break
         prep = preps.get(band)
         if prep is None and band not in preps:
             if base is None:
