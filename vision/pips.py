@@ -251,8 +251,8 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 
 
 BANDS = ((40, 85), (10, 60))
-HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 0.6, 6), (BANDS[0], 1.3, 6),
-              (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 0.6, 6), (BANDS[1], 1.3, 6)]
+HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
+              (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
 SECOND_BAND_ERR = 0.0  # try the second face-colour guess only when the first fits worse
 EARLY_ERR = 0.1
 LOO_ERR = 0.15
