@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-WORK_SIDE = 512
-SPLIT_SOLIDITY = 0.86  # the frame's longer side is brought to this before finding (speed)
+WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
+SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
+SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
 
 
 @dataclass
@@ -183,7 +184,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                 solidity = area / max(1.0, cv2.contourArea(hull))
                 (rw, rh) = cv2.minAreaRect(hull)[1]
                 elong = max(rw, rh) / max(1.0, min(rw, rh))
-                if solidity < SPLIT_SOLIDITY or elong > 1.55 or area > 3.2 * die_area:
+                if solidity < SPLIT_SOLIDITY or elong > SPLIT_ELONG or area > 3.2 * die_area:
                     k = max(2, min(int(round(area / die_area)), 12))
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         if k == 1:
