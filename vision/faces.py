@@ -108,7 +108,7 @@ def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
     for rot in (0, 90, 180, 270):
         for jit in (-7.0, 0.0, 7.0):
             for scale in (0.92, 1.05):
-                for shift in ((0.0, 0.0), (0.04, -0.04)):
+                for shift in ((0.0, 0.0), (0.05, -0.05), (-0.05, 0.05)):
                     feats.append(feature(upright_crop(frame, cand, angle_jitter=rot + jit,
                                                       scale=scale, shift=shift)))
     return feats
