@@ -57,6 +57,7 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
 
 
 RING_MIN = 8
+SPLIT_MIN = 2
 GROW = 0.0
 STRENGTH_MIN = 0.55
 THR_K = 0.8
@@ -162,13 +163,16 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
         dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
         if dt.max() < 2:
             continue
-        k, _, _, sce = cv2.connectedComponentsWithStats(
+        k, sub, _, sce = cv2.connectedComponentsWithStats(
             (dt > 0.55 * dt.max()).astype(np.uint8), connectivity=4)
-        if 2 <= k - 1 <= 4:
-            each = ar / (k - 1)
-            d = 2 * float(np.sqrt(each / np.pi))
-            cand.append(np.array([[d, each, x + sce[j][0], y + sce[j][1], i]
-                                  for j in range(1, k)], np.float64))
+        if SPLIT_MIN <= k - 1 <= 4:
+            # each thick core is a pip (a pip touching a thin edge line keeps one core);
+            # its radius is the distance to the blob's edge there
+            rows = []
+            for j in range(1, k):
+                r = float(dt[sub == j].max()) + 0.5
+                rows.append([2 * r, np.pi * r * r, x + sce[j][0], y + sce[j][1], i])
+            cand.append(np.array(rows, np.float64))
     c = np.concatenate(cand) if len(cand) > 1 else cand[0]
     if len(c) == 0:
         return []
