@@ -15,6 +15,7 @@ import numpy as np
 WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
 SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
+FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
 @dataclass
@@ -60,7 +61,7 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.nd
     gray = lab[..., 0]
     grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     noise = float(np.median(diff[::4, ::4])) + 1.0
-    thr = max(22.0, 4.0 * noise)
+    thr = max(FG_FLOOR, 4.0 * noise)
     mask = (diff > thr).astype(np.uint8) * 255
     edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
