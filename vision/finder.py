@@ -124,6 +124,47 @@ def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
     return parts
 
 
+def _candidates(parts, scale: float, min_area: float) -> list[Candidate]:
+    """Candidates (in frame pixels) from pixel sets found at working scale."""
+    out = []
+    for p in parts:
+        if len(p) < min_area * 0.5:
+            continue
+        hull = _hull(p)
+        rect = cv2.minAreaRect(hull)
+        (rw, rh) = rect[1]
+        if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:
+            continue
+        parea = float(len(p))
+        # Long thin things and loose rings are not dice.
+        if parea / max(1.0, rw * rh) < 0.5:
+            continue
+        inv = 1.0 / scale
+        hull_f = (hull.astype(np.float32) * inv).astype(np.int32)
+        bx, by, bw2, bh2 = cv2.boundingRect(hull_f)
+        r = ((rect[0][0] * inv, rect[0][1] * inv), (rw * inv, rh * inv), rect[2])
+        out.append(Candidate((bx, by, bw2, bh2), r, hull_f, parea * inv * inv))
+    return out
+
+
+def _dice_off_wall(labels, i, bbox, die_area, scale, min_area) -> list[Candidate]:
+    """Die-sized, die-thick pieces of a large blob (a tray wall with dice against it): an
+    opening by a disk of most of a die's width removes the thinner wall."""
+    x, y, bw, bh = bbox
+    side = float(np.sqrt(die_area))
+    k = max(3, int(side * 0.7) | 1)
+    blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+    opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lab2, st2, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out = []
+    for j in range(1, n):
+        if 0.5 * die_area <= st2[j][4] <= 1.6 * die_area:
+            ys, xs = np.nonzero(lab2 == j)
+            out.extend(_candidates([np.stack([xs + x, ys + y], axis=1)], scale, min_area))
+    return out
+
+
 def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
               die_side: float | None = None) -> Scene:
     """Every die-like blob in the frame.
@@ -172,6 +213,9 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
             touches = x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1
             if touches or area > frame_area * 0.2:
                 obstructed = obstructed or touches
+            if die_area:  # dice against a tray wall join it: keep the die-thick parts
+                dice.extend(_dice_off_wall(labels, i, (x, y, bw, bh), die_area, scale,
+                                           min_area))
             continue
         k = 1
         if die_area:
@@ -193,22 +237,6 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
             parts = [np.stack([xs + x, ys + y], axis=1)]
         else:
             parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
-        for p in parts:
-            if len(p) < min_area * 0.5:
-                continue
-            hull = _hull(p)
-            rect = cv2.minAreaRect(hull)
-            (rw, rh) = rect[1]
-            if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:
-                continue
-            parea = float(len(p))
-            # Long thin things and loose rings are not dice.
-            if parea / max(1.0, rw * rh) < 0.5:
-                continue
-            inv = 1.0 / scale
-            hull_f = (hull.astype(np.float32) * inv).astype(np.int32)
-            bx, by, bw2, bh2 = cv2.boundingRect(hull_f)
-            r = ((rect[0][0] * inv, rect[0][1] * inv), (rw * inv, rh * inv), rect[2])
-            dice.append(Candidate((bx, by, bw2, bh2), r, hull_f, parea * inv * inv))
+        dice.extend(_candidates(parts, scale, min_area))
     dice.sort(key=lambda c: (c.box[1] // 20, c.box[0]))
     return Scene(dice, obstructed, scale)

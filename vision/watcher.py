@@ -31,13 +31,17 @@ OnRoll = Callable[[list[DieRead], np.ndarray], None]
 class CameraWatcher:
     def __init__(self, source: FrameSource, reader: Reader, on_roll: OnRoll,
                  settle: SettleDetector | None = None, idle_s: float = 0.0,
-                 stop_at_end: bool = True):
+                 stop_at_end: bool = True, hand_patience_s: float = 5.0):
         self.source = source
         self.reader = reader
         self.on_roll = on_roll
         self.settle = settle or SettleDetector()
         self.idle_s = idle_s
         self.stop_at_end = stop_at_end
+        # Something large that never moves (a tray wall in view, not a hand) must not block
+        # reading for ever: after this long still and obstructed, read anyway.
+        self.hand_patience_s = hand_patience_s
+        self._obstructed_since: float | None = None
         self._read_now = threading.Event()
         self._stop = threading.Event()
         self._frame_cv = threading.Condition()
@@ -112,8 +116,13 @@ class CameraWatcher:
                     self._read_now.clear()
                     reads = self.reader.read(frame)
                     if self.reader.last_obstructed and not now_requested:
-                        self.settle.arm()  # a hand in the tray: wait for it to leave
-                        continue
+                        now = time.monotonic()
+                        if self._obstructed_since is None:
+                            self._obstructed_since = now
+                        if now - self._obstructed_since < self.hand_patience_s:
+                            self.settle.arm()  # a hand in the tray: wait for it to leave
+                            continue
+                    self._obstructed_since = None
                     self.rolls += 1
                     try:
                         self.on_roll(reads, frame)

@@ -12,7 +12,7 @@ from vision.errors import CameraError
 from vision.reader import Reader
 from vision.render import render_roll
 from vision.settle import MotionDetector, SettleDetector
-from vision.sources import FolderSource, SyntheticSource, open_source
+from vision.sources import FolderSource, FrameSource, SyntheticSource, open_source
 from vision.watcher import CameraWatcher
 
 
@@ -120,3 +120,30 @@ def test_watcher_survives_a_failing_callback():
     with w:
         assert w.wait_done(timeout=60)
     assert len(calls) == 2 and w.error is None
+
+
+class _Frames(FrameSource):
+    """A scripted source: the given frames in order, then the end."""
+
+    def __init__(self, frames):
+        super().__init__()
+        self.frames = list(frames)
+
+    def _read(self):
+        return self.frames.pop(0) if self.frames else None
+
+
+def test_watcher_waits_for_the_hand_to_leave():
+    from vision.render import RenderOptions, render_scene
+
+    opt = RenderOptions(perspective=0.0, touching=0.0)
+    hand, _ = render_scene(np.random.default_rng(30), ["2", "5"], RenderOptions(
+        perspective=0.0, touching=0.0, hand=True))
+    clear, _ = render_scene(np.random.default_rng(31), ["3", "4"], opt)
+    rolls = []
+    w = CameraWatcher(_Frames([hand] * 6 + [clear] * 6), Reader("d6"),
+                      lambda reads, frame: rolls.append(sorted(d.face for d in reads)),
+                      SettleDetector(settle_s=0.0), hand_patience_s=60)
+    with w:
+        assert w.wait_done(timeout=60)
+    assert rolls == [["3", "4"]]
