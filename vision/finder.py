@@ -15,6 +15,8 @@ import numpy as np
 WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
 SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
+PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
+KMEANS_FALLBACK = True
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -108,11 +110,15 @@ def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
     bgr = cv2.copyMakeBorder(bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
     half = np.sqrt(die_area) / 2
-    peaks = (dist > 0.55 * half).astype(np.uint8)
+    # a die's core: far from the blob's edge both in die units and relative to the deepest
+    # point (dice of unequal size keep a core each; a neck between two dice does not)
+    level = max(PEAK_HALF * half, PEAK_MAX * float(dist.max()))
+    peaks = (dist > level).astype(np.uint8)
     n, markers = cv2.connectedComponents(peaks)
     if n - 1 < 2:
         ys, xs = np.nonzero(blob)
-        return _split(np.stack([xs + ox - pad, ys + oy - pad], axis=1), k)
+        pts = np.stack([xs + ox - pad, ys + oy - pad], axis=1)
+        return _split(pts, k) if KMEANS_FALLBACK else [pts]
     markers = markers.astype(np.int32) + 1
     markers[(blob > 0) & (peaks == 0)] = 0
     cv2.watershed(bgr, markers)
