@@ -258,7 +258,7 @@ BANDS = ((40, 85), (10, 60))
 HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
               (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
 SECOND_BAND_ERR = 0.0  # try the second face-colour guess only when the first fits worse
-EARLY_ERR = 0.1
+EARLY_ERR = 0.15
 LOO_ERR = 0.15
 MARGIN_FULL = 0.2
 AGREE = 2
