@@ -16,7 +16,6 @@ WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (sp
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
 SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
 PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
-KMEANS_FALLBACK = True
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -118,7 +117,7 @@ def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
     if n - 1 < 2:
         ys, xs = np.nonzero(blob)
         pts = np.stack([xs + ox - pad, ys + oy - pad], axis=1)
-        return _split(pts, k) if KMEANS_FALLBACK else [pts]
+        return _split(pts, k)  # no separate cores: cut by position
     markers = markers.astype(np.int32) + 1
     markers[(blob > 0) & (peaks == 0)] = 0
     cv2.watershed(bgr, markers)

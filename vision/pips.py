@@ -46,24 +46,18 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
     crop = cv2.resize(crop, size, interpolation=interp)
     mask = np.zeros(crop.shape[:2], np.uint8)
     pts = ((cand.contour.reshape(-1, 2).astype(np.float32) - (x0, y0)) * f).astype(np.int32)
-    hull = cv2.convexHull(pts)
-    if GROW:
-        # the finder's outline can miss a die's edge where its colour is close to the tray's:
-        # look for pips a little beyond it (the ring test still demands body around a pip)
-        c = hull.reshape(-1, 2).mean(0)
-        hull = ((hull.reshape(-1, 2) - c) * GROW + c).astype(np.int32)
-    cv2.fillPoly(mask, [hull], 255)
+    cv2.fillPoly(mask, [cv2.convexHull(pts)], 255)
     return crop, mask, f
 
 
-RING_MIN = 8
-SPLIT_MIN = 2
-GROW = 0.0
-STRENGTH_MIN = 0.55
-THR_K = 0.8
+# Tuning, in units of the normalised crop (NORM px per die side) where lengths are involved.
+RING_MIN = 8  # of 16 points around a pip that must be body-coloured
+SPLIT_MIN = 2  # least cores for a non-round blob to count as touching pips
+STRENGTH_MIN = 0.55  # a pip's contrast against the strongest pip's
+THR_K = 0.8  # default threshold, times Otsu's, on the distance from the body colour
 THR_MAX = 110.0
-RING_GAP = 0.02
-EDGE_MIN = 0.1
+RING_GAP = 0.02  # the ring's distance outside the pip
+EDGE_MIN = 0.1  # least distance of a pip's centre from the die's outline
 
 
 def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
@@ -254,17 +248,16 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
     return best, best_s
 
 
-BANDS = ((40, 85), (10, 60))
+BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
 HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
               (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
-SECOND_BAND_ERR = 0.0  # try the second face-colour guess only when the first fits worse
-EARLY_ERR = 0.15
-LOO_ERR = 0.15
-MARGIN_FULL = 0.2
-AGREE = 2
-SCALE_MIN, SCALE_MAX = 0.10, 0.42
-CENTRE_W, CENTRE_FREE = 4.0, 0.2
-SPREAD_W = 1.0
+EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
+LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
+MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
+AGREE = 2  # stop when this many first hypotheses agree on a clean fit
+SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
+CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
+SPREAD_W = 1.0  # penalty for unequal pip sizes
 
 
 def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
@@ -279,8 +272,6 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     counts = []
     by_count: dict[int, float] = {}
     for h, (band, k, opening) in enumerate(HYPOTHESES):
-        if band != HYPOTHESES[0][0] and best and best_err < SECOND_BAND_ERR:
-            break
         prep = preps.get(band)
         if prep is None and band not in preps:
             if base is None:
