@@ -56,6 +56,8 @@ class Reader:
         return f"<Reader set={self.set_name!r} ({kind}) threshold={self.threshold}>"
 
     def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
+        if frame_bgr.ndim == 2:  # a grey camera
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
         scene = find_dice(frame_bgr, self.region, self.die_side)
         self.last_obstructed = scene.obstructed
         out: list[DieRead] = []

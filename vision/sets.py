@@ -35,7 +35,7 @@ def check_name(name: str, what: str = "set") -> str:
 def load_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     if not p.is_file():
-        raise BadImage(f"{path}: no such image file")
+        raise BadImage(f"{path}: no such image file" if not p.exists() else f"{path}: not a file")
     data = np.fromfile(str(p), np.uint8)
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:

@@ -100,3 +100,12 @@ def test_a_hand_in_the_tray_is_reported():
     reader = Reader("d6")
     reader.read(img)
     assert reader.last_obstructed
+
+
+def test_grey_frames_are_read_too():
+    rng = np.random.default_rng(14)
+    img, faces, _ = render_roll(rng, "d6", 3)
+    import cv2
+
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert len(Reader("d6").read(grey)) >= 2
