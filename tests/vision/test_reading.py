@@ -1,0 +1,111 @@
+"""Reading dice: rendered scenes of pip and stand-in symbol dice, doubtful reads, blanks."""
+
+import numpy as np
+import pytest
+
+from tests.vision.conftest import blank_frame, score
+from vision.errors import UnknownSet
+from vision.reader import DieRead, Reader
+from vision.render import RenderOptions, draw_face, render_roll, render_scene
+
+
+def _sweep(reader, set_name, scenes, seed):
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(scenes):
+        img, faces, _ = render_roll(rng, set_name, 1 + i % 9)
+        pairs.append((faces, [d.face for d in reader.read(img)]))
+    return score(pairs)
+
+
+def test_reads_rendered_pip_dice():
+    recall, precision = _sweep(Reader("d6"), "d6", 18, seed=11)
+    assert recall >= 0.85 and precision >= 0.85, (recall, precision)
+
+
+@pytest.mark.parametrize("set_name", ["incredibles", "invincible", "xmen"])
+def test_reads_rendered_taught_game_dice(taught, set_name):
+    recall, precision = _sweep(Reader(set_name, taught), set_name, 12, seed=21)
+    assert recall >= 0.93 and precision >= 0.93, (set_name, recall, precision)
+
+
+def test_read_returns_dierecords_with_boxes_inside_the_frame():
+    rng = np.random.default_rng(3)
+    img, faces, _ = render_roll(rng, "d6", 5)
+    reads = Reader("d6").read(img)
+    assert reads and all(isinstance(d, DieRead) for d in reads)
+    h, w = img.shape[:2]
+    for d in reads:
+        x, y, bw, bh = d.box
+        assert 0 <= x < w and 0 <= y < h and bw > 0 and bh > 0
+        assert 0.0 <= d.confidence <= 1.0
+        assert d.face in {"1", "2", "3", "4", "5", "6"}
+
+
+def test_a_blank_face_is_a_face_not_a_missing_die(taught):
+    rng = np.random.default_rng(5)
+    img, _ = render_scene(rng, ["blank", "blank", "xmen"], RenderOptions(touching=0.0),
+                          pips=False)
+    faces = sorted(d.face for d in Reader("xmen", taught).read(img))
+    assert faces == ["blank", "blank", "xmen"]
+
+
+def test_empty_tray_reads_no_dice(taught):
+    frame = blank_frame()
+    assert Reader("d6").read(frame) == []
+    assert Reader("xmen", taught).read(frame) == []
+
+
+def test_a_doubtful_read_is_unconfirmed_not_guessed(taught):
+    """A face halfway between two taught faces must come back unconfirmed."""
+    frame = blank_frame((70, 70, 70))
+    body, ink = (230, 230, 230), (30, 30, 30)
+    mix = (draw_face("xmen", 64, body, ink).astype(np.float32) * 0.5
+           + draw_face("marvel", 64, body, ink).astype(np.float32) * 0.5).astype(np.uint8)
+    frame[200:264, 300:364] = mix
+    reads = Reader("xmen", taught).read(frame)
+    assert len(reads) == 1
+    assert reads[0].confirmed is False
+    assert reads[0].confidence < 0.6
+    # and a clean face of the same die is confirmed
+    frame[200:264, 300:364] = draw_face("xmen", 64, body, ink)
+    clean = Reader("xmen", taught).read(frame)
+    assert [d.face for d in clean] == ["xmen"] and clean[0].confirmed
+
+
+def test_threshold_decides_confirmation():
+    rng = np.random.default_rng(8)
+    img, _, _ = render_roll(rng, "d6", 3)
+    assert all(not d.confirmed for d in Reader("d6", threshold=1.01).read(img))
+
+
+def test_unknown_set_is_a_clear_error(tmp_path):
+    with pytest.raises(UnknownSet, match="nope"):
+        Reader("nope", tmp_path)
+
+
+def test_tray_region_limits_the_search():
+    rng = np.random.default_rng(9)
+    img, faces, boxes = render_roll(rng, "d6", 4)
+    region = np.zeros(img.shape[:2], np.uint8)
+    x, y, w, h = boxes[0]
+    region[max(0, y - 10):y + h + 10, max(0, x - 10):x + w + 10] = 255
+    reads = Reader("d6", region=region).read(img)
+    assert len(reads) == 1
+
+
+def test_a_hand_in_the_tray_is_reported():
+    rng = np.random.default_rng(12)
+    img, _ = render_scene(rng, ["3", "5"], RenderOptions(hand=True, perspective=0.0))
+    reader = Reader("d6")
+    reader.read(img)
+    assert reader.last_obstructed
+
+
+def test_grey_frames_are_read_too():
+    rng = np.random.default_rng(14)
+    img, faces, _ = render_roll(rng, "d6", 3)
+    import cv2
+
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert len(Reader("d6").read(grey)) >= 2

@@ -1,0 +1,71 @@
+"""Real photographs from ../shared: tray photos of d6 dice and webcam photos for teaching.
+
+These are samples with thresholds below the benchmark's full sweep (docs/benchmarks.md),
+high enough to catch a regression; the labels are only used to score.
+"""
+
+import json
+import shutil
+
+import cv2
+import pytest
+
+from tests.vision.conftest import score
+from vision.reader import Reader
+from vision.sets import teach
+
+pytestmark = pytest.mark.shared
+
+
+def _labels(shared):
+    root = shared / "data" / "dice-real"
+    return root, json.loads((root / "labels.json").read_text())
+
+
+def test_reads_real_tray_photos_with_nine_dice_or_fewer(shared):
+    root, labels = _labels(shared)
+    keys = [k for k, v in labels.items() if k.startswith("byler_d6") and len(v["faces"]) <= 9]
+    sample = keys[::5]  # a spread sample across the sessions
+    reader = Reader("d6")
+    pairs = [(labels[k]["faces"], [d.face for d in reader.read(cv2.imread(str(root / k)))])
+             for k in sample]
+    recall, precision = score(pairs)
+    assert recall >= 0.85 and precision >= 0.85, (recall, precision)
+
+
+def test_finds_dice_in_real_tray_photos(shared):
+    """Every labelled die is found (its box centre inside a found box), few extras."""
+    root, labels = _labels(shared)
+    keys = [k for k, v in labels.items() if k.startswith("byler_d6") and len(v["faces"]) <= 9]
+    found = total = 0
+    for k in keys[::6]:
+        reads = Reader("d6").read(cv2.imread(str(root / k)))
+        for x, y, w, h in labels[k]["boxes"]:
+            cx, cy = x + w / 2, y + h / 2
+            total += 1
+            found += any(bx <= cx <= bx + bw and by <= cy <= by + bh
+                         for bx, by, bw, bh in (d.box for d in reads))
+    assert found / total >= 0.9, found / total
+
+
+def test_teach_from_webcam_photos_and_read_held_out_ones(shared, tmp_path):
+    """Teach a set from 5 webcam photos per face; read the sixth of each face."""
+    src = shared / "data" / "dice-real" / "penlington_webcam_calibration" / "d6"
+    held = []
+    for face_dir in sorted(src.iterdir()):
+        photos = sorted(face_dir.glob("*.jpg"))
+        dst = tmp_path / "teach" / face_dir.name
+        dst.mkdir(parents=True)
+        for p in photos[1:]:
+            shutil.copy(p, dst / p.name)
+        held.append((face_dir.name, photos[0]))
+    info = teach("webcam", tmp_path / "teach", tmp_path / "data")
+    assert sorted(info["faces"]) == ["1", "2", "3", "4", "5", "6"]
+    reader = Reader("webcam", tmp_path / "data")
+    right = 0
+    for face, path in held:
+        reads = reader.read(cv2.imread(str(path)))
+        assert reads, f"no die found in {path.name}"
+        die = max(reads, key=lambda d: d.box[2] * d.box[3])
+        right += die.face == face
+    assert right >= 3, f"{right} of 6 held-out webcam photos read right"

@@ -1,0 +1,71 @@
+"""Count coloured cubes (Invincible's bag cubes) by colour in a region of the frame.
+
+Cubes are found as blobs that differ from the tray (the dice finder's foreground), then each
+blob's median colour is matched to the nearest reference colour in Lab. The reference
+colours are defaults for ordinary plastic cubes; calibrate them from a photo of the real
+cubes with ``calibrate``.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.finder import foreground
+
+# BGR references (assumed, typical plastic cubes)
+DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "yellow": (30, 215, 235),
+    "orange": (20, 120, 240),
+    "blue": (190, 90, 20),
+    "purple": (140, 40, 110),
+    "black": (30, 30, 30),
+    "red": (35, 35, 200),
+}
+
+
+def _lab(bgr) -> np.ndarray:
+    px = np.uint8([[bgr]])
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+
+class CubeCounter:
+    def __init__(self, colours: dict[str, tuple[int, int, int]] | None = None,
+                 min_side: float = 8.0):
+        self.colours = dict(colours or DEFAULT_COLOURS)
+        self.min_side = min_side
+        self._refs = {k: _lab(v) for k, v in self.colours.items()}
+
+    def calibrate(self, name: str, bgr_sample: np.ndarray) -> None:
+        """Set colour ``name`` from a patch of a real cube."""
+        med = np.median(bgr_sample.reshape(-1, 3), axis=0)
+        self.colours[name] = tuple(int(v) for v in med)
+        self._refs[name] = _lab(self.colours[name])
+
+    def classify(self, bgr) -> str:
+        lab = _lab(bgr)
+        w = np.array([0.6, 1.0, 1.0], np.float32)  # lightness counts less than hue
+        return min(self._refs, key=lambda k: float((((lab - self._refs[k]) * w) ** 2).sum()))
+
+    def count(self, frame: np.ndarray, region: tuple[int, int, int, int] | None = None
+              ) -> dict[str, int]:
+        """Cubes per colour inside ``region`` (x, y, w, h; whole frame when None)."""
+        if region is not None:
+            x, y, w, h = region
+            frame = frame[y:y + h, x:x + w]
+        mask = foreground(frame)
+        counts = {k: 0 for k in self.colours}
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        areas = [stats[i][4] for i in range(1, n) if stats[i][4] >= self.min_side ** 2]
+        if not areas:
+            return counts
+        unit = float(np.median(areas))
+        for i in range(1, n):
+            area = stats[i][4]
+            if area < self.min_side ** 2 or area < 0.35 * unit:
+                continue
+            k = max(1, int(round(area / unit)))  # touching cubes of one colour
+            core = cv2.erode((labels == i).astype(np.uint8), np.ones((3, 3), np.uint8))
+            px = frame[core > 0] if cv2.countNonZero(core) > 4 else frame[labels == i]
+            counts[self.classify(np.median(px, axis=0))] += k
+        return counts

@@ -1,0 +1,247 @@
+"""Find every die in a frame: a colour/brightness difference from the tray's background,
+cleaned up, with touching dice split apart by their expected size.
+
+The finder knows nothing about faces. It returns `Candidate`s: an axis-aligned box and a
+rotated rectangle in frame pixels, plus the die's mask, for the face readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
+SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
+SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
+PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
+FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
+
+
+@dataclass
+class Candidate:
+    box: tuple[int, int, int, int]  # x, y, w, h in frame pixels
+    rect: tuple  # cv2 rotated rect ((cx, cy), (w, h), angle) in frame pixels
+    contour: np.ndarray  # int32 points in frame pixels
+    area: float  # in frame pixels
+
+    @property
+    def side(self) -> float:
+        return float(np.sqrt(max(self.area, 1.0)))
+
+
+@dataclass
+class Scene:
+    dice: list[Candidate]
+    obstructed: bool  # something large (a hand) reaches into the tray
+    scale: float  # working scale used
+
+
+def _background(lab: np.ndarray) -> np.ndarray:
+    """The empty-tray colour at every pixel: a coarse median that dice are too small to move."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
+    small = cv2.medianBlur(small, 7)
+    small = cv2.medianBlur(small, 5)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
+    """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale."""
+    lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
+    bg = _background(lab)
+    d = lab.astype(np.int16) - bg.astype(np.int16)
+    dl = d[..., 0]
+    # Shadows are darker but not more coloured: count darkening at half weight.
+    dl = np.where(dl < 0, dl // 2, dl)
+    chroma = np.abs(d[..., 1]) + np.abs(d[..., 2])
+    diff = np.abs(dl) + chroma * 2
+    diff = np.clip(diff, 0, 255).astype(np.uint8)
+    # Edges help pale dice on pale trays: their outline and pips are sharp.
+    gray = lab[..., 0]
+    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    noise = float(np.median(diff[::4, ::4])) + 1.0
+    thr = max(FG_FLOOR, 4.0 * noise)
+    mask = (diff > thr).astype(np.uint8) * 255
+    edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.bitwise_or(mask, edges)
+    if region is not None:
+        mask = cv2.bitwise_and(mask, region)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # Fill small holes (pips of the same colour as the tray), never a whole tray inside a rim.
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is not None:
+        max_hole = mask.shape[0] * mask.shape[1] * 0.01
+        holes = [c for c, hh in zip(contours, hier[0])
+                 if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
+        cv2.drawContours(mask, holes, -1, 255, thickness=cv2.FILLED)
+    return mask
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull of a pixel set, from its outline (far fewer points than pixels)."""
+    x0, y0 = points.min(0)
+    x1, y1 = points.max(0)
+    m = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    m[points[:, 1] - y0, points[:, 0] - x0] = 1
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.vstack(cs)) + np.array([x0, y0], np.int32)
+
+
+def _split(points: np.ndarray, k: int) -> list[np.ndarray]:
+    data = points.astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(7)
+    _, labels, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    return [points[labels == i] for i in range(k)]
+
+
+def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
+                    offset: tuple[int, int]) -> list[np.ndarray]:
+    """Touching dice: one marker per die from the distance transform, then a watershed."""
+    ox, oy = offset
+    pad = 2
+    blob = cv2.copyMakeBorder(blob, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    bgr = cv2.copyMakeBorder(bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    half = np.sqrt(die_area) / 2
+    # a die's core: far from the blob's edge both in die units and relative to the deepest
+    # point (dice of unequal size keep a core each; a neck between two dice does not)
+    level = max(PEAK_HALF * half, PEAK_MAX * float(dist.max()))
+    peaks = (dist > level).astype(np.uint8)
+    n, markers = cv2.connectedComponents(peaks)
+    if n - 1 < 2:
+        ys, xs = np.nonzero(blob)
+        pts = np.stack([xs + ox - pad, ys + oy - pad], axis=1)
+        return _split(pts, k)  # no separate cores: cut by position
+    markers = markers.astype(np.int32) + 1
+    markers[(blob > 0) & (peaks == 0)] = 0
+    cv2.watershed(bgr, markers)
+    parts = []
+    for m in range(2, n + 1):
+        ys, xs = np.nonzero((markers == m) & (blob > 0))
+        if len(xs):
+            parts.append(np.stack([xs + ox - pad, ys + oy - pad], axis=1))
+    return parts
+
+
+def _candidates(parts, scale: float, min_area: float) -> list[Candidate]:
+    """Candidates (in frame pixels) from pixel sets found at working scale."""
+    out = []
+    for p in parts:
+        if len(p) < min_area * 0.5:
+            continue
+        hull = _hull(p)
+        rect = cv2.minAreaRect(hull)
+        (rw, rh) = rect[1]
+        if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:
+            continue
+        parea = float(len(p))
+        # Long thin things and loose rings are not dice.
+        if parea / max(1.0, rw * rh) < 0.5:
+            continue
+        inv = 1.0 / scale
+        hull_f = (hull.astype(np.float32) * inv).astype(np.int32)
+        bx, by, bw2, bh2 = cv2.boundingRect(hull_f)
+        r = ((rect[0][0] * inv, rect[0][1] * inv), (rw * inv, rh * inv), rect[2])
+        out.append(Candidate((bx, by, bw2, bh2), r, hull_f, parea * inv * inv))
+    return out
+
+
+def _dice_off_wall(labels, i, bbox, die_area, scale, min_area) -> list[Candidate]:
+    """Die-sized, die-thick pieces of a large blob (a tray wall with dice against it): an
+    opening by a disk of most of a die's width removes the thinner wall."""
+    x, y, bw, bh = bbox
+    side = float(np.sqrt(die_area))
+    k = max(3, int(side * 0.7) | 1)
+    blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+    opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lab2, st2, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out = []
+    for j in range(1, n):
+        if 0.5 * die_area <= st2[j][4] <= 1.6 * die_area:
+            ys, xs = np.nonzero(lab2 == j)
+            out.extend(_candidates([np.stack([xs + x, ys + y], axis=1)], scale, min_area))
+    return out
+
+
+def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
+              die_side: float | None = None) -> Scene:
+    """Every die-like blob in the frame.
+
+    ``region`` is an optional 0/255 mask (frame size) of the tray from calibration.
+    ``die_side`` is the expected die side in frame pixels when known (calibration); otherwise
+    it is estimated from the blobs themselves.
+    """
+    h, w = frame_bgr.shape[:2]
+    # an integer reduction: fast, and plenty for finding dice (pips are read at full size)
+    scale = 1.0 / max(1, int(np.ceil(max(h, w) / WORK_SIDE)))
+    small = frame_bgr if scale == 1.0 else cv2.resize(
+        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    reg = None
+    if region is not None:
+        reg = cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
+    mask = foreground(small, reg)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    frame_area = sh * sw
+    min_area = max(30.0, frame_area * 0.0003)
+    blobs = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area:
+            continue
+        blobs.append((i, x, y, bw, bh, area))
+    obstructed = False
+    # Expected die area: the median of compact, square-ish blobs.
+    squares = []
+    for i, x, y, bw, bh, area in blobs:
+        fill = area / float(bw * bh)
+        if 0.6 < bw / bh < 1.6 and fill > 0.55 and area < frame_area * 0.05:
+            squares.append(area)
+    if die_side:
+        die_area = (die_side * scale) ** 2
+    elif squares:
+        # specks of texture are squarish too: judge the die size among the larger blobs
+        big = np.percentile(squares, 90)
+        die_area = float(np.median([a for a in squares if a >= 0.25 * big]))
+    else:
+        die_area = None
+    dice: list[Candidate] = []
+    for i, x, y, bw, bh, area in blobs:
+        if max(bw, bh) > 0.3 * max(sw, sh) or area > frame_area * 0.08:
+            touches = x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1
+            if touches or area > frame_area * 0.2:
+                obstructed = obstructed or touches
+            if die_area:  # dice against a tray wall join it: keep the die-thick parts
+                dice.extend(_dice_off_wall(labels, i, (x, y, bw, bh), die_area, scale,
+                                           min_area))
+            continue
+        k = 1
+        if die_area:
+            if area < die_area * 0.35:
+                continue
+            if area > 1.4 * die_area:
+                # One die is a convex, squarish blob; touching dice make a dented or long one.
+                cs, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8),
+                                         cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                hull = cv2.convexHull(np.vstack(cs))
+                solidity = area / max(1.0, cv2.contourArea(hull))
+                (rw, rh) = cv2.minAreaRect(hull)[1]
+                elong = max(rw, rh) / max(1.0, min(rw, rh))
+                if solidity < SPLIT_SOLIDITY or elong > SPLIT_ELONG or area > 3.2 * die_area:
+                    k = max(2, min(int(round(area / die_area)), 12))
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        if k == 1:
+            ys, xs = np.nonzero(blob)
+            parts = [np.stack([xs + x, ys + y], axis=1)]
+        else:
+            parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
+        dice.extend(_candidates(parts, scale, min_area))
+    dice.sort(key=lambda c: (c.box[1] // 20, c.box[0]))
+    return Scene(dice, obstructed, scale)

@@ -1,0 +1,92 @@
+"""The photo log: frames whose reads were doubtful or corrected, kept in the data folder.
+
+``<data>/dice/photolog/<id>.jpg`` with ``<id>.json`` ({set, reads, corrected}). A correction
+records the players' faces; ``add_to_teaching`` copies the corrected dice, one crop per die,
+into the set's teaching photos and teaches the set again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import sets
+from vision.errors import VisionError
+from vision.reader import DieRead
+
+
+class PhotoLog:
+    def __init__(self, data_dir: Path):
+        self.data_dir = Path(data_dir)
+        self.folder = self.data_dir / "dice" / "photolog"
+
+    def add(self, frame: np.ndarray, set_name: str, reads: list[DieRead]) -> str:
+        """Keep a frame and its reads; returns the entry id."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        entry = time.strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
+        cv2.imwrite(str(self.folder / f"{entry}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        meta = {"set": set_name, "reads": [r.to_json() for r in reads], "corrected": None}
+        (self.folder / f"{entry}.json").write_text(json.dumps(meta, indent=1))
+        return entry
+
+    def get(self, entry: str) -> dict:
+        path = self.folder / f"{entry}.json"
+        if not sets._NAME.match(entry) or not path.is_file():
+            raise VisionError(f"photo log entry {entry!r} not found")
+        return json.loads(path.read_text())
+
+    def correct(self, entry: str, faces: list[str]) -> dict:
+        """Record the players' faces for the entry's dice (same order as its reads)."""
+        meta = self.get(entry)
+        if len(faces) != len(meta["reads"]):
+            raise VisionError(f"entry {entry}: {len(meta['reads'])} dice read, "
+                              f"{len(faces)} faces given")
+        meta["corrected"] = list(faces)
+        (self.folder / f"{entry}.json").write_text(json.dumps(meta, indent=1))
+        return meta
+
+    def entries(self) -> list[str]:
+        if not self.folder.is_dir():
+            return []
+        return sorted(p.stem for p in self.folder.glob("*.json"))
+
+    def add_to_teaching(self, entry: str, reteach: bool = True) -> int:
+        """Copy each corrected die of ``entry`` into its set's teaching photos; teach again.
+
+        Returns the number of photos added."""
+        meta = self.get(entry)
+        if not meta.get("corrected"):
+            raise VisionError(f"entry {entry}: no correction recorded")
+        frame = cv2.imread(str(self.folder / f"{entry}.jpg"))
+        set_dir = sets.sets_dir(self.data_dir) / meta["set"]
+        photos = set_dir / "photos"
+        if not photos.is_dir():
+            raise VisionError(f"set {meta['set']!r} has no teaching photos to add to "
+                              "(the built-in d6 is not taught)")
+        added = 0
+        H, W = frame.shape[:2]
+        for k, (read, face) in enumerate(zip(meta["reads"], meta["corrected"])):
+            x, y, w, h = read["box"]
+            m = 2 * max(w, h)  # tray around the die, so the finder sees it as small
+            crop = frame[max(0, y - m):min(H, y + h + m), max(0, x - m):min(W, x + w + m)]
+            d = photos / sets.check_name(face, "face")
+            d.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(d / f"log-{entry}-{k}.png"), crop)
+            added += 1
+        if reteach and added:
+            tmp = set_dir.parent / (meta["set"] + ".photos")
+            if tmp.exists():
+                import shutil
+                shutil.rmtree(tmp)
+            photos.rename(tmp)
+            try:
+                sets.teach(meta["set"], tmp, self.data_dir)
+            finally:
+                import shutil
+                shutil.rmtree(tmp, ignore_errors=True)
+        return added

@@ -1,0 +1,82 @@
+"""Is the tray still? A cheap per-frame motion check and a settle timer.
+
+Each frame is shrunk to a thumbnail (80 px wide, grey, blurred) and compared with the
+previous one; the tray is "moving" when more than a small fraction of the thumbnail changed.
+The roll is settled once the tray has been still for ``settle_s`` seconds (by frame clock).
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+THUMB_W = 80
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    h, w = frame.shape[:2]
+    tw, th = THUMB_W, max(1, round(THUMB_W * h / w))
+    small = cv2.resize(frame, (tw, th), interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+class MotionDetector:
+    """``update(frame) -> float``: the fraction of the thumbnail that changed since last frame."""
+
+    def __init__(self, pixel_delta: int = 18):
+        self.pixel_delta = pixel_delta
+        self._prev: np.ndarray | None = None
+
+    def update(self, frame: np.ndarray) -> float:
+        t = thumbnail(frame)
+        prev, self._prev = self._prev, t
+        if prev is None or prev.shape != t.shape:
+            return 1.0
+        changed = cv2.absdiff(t, prev) > self.pixel_delta
+        return float(np.count_nonzero(changed)) / changed.size
+
+    def reset(self) -> None:
+        self._prev = None
+
+
+class SettleDetector:
+    """Tells when a roll has settled: still for ``settle_s`` seconds after some motion.
+
+    ``update(frame, now=None) -> bool`` is True exactly once per settled roll. A frame with
+    a hand in the tray (``obstructed=True`` from the finder, or large motion) restarts the
+    wait. ``arm()`` allows a read of the current still scene without new motion first.
+    """
+
+    def __init__(self, settle_s: float = 0.6, motion_fraction: float = 0.004,
+                 pixel_delta: int = 18):
+        self.settle_s = settle_s
+        self.motion_fraction = motion_fraction
+        self.motion = MotionDetector(pixel_delta)
+        self._still_since: float | None = None
+        self._armed = True  # the first still scene counts as a roll
+        self.last_motion = 1.0
+
+    def arm(self) -> None:
+        """Allow another read once the tray has been still for ``settle_s`` from now."""
+        self._armed = True
+        self._still_since = None
+
+    def update(self, frame: np.ndarray, now: float | None = None,
+               obstructed: bool = False) -> bool:
+        now = time.monotonic() if now is None else now
+        m = self.motion.update(frame)
+        self.last_motion = m
+        if m > self.motion_fraction or obstructed:
+            self._still_since = None
+            self._armed = True
+            return False
+        if self._still_since is None:
+            self._still_since = now
+        if self._armed and now - self._still_since >= self.settle_s:
+            self._armed = False
+            return True
+        return False

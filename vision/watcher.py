@@ -1,0 +1,135 @@
+"""Watch the tray in a background thread and report each settled roll once.
+
+    def on_roll(reads, frame):          # runs on the watcher's thread: keep it light,
+        events.put(("roll", reads))     # e.g. put an event on a queue
+
+    with CameraWatcher(open_source("synthetic"), Reader("d6"), on_roll) as w:
+        ...
+        w.read_now()                     # a player pressed "read now"
+
+The latest frame is kept for the dashboard behind a Condition ("the latest frame wins").
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from vision.reader import DieRead, Reader
+from vision.settle import SettleDetector
+from vision.sources import FrameSource
+
+log = logging.getLogger(__name__)
+
+OnRoll = Callable[[list[DieRead], np.ndarray], None]
+
+
+class CameraWatcher:
+    def __init__(self, source: FrameSource, reader: Reader, on_roll: OnRoll,
+                 settle: SettleDetector | None = None, idle_s: float = 0.0,
+                 stop_at_end: bool = True, hand_patience_s: float = 5.0):
+        self.source = source
+        self.reader = reader
+        self.on_roll = on_roll
+        self.settle = settle or SettleDetector()
+        self.idle_s = idle_s
+        self.stop_at_end = stop_at_end
+        # Something large that never moves (a tray wall in view, not a hand) must not block
+        # reading for ever: after this long still and obstructed, read anyway.
+        self.hand_patience_s = hand_patience_s
+        self._obstructed_since: float | None = None
+        self._read_now = threading.Event()
+        self._stop = threading.Event()
+        self._frame_cv = threading.Condition()
+        self._latest: np.ndarray | None = None
+        self._frame_no = 0
+        self.rolls = 0
+        self.error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- control -------------------------------------------------------------------------
+    def start(self) -> "CameraWatcher":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="camera-watcher", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    close = stop
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def read_now(self) -> None:
+        """Read the next frame at once, settled or not (a player's "read now")."""
+        self._read_now.set()
+
+    def wait_done(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to end (end of a replay); True when it has."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def latest_frame(self, after: int = -1, timeout: float = 1.0):
+        """(frame_no, frame) newer than ``after``, or the current one after ``timeout``."""
+        with self._frame_cv:
+            self._frame_cv.wait_for(lambda: self._frame_no > after, timeout)
+            return self._frame_no, self._latest
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"<CameraWatcher {state} rolls={self.rolls} source={self.source!r}>"
+
+    # ---- the loop ------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                frame = self.source.read()
+                if frame is None:
+                    if self.stop_at_end:
+                        break
+                    time.sleep(0.05)
+                    continue
+                with self._frame_cv:
+                    self._latest = frame
+                    self._frame_no += 1
+                    self._frame_cv.notify_all()
+                now_requested = self._read_now.is_set()
+                settled = self.settle.update(frame)
+                if now_requested or settled:
+                    self._read_now.clear()
+                    reads = self.reader.read(frame)
+                    if self.reader.last_obstructed and not now_requested:
+                        now = time.monotonic()
+                        if self._obstructed_since is None:
+                            self._obstructed_since = now
+                        if now - self._obstructed_since < self.hand_patience_s:
+                            self.settle.arm()  # a hand in the tray: wait for it to leave
+                            continue
+                    self._obstructed_since = None
+                    self.rolls += 1
+                    try:
+                        self.on_roll(reads, frame)
+                    except Exception:  # a listener's bug must not stop the camera
+                        log.exception("on_roll callback failed")
+                if self.idle_s:
+                    time.sleep(self.idle_s)
+        except BaseException as e:  # noqa: BLE001 - reported, not swallowed
+            self.error = e
+            log.exception("camera watcher stopped")
