@@ -101,8 +101,8 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
     assert view["game"] == "xmen-alert" and view["state"]["advanced"] is False
     assert [t["player"] for t in view["state"]["teams"]] == ["Ana", "Ben", "Chloe"]
 
-    # "Each player rolls five dice. X-Men count as 1 point, Marvel as 2 points. The player with
-    # the highest total goes first." Tapped one face per die on the phone.
+    # "Each player rolls 5 dice. The highest point total goes first. X-Men = 1 point. Marvel = 2
+    # points. Evil Mutants and blanks don't count." Tapped one face per die on the phone.
     for faces in (["marvel"] * 5, ["blank"] * 5, ["xmen"] * 4 + ["evil_mutant"]):
         keys = [f"roll0-{f}" for f in faces]
         assert "0 of 5 dice" in phone.inner_text("#controls")
@@ -145,13 +145,14 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
     tap(phone, table, *["roll0-marvel"] * entry["count"], "roll0-send")
     view = server.get("/api/state")[1]
     roll = view["state"]["last_roll"]
-    # "Each X-Men rolled counts as 1 point and each Marvel counts as 2 points."
+    # "Roll all the character's Fighting dice and total the points. For each X-Men rolled, score
+    # 1 point. For each Marvel rolled, score 2 points."
     assert roll["faces"] == ["marvel"] * entry["count"] and roll["points"] == 2 * entry["count"]
     assert f"{roll['points']} points" in table.inner_text("#dice")
     assert f"★ Marvel {entry['count']}" in table.inner_text("#dice")
     assert "Undo: Ana: battle roll for " + hero["name"] in phone.inner_text("#undo")
 
-    # Steps 5 and 6: the turn ends and play passes to the left, the next name.
+    # "Once you have completed your turn, play continues to the left." (the next name)
     assert "turn.end" in view["expect"]["actions"]
     tap(phone, table, "turn-end")
     s = server.get("/api/state")[1]["state"]

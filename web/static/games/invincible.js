@@ -156,10 +156,11 @@
       return el("div", { class: "deck-row" }, items);
     },
 
-    describe(action) {
+    describe(action, view) {
       const d = action.data || {};
-      const who = d.hero || action.player;
-      const pre = who ? who + ": " : "";
+      const id = d.hero || action.player;
+      const h = id && view.state.heroes.find((x) => x.id === id);
+      const pre = id ? (h ? h.player || h.name : id) + ": " : "";
       if (action.type === "pull" || action.type === "defiance") return pre + action.type + " " + (d.cubes ? d.cubes.join(", ") : "(virtual)");
       if (action.type === "play") return pre + "play " + d.cube + " on " + d.power;
       if (action.type === "drop") return pre + "drop " + d.cube;
