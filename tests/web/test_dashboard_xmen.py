@@ -204,3 +204,41 @@ def test_xmen_table_view_screenshot_at_800x480(server, pages, tmp_path):
     assert (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")) == (800, 480)
     if os.environ.get("COMPANION_DOC_SHOTS") == "1":
         shutil.copy(path, DOCS_SHOTS / path.name)
+
+
+def test_the_setup_page_takes_a_typed_power_stat_card_and_refuses_a_wrong_total(server, pages):
+    """Total Power is the sum of the three stats on every printed card ("Example card
+    (Wolverine): Fighting Skill 6; Durability 5; Intelligence 2; Total Power 13."): a typed card
+    that breaks it is refused with a message naming it, and the form keeps what was typed."""
+    page = pages(server.url + "/setup")
+    page.locator('input[name="game"][value="xmen-alert"]').check()
+    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    page.fill('[name="player-0"]', "Ana")
+    page.fill('[name="player-1"]', "Ben")
+    page.locator("details:has([name=tc-name]) summary").click()
+
+    def type_card(total):
+        for name, value in (("tc-name", "Dazzler"), ("tc-fighting_skill", "4"), ("tc-durability", "3"),
+                            ("tc-intelligence", "2"), ("tc-total_power", str(total)),
+                            ("tc-ability", "Light Show"), ("tc-dice", "2")):
+            page.fill(f'[name="{name}"]', value)
+        page.select_option('[name="tc-kind"]', "extra_dice_leading")
+        page.locator('[data-key="typed-add"]').click()
+
+    type_card(10)
+    assert "Dazzler: FS 4 / D 3 / I 2 = 10" in page.inner_text(".xm-typed")
+    page.locator("#start").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('Total Power')", timeout=WAIT)
+    assert "Dazzler's Total Power 10 is not Fighting Skill + Durability + Intelligence (4 + 3 + 2 = 9)" \
+        in page.inner_text("#error")
+    assert server.get("/api/state")[1].get("game") is None               # nothing started
+    assert page.input_value('[name="player-0"]') == "Ana"                 # nothing lost
+    page.locator(".xm-typed button").click()                             # remove it, type it right
+    type_card(9)
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    s = server.get("/api/state")[1]["state"]
+    typed = s["options"]["typed_cards"]
+    assert [(c["name"], c["total_power"], c["abilities"][0]["dice"]) for c in typed] == [("Dazzler", 9, 2)]
+    # eighteen cards in the box plus Dazzler, one dealt to each of the two players
+    assert s["decks"]["power_stat"] == 17

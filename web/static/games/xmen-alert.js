@@ -5,6 +5,9 @@
   const C = Companion;
   const el = C.el;
   const FACE = { xmen: ["✕", "X-Men"], marvel: ["★", "Marvel"], evil_mutant: ["☠", "Evil Mutant"], blank: ["○", "Blank"] };
+  // the ability kinds the engine knows (companion/games/xmen_data.py) and the numbers each takes
+  const KINDS = { extra_dice_leading: ["dice"], team_dice_leading: ["dice"], flight: [], recovery: ["xmen", "marvel"],
+    alt_attack: ["dice", "xmen", "marvel"], bonus_experience: ["dice"] };
   const comps = () => (C.info["xmen-alert"] || {}).components || {};
   const faceWord = (f) => (FACE[f] ? FACE[f][0] + " " + FACE[f][1] : String(f));
   const stat = (label, value) => el("div", { class: "stat" }, el("span", { class: "label" }, label), " ", el("b", {}, value));
@@ -188,20 +191,49 @@
       return box;
     },
 
-    // Setup: players in seating order, Basic or Advanced.
+    // Setup: players in seating order, Basic or Advanced, and Power Stat cards typed in from the box.
     setupForm() {
       const names = [0, 1, 2, 3].map((i) => el("input", { name: "player-" + i, size: 12, placeholder: i < 2 ? "name (needed)" : "(optional)",
         "aria-label": "Player " + (i + 1) + " in seating order" }));
+      const typed = [];
+      const list = el("ul", { class: "xm-typed" });
+      const f = {};
+      const num = (k, label) => el("label", {}, label + " ", f[k] = el("input", { name: "tc-" + k, type: "number", min: 0, max: 60, size: 3 }));
+      const kind = el("select", { name: "tc-kind" }, el("option", { value: "" }, "(no extra ability)"),
+        Object.keys(KINDS).map((k) => el("option", { value: k }, C.human(k))));
+      const drawList = () => list.replaceChildren(...typed.map((c, i) => el("li", {}, "☺ " + c.name + ": FS " + c.fighting_skill + " / D " + c.durability +
+        " / I " + c.intelligence + " = " + c.total_power + (c.abilities.length ? " · " + c.abilities[0].name : "") + " ",
+      C.button("✖", "Remove", () => { typed.splice(i, 1); drawList(); }, { class: "small" }))));
+      const add = C.button("✚", "Add this card", () => {
+        const card = { id: f.name.value.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""), name: f.name.value.trim(), abilities: [] };
+        for (const k of ["fighting_skill", "durability", "intelligence", "total_power"]) card[k] = Number(f[k].value);
+        if (kind.value) {
+          const a = { name: f.ability.value.trim() || C.human(kind.value), kind: kind.value, text: f.text.value.trim() };
+          for (const k of KINDS[kind.value]) a[k] = Number(f[k].value || 0);
+          card.abilities.push(a);
+        }
+        typed.push(card);
+        drawList();
+      }, { "data-key": "typed-add" });
       const box = el("div", { class: "xm-setup" },
         el("fieldset", {}, el("legend", {}, "Players, in seating order clockwise (2 to 4)"), names.map((n, i) => el("label", {}, (i + 1) + ". ", n))),
         el("fieldset", {}, el("legend", {}, "Rules"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "basic", checked: true }), " Basic game"),
-          el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")));
+          el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")),
+        el("details", {}, el("summary", {}, "✎ Type in a Power Stat card from the box"),
+          el("p", { class: "hint" }, "Its printed values. A card with the name of one the companion knows replaces it; a new one joins the deck. Total Power must be Fighting Skill + Durability + Intelligence."),
+          el("label", {}, "Name ", f.name = el("input", { name: "tc-name", size: 14 })),
+          num("fighting_skill", "Fighting Skill"), num("durability", "Durability"), num("intelligence", "Intelligence"), num("total_power", "Total Power"),
+          el("label", {}, "Extra ability ", f.ability = el("input", { name: "tc-ability", size: 14, placeholder: "its name" })), el("label", {}, "works as ", kind),
+          num("dice", "dice"), num("xmen", "per X-Men"), num("marvel", "per Marvel"),
+          el("label", {}, "Text ", f.text = el("input", { name: "tc-text", size: 24 })), add, list));
       return {
         node: box,
         options() {
-          return { players: names.map((n) => n.value.trim()).filter(Boolean),
+          const out = { players: names.map((n) => n.value.trim()).filter(Boolean),
             advanced: box.querySelector('[name="xm-rules"]:checked').value === "advanced" };
+          if (typed.length) out.typed_cards = typed.slice();
+          return out;
         },
       };
     },
