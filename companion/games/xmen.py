@@ -9,11 +9,15 @@ Physical dice arrive as data.faces; omitting them rolls virtual dice from the jo
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import json
 import random
 from typing import Any
 
 from companion.actions import Action
-from companion.errors import BadAction, IllegalAction, SetupError
+from companion.components import Reader
+from companion.errors import BadAction, DataFileError, IllegalAction, SetupError
 from companion.games import xmen_battle as battle
 from companion.games import xmen_cards as cards
 from companion.games import xmen_data
@@ -29,7 +33,8 @@ from companion.games.xmen_state import (HQ, R_BATTLE, R_BONUS, R_FIGHT, R_FIRST,
 
 LOG_LENGTH = 40
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
-           "luck_deck", "serious_remainder"}
+           "luck_deck", "serious_remainder", "typed_cards"}
+MAX_TYPED = 40
 
 
 class XMenAlert(Game):
@@ -57,6 +62,51 @@ class XMenAlert(Game):
     def __init__(self, components_dir=None):
         super().__init__(components_dir)
         self.data = xmen_data.load(components_dir)
+        self._typed: dict[str, XMenAlert] = {}   # typed cards (as JSON) -> engine using them
+        self._scoped = False
+
+    # -- Power Stat cards typed in by the owner ---------------------------------------------------
+    # A game started with ``typed_cards`` keeps them in its options; every entry point then runs
+    # on a copy of the engine whose data holds those cards, so the rules code stays unaware.
+
+    def _with_cards(self, typed: list[dict[str, Any]]) -> "XMenAlert":
+        key = json.dumps(typed, sort_keys=True)
+        eng = self._typed.get(key)
+        if eng is None:
+            chars = dict(self.data.characters)
+            for i, values in enumerate(typed):
+                c = xmen_data.character(Reader(values, "setup form", f"typed_cards[{i}]"),
+                                        self.data.strength_track)
+                chars[c.id] = c
+            eng = copy.copy(self)
+            eng.data = dataclasses.replace(self.data, characters=chars)
+            eng._scoped, eng._typed = True, {}
+            if len(self._typed) >= 16:
+                self._typed.clear()
+            self._typed[key] = eng
+        return eng
+
+    def _for(self, s: XMenState) -> "XMenAlert | None":
+        """The engine for a game with typed cards (None: this one will do)."""
+        typed = None if self._scoped else s.options.get("typed_cards")
+        return self._with_cards(typed) if typed else None
+
+    def _typed_cards(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        typed = options.get("typed_cards", [])
+        if not isinstance(typed, list) or len(typed) > MAX_TYPED or not all(isinstance(v, dict) for v in typed):
+            raise SetupError(f"typed_cards is a list of up to {MAX_TYPED} Power Stat cards, each "
+                             "{id, name, fighting_skill, durability, intelligence, total_power, "
+                             "abilities}")
+        # typed in from a card in the box: printed values, not an assumption
+        typed = [{**v, "assumption": False} for v in typed]
+        try:
+            self._with_cards(typed)
+        except DataFileError as err:
+            raise SetupError(str(err)) from None
+        ids = [v["id"] for v in typed]
+        if len(set(ids)) != len(ids):
+            raise SetupError("typed_cards: each card needs its own id")
+        return typed
 
     @staticmethod
     def evolve(state: XMenState) -> XMenState:
@@ -65,13 +115,21 @@ class XMenAlert(Game):
     # -- setup ------------------------------------------------------------------------------------
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> XMenState:
-        d = self.data
         if not isinstance(options, dict):
             raise SetupError("options must be an object")
         unknown = set(options) - OPTIONS
         if unknown:
             raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}: the options are "
                              + ", ".join(sorted(OPTIONS)))
+        typed = self._typed_cards(options)
+        if not typed:
+            return self._setup(options, rng)
+        s = self._with_cards(typed)._setup(options, rng)
+        s.options = {**s.options, "typed_cards": typed}
+        return s
+
+    def _setup(self, options: dict[str, Any], rng: random.Random) -> XMenState:
+        d = self.data
         players = options.get("players")
         if (not isinstance(players, list) or not 2 <= len(players) <= 4
                 or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players)
@@ -251,6 +309,8 @@ class XMenAlert(Game):
     # -- reading the state -----------------------------------------------------------------------
 
     def outcome(self, s: XMenState) -> dict[str, Any]:
+        if (eng := self._for(s)) is not None:
+            return eng.outcome(s)
         score = {t.player: t.mover for t in s.teams}
         if s.winner is not None:
             goal = "the Victory space" if s.advanced else "the first X-Men Recruit space"
@@ -262,6 +322,8 @@ class XMenAlert(Game):
 
     def choices(self, s: XMenState) -> dict[str, Any]:
         """Everything the table may do now in the play phase (shared by expect and random play)."""
+        if (eng := self._for(s)) is not None:
+            return eng.choices(s)
         d, team = self.data, s.current
         unfought_all = battle.unfought(s, team)
         unfought_battle = [u for u in unfought_all if battle.zone_kind(s.zones[u[0]]) == "battle"]
@@ -316,9 +378,13 @@ class XMenAlert(Game):
         return [h for h in s.must_recover if (x := s.hero(team, h)) is not None and not x.acted]
 
     def playable_cards(self, s: XMenState) -> list[dict[str, Any]]:
+        if (eng := self._for(s)) is not None:
+            return eng.playable_cards(s)
         return cards.playable(self.data, s)
 
     def expect(self, s: XMenState) -> dict[str, Any]:
+        if (eng := self._for(s)) is not None:
+            return eng.expect(s)
         d = self.data
         if s.phase == "over":
             return {"phase": "over", "actions": [], "prompt": "The game is over.", "dice": []}
@@ -367,6 +433,8 @@ class XMenAlert(Game):
                 "rule": R_PLAYING}
 
     def reminders(self, s: XMenState) -> list[dict[str, str]]:
+        if (eng := self._for(s)) is not None:
+            return eng.reminders(s)
         d = self.data
         if s.phase in ("over", "first"):
             return []
@@ -403,6 +471,8 @@ class XMenAlert(Game):
     # -- actions ---------------------------------------------------------------------------------
 
     def apply(self, state: XMenState, action: Action, rng: random.Random) -> XMenState:
+        if (eng := self._for(state)) is not None:
+            return eng.apply(state, action, rng)
         self.check_type(action)
         if state.phase == "over":
             raise forbid("the game is over: undo the last action or start a new game", R_WIN)
@@ -711,9 +781,19 @@ class XMenAlert(Game):
         options: dict[str, Any] = {"players": names, "advanced": rng.random() < 0.5}
         if rng.random() < 0.3:
             options["first_player"] = rng.choice(names)
+        if rng.random() < 0.1:
+            # an owner's typed card: one the file lacks, and Storm typed over the file's values
+            options["typed_cards"] = [
+                {"id": "dazzler", "name": "Dazzler", "fighting_skill": 4, "durability": 3,
+                 "intelligence": 2, "total_power": 9},
+                {"id": "storm", "name": "Storm", "fighting_skill": 4, "durability": 3,
+                 "intelligence": 2, "total_power": 9,
+                 "abilities": [{"name": "Flight", "kind": "flight", "text": "Flies."}]}]
         return options
 
     def sample_action(self, s: XMenState, rng: random.Random) -> Action:
+        if (eng := self._for(s)) is not None:
+            return eng.sample_action(s, rng)
         d = self.data
 
         def faces(n: int) -> list[str]:
@@ -766,8 +846,12 @@ class XMenAlert(Game):
         return Action("recover.roll", player, {"hero": r["hero"], "faces": faces(r["count"])})
 
     def invariants(self, s: XMenState) -> list[str]:
+        if (eng := self._for(s)) is not None:
+            return eng.invariants(s)
         return xmen_view.invariants(self.data, s, self._alert_cards(s.advanced),
                                     self._luck_cards(s.advanced))
 
     def to_json(self, s: XMenState) -> dict[str, Any]:
+        if (eng := self._for(s)) is not None:
+            return eng.to_json(s)
         return xmen_view.view(self.data, self.name, s)

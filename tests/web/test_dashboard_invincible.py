@@ -1,0 +1,247 @@
+"""Invincible's own renderer in a real headless Chromium against a real `companion serve`: a
+game started from the setup page, the table view checked against GET /api/state (zones,
+heroes, episode track, the hero-time timer, decks, score), and a Hero Phase played from a phone.
+
+One browser per module; every wait is bounded. Skips (with the reason) only where Debian's
+chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT = 8_000  # ms
+GAME = "invincible"
+SEEDS, STEPS, EVERY = (3, 9, 12), 150, 2  # random games for the smoke test
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    else:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
+            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
+        pytest.skip(missing)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser):
+    contexts = []
+
+    def open_page(url, width=412, height=915):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        ctx.set_default_timeout(WAIT)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    yield open_page
+    for ctx in contexts:
+        for page in ctx.pages:
+            assert not page.errors, page.errors
+        ctx.close()
+
+
+def rendered(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
+
+
+def wait_rendered(page, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.rendered) >= {seq}", timeout=WAIT)
+
+
+def tap(phone, table, *keys):
+    before = rendered(phone)
+    for key in keys:
+        phone.locator(f'#controls [data-key="{key}"]').click()
+    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    seq = rendered(phone)
+    wait_rendered(table, seq)
+    return seq
+
+
+def start_from_setup(server, pages):
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="game"][value="invincible"]').check()
+    phone.wait_for_selector('[name="inv-hero"]', timeout=WAIT)
+    phone.locator('[name="inv-hero"][value="atom-eve"]').check()      # ticked first: plays first
+    phone.locator('[name="inv-hero"][value="invincible"]').check()
+    phone.fill('[name="inv-name-invincible"]', "Ana")
+    phone.locator('[name="inv-diff"][value="hardcore"]').check()
+    phone.select_option("#inv-episode", "1")
+    phone.select_option("#inv-time", "5")
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    phone.wait_for_selector("body[data-rendered]")
+    return phone
+
+
+def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_from_a_phone(server, pages):
+    phone = start_from_setup(server, pages)
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, rendered(phone))
+    view = server.get("/api/state")[1]
+    s = view["state"]
+    assert [h["id"] for h in s["heroes"]] == ["atom-eve", "invincible"]
+    assert s["heroes"][1]["player"] == "Ana" and s["difficulty"] == "hardcore"
+    assert s["episode"]["number"] == 1 and view["timers"]["hero_time"]["duration"] == 300
+
+    # The table: the zones (civilians in safety, in danger, dead; villains; minions), each hero,
+    # the episode track, the decks and the score so far.
+    board = table.inner_text("#board")
+    for z in s["zones"]:
+        text = table.inner_text(f'#board [data-zone="{z["name"]}"]').replace("\n", " ")
+        c = z["civilians"]
+        assert f"safe {c['safety']}" in text and f"in danger {c['danger']}" in text and f"dead {c['dead']}" in text
+        assert f"minions {z['minions']}/" in text
+    for h in s["heroes"]:
+        text = table.inner_text(f'#board [data-hero="{h["id"]}"]')
+        assert f"health {h['health']}/{h['max_health']}" in text
+        assert f"{h['black_cubes']}/{h['crash_at']} black cubes toward a crash" in text
+        assert f"defiance {h['defiance']}" in text
+    assert f"Score so far {s['score']['total']}" in board.replace("\n", " ")
+    assert "▶ 1" in table.inner_text("#board .inv-track .current")
+    for deck, n in s["decks"].items():
+        if n:
+            assert f"{n} left" in table.inner_text(f'#decks [data-deck="{deck}"]')
+    assert "5:00" in table.inner_text('#timers [data-timer="hero_time"]')
+
+    # Advance the round marker: its icons resolve and the Hero Phase (and hero time) starts.
+    tap(phone, table, "advance")
+    view = server.get("/api/state")[1]
+    s = view["state"]
+    assert s["phase"] == "hero" and view["timers"]["hero_time"]["running"] is True
+    table.wait_for_function("document.querySelector('[data-state=\"hero_time\"]').textContent.includes('Running')",
+                            timeout=WAIT)
+    for z in s["zones"]:
+        for v in z["villains"]:
+            if v:
+                text = table.inner_text(f'#board [data-villain="{v["id"]}"]')
+                assert v["name"] in text and f"{v['remaining']}/{v['health']} health" in text
+                assert f"thwart {v['thwart']}/{v['thwart_spaces']}" in text
+        assert f"minions {z['minions']}/" in table.inner_text(f'#board [data-zone="{z["name"]}"]')
+
+    # "Continue pulling three cubes at a time, playing or dropping them, ...": Ana taps the three
+    # colours she pulled; a black one counts toward the crash ("the moment they pull a fifth").
+    tap(phone, table, "pull-invincible-yellow", "pull-invincible-black", "pull-invincible-blue",
+        "pull-invincible-send")
+    hero = server.get("/api/state")[1]["state"]["heroes"][1]
+    assert hero["ready"] == ["yellow", "black", "blue"] and hero["black_cubes"] == 1
+    assert "1/5 black cubes toward a crash" in table.inner_text('#board [data-hero="invincible"]')
+    assert "Undo: Ana: pull yellow, black, blue" in phone.inner_text("#undo")
+
+    # A card's effect as a form: endanger two civilians in the center zone.
+    danger = s["zones"][1]["civilians"]["danger"]
+    phone.locator('#controls details:has(form[data-action="endanger"]) summary').click()
+    form = phone.locator('#controls form[data-action="endanger"]')
+    form.locator('select[name="zone"]').select_option("center")
+    form.locator('input[name="count"]').fill("2")
+    before = rendered(phone)
+    form.locator('button[type="submit"]').click()
+    wait_rendered(phone, before + 1)
+    center = server.get("/api/state")[1]["state"]["zones"][1]["civilians"]
+    assert center["danger"] == danger + 2
+
+    # "The Hero Phase ends once every player has either chosen to stop pulling or been forced to
+    # stop by crashing ...": a "done" toggle for each hero; nobody crashed, so training begins.
+    tap(phone, table, "done-invincible")
+    s = server.get("/api/state")[1]["state"]
+    assert s["heroes"][1]["done"] is True and s["heroes"][0]["done"] is False
+    assert "✔ done" in table.inner_text('#board [data-hero="invincible"]')
+    tap(phone, table, "done-atom-eve")
+    assert server.get("/api/state")[1]["state"]["phase"] == "training"
+
+
+def test_invincible_controls_are_big_enough_and_worded(server, pages):
+    _, view = server.post("/api/session", {"game": "invincible", "seed": 2,
+                                           "options": {"heroes": ["invincible", "atom-eve"]}})
+    _, view = server.act("advance")
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    small = phone.evaluate("""() => [...document.querySelectorAll('#controls button, #controls summary')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => [b.textContent.trim(), b.getBoundingClientRect().height])
+        .filter(([, h]) => h < 47.5)""")
+    assert small == []
+    words = phone.inner_text("#controls")
+    for word in ("yellow", "black", "Pull for me", "Damage", "Rescue", "Thwart", "Heal", "Move",
+                 "Gain a cube", "Strengthen", "Endanger civilians"):
+        assert word in words
+    phone.focus('#controls [data-key="pull-invincible-virtual"]')
+    phone.keyboard.press("Enter")                           # a virtual pull, from the keyboard
+    wait_rendered(phone, view["seq"] + 1)
+    assert len(server.get("/api/state")[1]["state"]["heroes"][0]["ready"]) == 3
+
+
+def test_invincible_table_view_screenshot_at_800x480(server, pages, tmp_path):
+    """The picture docs/dashboard.md shows; COMPANION_DOC_SHOTS=1 also writes it to docs/."""
+    server.post("/api/session", {"game": "invincible", "seed": 3,
+                                 "options": {"heroes": [{"hero": "invincible", "name": "Ana"}, "atom-eve"],
+                                             "hero_time": 10}})
+    server.act("advance")
+    _, view = server.act("pull", hero="invincible", cubes=["yellow", "black", "blue"])
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    table.wait_for_timeout(300)
+    path = tmp_path / "invincible-table.png"
+    table.screenshot(path=str(path))
+    raw = path.read_bytes()
+    assert (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")) == (800, 480)
+    if os.environ.get("COMPANION_DOC_SHOTS") == "1":
+        shutil.copy(path, DOCS_SHOTS / path.name)
+
+
+def test_every_state_of_random_games_renders_without_a_script_error(server, pages):
+    """Random legal games (the engine's own sampler, folded as the session folds them) posted to
+    the server; the phone and the table draw every state they see without a script error, the
+    phone always offers a control when the engine expects an action."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine = Catalog()(GAME)
+    phone = pages(server.url + "/play")
+    table = pages(server.url + "/table", 800, 480)
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        options = engine.sample_options(rng)
+        state = engine.setup(options, rng_for(seed, "setup"))
+        status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": seed})
+        assert status in (200, 201), view
+        for step in range(STEPS):
+            if engine.outcome(state)["status"] != "playing":
+                break
+            action = engine.sample_action(state, rng)
+            state = engine.apply(state, action, rng_for(seed, step))
+            status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                        "data": action.data})
+            assert status == 200, view
+            assert view["state"] == engine.to_json(state)
+            if step % EVERY == 0 or view["expect"].get("pending") or view["expect"]["phase"] == "crash" or engine.outcome(state)["status"] != "playing":
+                wait_rendered(phone, view["seq"])
+                wait_rendered(table, view["seq"])
+                if view["expect"].get("actions") and view["outcome"]["status"] == "playing":
+                    assert phone.locator("#controls button").count() > 0

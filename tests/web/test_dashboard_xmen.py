@@ -1,0 +1,280 @@
+"""X-Men Alert's own renderer in a real headless Chromium against a real `companion serve`:
+a game started from the setup page, the table view checked against GET /api/state, and real
+actions played from a phone by tapping dice faces.
+
+One browser per module; every wait is bounded. Skips (with the reason) only where Debian's
+chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT = 8_000  # ms
+GAME = "xmen-alert"
+SEEDS, STEPS, EVERY = (1, 4), 150, 3  # random games for the smoke test
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    else:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
+            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
+        pytest.skip(missing)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser):
+    contexts = []
+
+    def open_page(url, width=412, height=915):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        ctx.set_default_timeout(WAIT)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    yield open_page
+    for ctx in contexts:
+        for page in ctx.pages:
+            assert not page.errors, page.errors
+        ctx.close()
+
+
+def rendered(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
+
+
+def wait_rendered(page, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.rendered) >= {seq}", timeout=WAIT)
+
+
+def tap(phone, table, *keys):
+    before = rendered(phone)
+    for key in keys:
+        phone.locator(f'#controls [data-key="{key}"]').click()
+    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    seq = rendered(phone)
+    wait_rendered(table, seq)
+    return seq
+
+
+def start_from_setup(server, pages, names, advanced=False):
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="game"][value="xmen-alert"]').check()
+    phone.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    for i, name in enumerate(names):
+        phone.fill(f'[name="player-{i}"]', name)
+    phone.locator(f'[name="xm-rules"][value="{"advanced" if advanced else "basic"}"]').check()
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    phone.wait_for_selector("body[data-rendered]")
+    return phone
+
+
+def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_phone(server, pages):
+    phone = start_from_setup(server, pages, ["Ana", "Ben", "Chloe"])
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, rendered(phone))
+    view = server.get("/api/state")[1]
+    assert view["game"] == "xmen-alert" and view["state"]["advanced"] is False
+    assert [t["player"] for t in view["state"]["teams"]] == ["Ana", "Ben", "Chloe"]
+
+    # "Each player rolls 5 dice. The highest point total goes first. X-Men = 1 point. Marvel = 2
+    # points. Evil Mutants and blanks don't count." Tapped one face per die on the phone.
+    for faces in (["marvel"] * 5, ["blank"] * 5, ["xmen"] * 4 + ["evil_mutant"]):
+        keys = [f"roll0-{f}" for f in faces]
+        assert "0 of 5 dice" in phone.inner_text("#controls")
+        tap(phone, table, *keys, "roll0-send")
+    view = server.get("/api/state")[1]
+    s = view["state"]
+    assert s["going_first"]["rolls"] == {"Ana": 10, "Ben": 0, "Chloe": 4}
+    assert s["phase"] == "play" and s["player"] == "Ana"
+    assert "Ana" in table.inner_text("#banner")
+
+    # The table: three Battle Zones with their cards and Strength Track indicators, every team's
+    # Headquarters with hit chips, the Experience Track, the decks and the reminders.
+    for zone in s["zones"]:
+        text = table.inner_text(f'#board [data-zone="{zone["number"]}"]')
+        assert zone["card"]["name"] in text and f"Strength {zone['card']['strength']}" in text
+        assert f"indicator on {zone['indicator']} of {zone['strength_track']}" in text
+    for team in s["teams"]:
+        text = table.inner_text(f'#board [data-team="{team["player"]}"]')
+        for hero in team["headquarters"]:
+            assert hero["name"] in text and f"{hero['hits']}/{hero['durability']} hits" in text
+        chips = table.locator(f'#board [data-team="{team["player"]}"] .chip').count()
+        assert chips == sum(h["durability"] for h in team["headquarters"])
+    assert "Ana on 0 · Ben on 0 · Chloe on 0" in table.inner_text("#board")
+    decks = table.inner_text("#decks")
+    assert f"Alert {s['decks']['alert']}" in decks.replace("\n", " ")
+    assert view["reminders"][0]["text"] in table.inner_text("#reminders")
+
+    # Step 2: deploy Ana's character to Battle Zone 2, then its battle roll, all Marvel.
+    hero = s["teams"][0]["headquarters"][0]
+    tap(phone, table, "deploy-zone-2", f"deploy-hero-{hero['id']}", "deploy-send")
+    s = server.get("/api/state")[1]["state"]
+    side = s["zones"][1]["teams"][0]
+    assert side["player"] == "Ana" and side["leader"] == hero["id"]
+    assert s["teams"][0]["headquarters"][0]["where"] == "zone 2"
+    assert f"Ana: {hero['name']} on {side['position']}" in table.inner_text('#board [data-zone="2"]')
+
+    entry = server.get("/api/state")[1]["expect"]["dice"][0]
+    assert entry["action"] == "battle.roll" and entry["data"] == {"zone": 2, "hero": hero["id"]}
+    assert f"Send {entry['count']} dice" in phone.inner_text("#controls")
+    tap(phone, table, *["roll0-marvel"] * entry["count"], "roll0-send")
+    view = server.get("/api/state")[1]
+    roll = view["state"]["last_roll"]
+    # "Roll all the character's Fighting dice and total the points. For each X-Men rolled, score
+    # 1 point. For each Marvel rolled, score 2 points."
+    assert roll["faces"] == ["marvel"] * entry["count"] and roll["points"] == 2 * entry["count"]
+    assert f"{roll['points']} points" in table.inner_text("#dice")
+    assert f"★ Marvel {entry['count']}" in table.inner_text("#dice")
+    assert "Undo: Ana: battle roll for " + hero["name"] in phone.inner_text("#undo")
+
+    # "Once you have completed your turn, play continues to the left." (the next name)
+    assert "turn.end" in view["expect"]["actions"]
+    tap(phone, table, "turn-end")
+    s = server.get("/api/state")[1]["state"]
+    assert s["player"] == "Ben"
+    assert "Ben's HQ ◀ turn" in table.inner_text('#board [data-team="Ben"]').replace("\n", " ")
+
+
+def test_xmen_controls_are_big_enough_and_keyboard_operable(server, pages):
+    _, view = server.post("/api/session", {"game": "xmen-alert", "seed": 2,
+                                           "options": {"players": ["Ana", "Ben"]}})
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    small = phone.evaluate("""() => [...document.querySelectorAll('#controls button, #controls a[href]')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => [b.textContent.trim(), b.getBoundingClientRect().height])
+        .filter(([, h]) => h < 47.5)""")
+    assert small == []
+    words = phone.inner_text("#controls")
+    for word in ("X-Men", "Marvel", "Evil Mutant", "Blank", "Roll for me"):
+        assert word in words                                   # icons come with words
+    phone.focus('#controls [data-key="roll0-xmen"]')
+    for _ in range(5):
+        phone.keyboard.press("Enter")                          # five dice, each "X-Men"
+    phone.keyboard.press("Tab")
+    phone.keyboard.press("Tab")
+    phone.keyboard.press("Tab")
+    phone.keyboard.press("Tab")                               # past Marvel, Evil Mutant, Blank, remove
+    phone.keyboard.press("Tab")                               # to "Send 5 dice"
+    phone.keyboard.press("Enter")
+    wait_rendered(phone, view["seq"] + 1)
+    assert server.get("/api/state")[1]["state"]["going_first"]["rolls"] == {"Ana": 5}
+
+
+def test_xmen_table_view_screenshot_at_800x480(server, pages, tmp_path):
+    """The picture docs/dashboard.md shows; COMPANION_DOC_SHOTS=1 also writes it to docs/."""
+    _, view = server.post("/api/session", {"game": "xmen-alert", "seed": 3,
+                                           "options": {"players": ["Ana", "Ben", "Chloe"],
+                                                       "first_player": "Ana"}})
+    server.act("deploy", "Ana", zone=1, heroes=[view["state"]["teams"][0]["headquarters"][0]["id"]])
+    count = server.get("/api/state")[1]["expect"]["dice"][0]["count"]
+    faces = (["marvel", "xmen", "evil_mutant"] + ["blank"] * 9)[:count]
+    _, view = server.act("battle.roll", "Ana", zone=1, faces=faces)
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    table.wait_for_timeout(300)
+    path = tmp_path / "xmen-alert-table.png"
+    table.screenshot(path=str(path))
+    raw = path.read_bytes()
+    assert (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")) == (800, 480)
+    if os.environ.get("COMPANION_DOC_SHOTS") == "1":
+        shutil.copy(path, DOCS_SHOTS / path.name)
+
+
+def test_the_setup_page_takes_a_typed_power_stat_card_and_refuses_a_wrong_total(server, pages):
+    """Total Power is the sum of the three stats on every printed card ("Example card
+    (Wolverine): Fighting Skill 6; Durability 5; Intelligence 2; Total Power 13."): a typed card
+    that breaks it is refused with a message naming it, and the form keeps what was typed."""
+    page = pages(server.url + "/setup")
+    page.locator('input[name="game"][value="xmen-alert"]').check()
+    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    page.fill('[name="player-0"]', "Ana")
+    page.fill('[name="player-1"]', "Ben")
+    page.locator("details:has([name=tc-name]) summary").click()
+
+    def type_card(total):
+        for name, value in (("tc-name", "Dazzler"), ("tc-fighting_skill", "4"), ("tc-durability", "3"),
+                            ("tc-intelligence", "2"), ("tc-total_power", str(total)),
+                            ("tc-ability", "Light Show"), ("tc-dice", "2")):
+            page.fill(f'[name="{name}"]', value)
+        page.select_option('[name="tc-kind"]', "extra_dice_leading")
+        page.locator('[data-key="typed-add"]').click()
+
+    type_card(10)
+    assert "Dazzler: FS 4 / D 3 / I 2 = 10" in page.inner_text(".xm-typed")
+    page.locator("#start").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('Total Power')", timeout=WAIT)
+    assert "Dazzler's Total Power 10 is not Fighting Skill + Durability + Intelligence (4 + 3 + 2 = 9)" \
+        in page.inner_text("#error")
+    assert server.get("/api/state")[1].get("game") is None               # nothing started
+    assert page.input_value('[name="player-0"]') == "Ana"                 # nothing lost
+    page.locator(".xm-typed button").click()                             # remove it, type it right
+    type_card(9)
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    s = server.get("/api/state")[1]["state"]
+    typed = s["options"]["typed_cards"]
+    assert [(c["name"], c["total_power"], c["abilities"][0]["dice"]) for c in typed] == [("Dazzler", 9, 2)]
+    # eighteen cards in the box plus Dazzler, one dealt to each of the two players
+    assert s["decks"]["power_stat"] == 17
+
+
+def test_every_state_of_random_games_renders_without_a_script_error(server, pages):
+    """Random legal games (the engine's own sampler, folded as the session folds them) posted to
+    the server; the phone and the table draw every state they see without a script error, the
+    phone always offers a control when the engine expects an action."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine = Catalog()(GAME)
+    phone = pages(server.url + "/play")
+    table = pages(server.url + "/table", 800, 480)
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        options = engine.sample_options(rng)
+        state = engine.setup(options, rng_for(seed, "setup"))
+        status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": seed})
+        assert status in (200, 201), view
+        for step in range(STEPS):
+            if engine.outcome(state)["status"] != "playing":
+                break
+            action = engine.sample_action(state, rng)
+            state = engine.apply(state, action, rng_for(seed, step))
+            status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                        "data": action.data})
+            assert status == 200, view
+            assert view["state"] == engine.to_json(state)
+            if step % EVERY == 0 or view["expect"].get("pending") or view["expect"]["phase"] == "crash" or engine.outcome(state)["status"] != "playing":
+                wait_rendered(phone, view["seq"])
+                wait_rendered(table, view["seq"])
+                if view["expect"].get("actions") and view["outcome"]["status"] == "playing":
+                    assert phone.locator("#controls button").count() > 0

@@ -1,0 +1,259 @@
+// Invincible: the zones (civilians, villains, minions), each hero, the episode track, the decks
+// and the score; Hero Phase controls (pull three cubes, play, drop) and the effects as forms.
+"use strict";
+(function () {
+  const C = Companion;
+  const el = C.el;
+  const CUBE = { black: "■", yellow: "●", blue: "◆", orange: "▲", purple: "★", red: "✚" };
+  const COLOURS = ["black", "yellow", "blue", "orange", "purple", "red"];
+  const comps = () => (C.info.invincible || {}).components || {};
+  const stat = (label, value, attrs) => el("div", Object.assign({ class: "stat" }, attrs || {}), el("span", { class: "label" }, label), " ", el("b", {}, value));
+  const cube = (c) => el("span", { class: "cube c-" + c }, el("span", { "aria-hidden": "true" }, CUBE[c] || "□"), " " + c);
+  const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
+
+  function villainsInPlay(s) {
+    const out = [];
+    for (const z of s.zones) for (const v of z.villains) if (v) out.push(Object.assign({ zone: z.name }, v));
+    return out;
+  }
+
+  function zoneBox(z, s) {
+    const c = z.civilians;
+    const villains = z.villains.map((v, i) => v ? el("li", { class: "villain", "data-villain": v.id },
+      el("b", {}, "☠ " + v.name), " (level " + v.level + ")",
+      el("div", { class: "bar", role: "img", "aria-label": v.remaining + " of " + v.health + " health left" },
+        el("span", { style: "width:" + Math.round(100 * v.remaining / v.health) + "%" })),
+      el("span", {}, "♥ " + v.remaining + "/" + v.health + " health · ⊘ thwart " + v.thwart + "/" + v.thwart_spaces + (v.fully_thwarted ? " ✔ fully thwarted" : "")))
+      : el("li", { class: "none" }, "slot " + (i + 1) + ": empty"));
+    const heroes = s.heroes.filter((h) => h.zone === z.name).map((h) => h.name);
+    return el("section", { class: "inv-zone", "data-zone": z.name, "aria-label": zoneName(z.name) + " zone" },
+      el("h3", {}, "▣ " + zoneName(z.name)),
+      el("p", { class: "civ" }, el("span", { "data-civ": "safety" }, "☺ safe " + c.safety), " · ",
+        el("span", { "data-civ": "danger", class: c.danger ? "warn" : "" }, "⚠ in danger " + c.danger), " · ",
+        el("span", { "data-civ": "dead" }, "✝ dead " + c.dead)),
+      el("p", { "data-minions": z.minions }, "▼ minions " + z.minions + "/" + (comps().minion_cap || 3)),
+      el("ul", { class: "villains" }, villains),
+      el("p", { class: "here" }, "⚡ " + (heroes.join(", ") || "no hero")));
+  }
+
+  function heroBox(h) {
+    const crashAt = h.crash_at || 5;
+    const blacks = el("span", { class: "chips", "aria-hidden": "true" });
+    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: i < h.black_cubes ? "chip hit" : "chip" }, i < h.black_cubes ? "■" : "□"));
+    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
+      el("h3", {}, "☺ " + h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? " ✔ done" : ""),
+      el("p", {}, "♥ health " + h.health + "/" + h.max_health + " · ▣ " + zoneName(h.zone)),
+      el("p", { "data-black": h.black_cubes }, blacks, " " + h.black_cubes + "/" + crashAt + " black cubes toward a crash"),
+      h.crashed ? el("p", { class: "warn" }, h.rescued ? "✸ crashed, ✔ rescued" : "✸ CRASHED") : null,
+      el("p", {}, "⚑ defiance " + h.defiance + " · bag " + h.bag_count + (h.ready.length ? " · ready: " : ""), h.ready.map(cube)));
+  }
+
+  function track(s) {
+    return el("ol", { class: "inv-track", "aria-label": "Episode track" }, s.track.map((t) =>
+      el("li", { class: t.current ? "current" : "" }, el("b", {}, (t.current ? "▶ " : "") + t.space), " ", t.icons.join(", ") || "—")));
+  }
+
+  // Tap colours to pull: each tap adds one cube; send when three are in (or let the companion pull).
+  function cubePicker(type, hero, bag, key) {
+    const cubes = [];
+    const shown = el("p", { "aria-live": "polite" });
+    const send = C.button("✋", type === "defiance" ? "Defiance: pull these 3" : "Pull these 3",
+      () => C.act(type, { hero, cubes: cubes.slice() }, hero), { class: "big", disabled: true, "data-key": key + "-send" });
+    const show = () => { shown.textContent = cubes.length + " of 3: " + (cubes.join(", ") || "tap the colours pulled"); send.disabled = cubes.length !== 3; };
+    show();
+    return el("div", { class: "inv-pull" }, el("div", { class: "faces" },
+      COLOURS.filter((c) => bag[c]).map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
+        onclick: () => { if (cubes.length < 3) { cubes.push(c); show(); } } }, el("span", { "aria-hidden": "true" }, CUBE[c]), " " + c)),
+      C.button("⌫", "Remove last", () => { cubes.pop(); show(); }, { class: "small", "data-key": key + "-undo" })),
+    shown, el("div", { class: "row" }, send, C.button("✋", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
+  }
+
+  function playForm(h, key) {
+    const slots = Object.entries(h.powers).filter(([, p]) => !p.filled);
+    const power = el("select", { "aria-label": h.name + ": power", "data-key": key + "-power" },
+      slots.map(([slot, p]) => el("option", { value: slot }, p.name + " (" + p.symbols.join(", ") + ")")));
+    return el("div", { class: "inv-play" }, el("label", {}, "Power ", power), el("div", { class: "faces" },
+      [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
+        onclick: () => C.act("play", { hero: h.id, cube: c, power: power.value }, h.id) }, "▶ Play ", cube(c))),
+      [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face small", "data-key": key + "-drop-" + c,
+        onclick: () => C.act("drop", { hero: h.id, cube: c }, h.id) }, "⇣ Drop " + c))));
+  }
+
+  // The effects a card asks for, as small forms with the choices the state offers.
+  function effectForms(view) {
+    const s = view.state;
+    const heroes = s.heroes.map((h) => [h.id, h.name]);
+    const zones = s.zones.map((z) => [z.name, zoneName(z.name)]);
+    const villains = villainsInPlay(s).map((v) => [v.id, v.name + " (" + zoneName(v.zone) + ")"]);
+    const slots = (comps().slots || []).concat(["attack", "move", "rescue", "thwart"]).map((x) => [x, C.human(x)]);
+    const pick = (name, list, optional) => el("select", { name }, optional ? el("option", { value: "" }, "(none)") : null,
+      list.map(([v, t]) => el("option", { value: v }, t)));
+    const num = (name, v) => el("input", { name, type: "number", min: name === "count" ? -9 : 1, max: 20, value: v, size: 3 });
+    const tick = (name) => el("input", { name, type: "checkbox" });
+    const spec = {
+      damage: ["⚔", "Damage", { hero: pick("hero", heroes), target: pick("target", villains.concat([["minion", "a minion"]])), amount: num("amount", 1),
+        zone: pick("zone", zones, true), ranged: tick("ranged"), power: pick("power", slots, true) }],
+      endanger: ["⚠", "Endanger civilians", { zone: pick("zone", zones), count: num("count", 1) }],
+      rescue: ["☺", "Rescue", { hero: pick("hero", heroes), zone: pick("zone", zones, true), ranged: tick("ranged"),
+        crashed: pick("crashed", heroes, true), face: pick("face", (comps().rescue_die || []).map((f) => [f.id, f.id]), true) }],
+      thwart: ["⊘", "Thwart", { hero: pick("hero", heroes), villain: pick("villain", villains, true),
+        ability: pick("ability", (s.abilities || []).map((a) => [a.id, a.name]), true) }],
+      heal: ["♥", "Heal", { hero: pick("hero", heroes), target: pick("target", heroes), amount: num("amount", 1) }],
+      move: ["➜", "Move", { hero: pick("hero", heroes), to: pick("to", zones.concat([["hq", "Guardians HQ"]])), target: pick("target", heroes.concat(villains), true) }],
+      gain_cube: ["✚", "Gain a cube", { hero: pick("hero", heroes), colour: pick("colour", COLOURS.slice(1, 5).map((c) => [c, c])) }],
+      strengthen: ["⇧", "Strengthen", { hero: pick("hero", heroes), power: pick("power", slots) }],
+    };
+    const legal = view.expect.actions || [];
+    return Object.entries(spec).filter(([type]) => legal.includes(type)).map(([type, [icon, word, fields]]) => {
+      const form = el("form", { class: "inv-effect", "data-action": type },
+        Object.entries(fields).map(([k, input]) => el("label", { class: input.type === "checkbox" ? "check" : "" }, C.human(k) + " ", input)),
+        el("button", { type: "submit", class: "big", "data-key": "effect-" + type }, el("span", { class: "icon", "aria-hidden": "true" }, icon), el("span", { class: "word" }, word)));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const data = {};
+        for (const [k, input] of Object.entries(fields)) {
+          if (input.type === "checkbox") { if (input.checked) data[k] = true; } else if (input.value !== "") data[k] = input.type === "number" ? Number(input.value) : input.value;
+        }
+        C.act(type, data, data.hero || null);
+      });
+      return el("details", { class: "inv-effect-box" }, el("summary", {}, icon + " " + word), form);
+    });
+  }
+
+  function diceButtons(entry, key) {
+    const data = entry.data || {};
+    const field = entry.field || "face";
+    return el("div", {}, el("p", {}, "⚄ " + C.human(entry.die) + " die: tap the face rolled"), el("div", { class: "faces" },
+      [...new Set(entry.faces)].map((f) => C.button(null, f, () => C.act(entry.action, Object.assign({}, data, { [field]: field === "faces" ? [f] : f }), entry.player || null),
+        { class: "face", "data-key": key + "-" + f })),
+      C.button("⚄", "Roll for me", () => C.act(entry.action, Object.assign({}, data), entry.player || null), { "data-key": key + "-virtual" })));
+  }
+
+  C.register("invincible", {
+    icon: "⚡",
+    handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal",
+      "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
+
+    board(view) {
+      const s = view.state;
+      const hq = s.heroes.filter((h) => h.zone === "hq").map((h) => h.name);
+      return el("div", { class: "invincible" },
+        el("div", { class: "row facts" }, stat("↻ Round", s.round), stat("☰ Episode", s.episode.number + ": " + s.episode.name),
+          stat("◎ Difficulty", C.human(s.difficulty)), stat("✝ Casualties", s.casualties + "/" + s.casualty_limit),
+          stat("✸ KOs", s.kos + "/" + s.ko_limit), stat("★ Score so far", s.score.total, { "data-score": s.score.total })),
+        track(s),
+        el("div", { class: "inv-zones" }, s.zones.map((z) => zoneBox(z, s))),
+        hq.length ? el("p", {}, "⌂ Guardians HQ: " + hq.join(", ")) : null,
+        el("div", { class: "inv-heroes" }, s.heroes.map(heroBox)));
+    },
+
+    decks(view) {
+      const s = view.state;
+      const items = Object.entries(s.decks).filter(([k, n]) => n || s.discards[k]).map(([k, n]) =>
+        stat("🂠 " + C.human(k), n + " left, " + s.discards[k] + " discarded", { "data-deck": k }));
+      const last = s.last_event || s.event;
+      if (last) items.push(el("div", { class: "last-card" }, el("span", { class: "label" }, "Last event"), el("b", {}, last.name || String(last))));
+      return el("div", { class: "deck-row" }, items);
+    },
+
+    describe(action, view) {
+      const d = action.data || {};
+      const id = d.hero || action.player;
+      const h = id && view.state.heroes.find((x) => x.id === id);
+      const pre = id ? (h ? h.player || h.name : id) + ": " : "";
+      if (action.type === "pull" || action.type === "defiance") return pre + action.type + " " + (d.cubes ? d.cubes.join(", ") : "(virtual)");
+      if (action.type === "play") return pre + "play " + d.cube + " on " + d.power;
+      if (action.type === "drop") return pre + "drop " + d.cube;
+      return null;
+    },
+
+    controls(view) {
+      const e = view.expect;
+      const s = view.state;
+      const box = el("div", { class: "inv-controls" });
+      const has = (t) => (e.actions || []).includes(t);
+      if (e.pending && e.choices && has("choose")) {
+        const key = e.pending.kind === "discard" ? "villain" : "zone";
+        box.append(el("p", { class: "prompt" }, "☞ " + e.prompt), el("div", { class: "faces" },
+          e.choices.map((o) => C.button("☞", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
+      }
+      (e.dice || []).filter((d) => d.action).forEach((d, i) => box.append(diceButtons(d, "die" + i)));
+      if (has("advance")) {
+        const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
+        box.append(C.button("▶", "Advance the episode track", () => {
+          const names = villains.value.split(",").map((x) => x.trim()).filter(Boolean);
+          C.act("advance", names.length ? { villains: names } : {}, null);
+        }, { class: "big", "data-key": "advance" }), el("label", {}, "Villains drawn (physical deck) ", villains));
+      }
+      if (has("reveal")) box.append(C.button("🂠", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
+      if (has("resolved")) box.append(C.button("✔", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
+      if (e.phase === "hero" && Array.isArray(e.heroes)) {
+        for (const hx of e.heroes) {
+          const h = s.heroes.find((x) => x.id === hx.hero);
+          if (!h || !hx.actions.some((a) => a !== "done")) continue;
+          const part = el("section", { class: "inv-turn", "data-hero": h.id }, el("h3", {}, "☺ " + h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)));
+          if (hx.actions.includes("pull")) part.append(cubePicker("pull", h.id, h.bag, "pull-" + h.id));
+          if (hx.actions.includes("defiance")) part.append(el("details", {}, el("summary", {}, "⚑ Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
+          if (hx.actions.includes("play") || hx.actions.includes("drop")) part.append(playForm(h, "play-" + h.id));
+          box.append(part);
+        }
+      }
+      const effects = effectForms(view);
+      if (effects.length) box.append(el("h3", {}, "✎ Apply a card's effect"), ...effects);
+      return box;
+    },
+
+    // Setup: episode, difficulty, heroes in order (solo: two heroes), hero time, campaign, cards.
+    setupForm(components) {
+      const radio = (name, value, text, checked) => el("label", { class: "check" }, el("input", { type: "radio", name, value, checked }), " " + text);
+      const checks = (name, list) => list.map((c) => el("label", { class: "check" }, el("input", { type: "checkbox", name, value: c.id }), " " + c.name));
+      const episode = el("select", { id: "inv-episode" }, el("option", { value: "" }, "(the game's default)"),
+        (components.episodes || []).map((e) => el("option", { value: e.number }, "Episode " + e.number + ": " + e.name)));
+      const heroes = el("ol", { class: "hero-picks" }, (components.heroes || []).map((h) => el("li", {},
+        el("label", { class: "check" }, el("input", { type: "checkbox", name: "inv-hero", value: h.id }), " " + h.name),
+        el("input", { name: "inv-name-" + h.id, size: 10, placeholder: "player's name", "aria-label": h.name + ": player's name" }))));
+      const time = el("select", { id: "inv-time" }, el("option", { value: "" }, "Off"),
+        (components.hero_time_minutes || [5, 10, 15]).map((m) => el("option", { value: m, selected: m === 10 }, m + " minutes")),
+        el("option", { value: "custom" }, "Custom (seconds)…"));
+      const custom = el("input", { id: "inv-time-custom", type: "number", min: 1, max: 3600, size: 5, hidden: true, "aria-label": "Hero time in seconds" });
+      time.addEventListener("change", () => { custom.hidden = time.value !== "custom"; });
+      const campaign = el("input", { id: "inv-campaign", size: 16, placeholder: "(none)" });
+      const box = el("div", { class: "inv-setup" },
+        el("label", {}, "☰ Episode ", episode),
+        el("fieldset", {}, el("legend", {}, "Difficulty"), radio("inv-diff", "easy", "Easy"), radio("inv-diff", "normal", "Normal", true), radio("inv-diff", "hardcore", "Hardcore")),
+        el("fieldset", {}, el("legend", {}, "Heroes, in playing order (tick 2 to 4; solo: tick 2)"), heroes,
+          el("label", { class: "check" }, el("input", { type: "checkbox", id: "inv-solo" }), " Solo: one player runs both heroes")),
+        el("label", {}, "◷ Hero time per Hero Phase ", time, custom),
+        el("label", {}, "⚑ Campaign id ", campaign),
+        el("fieldset", {}, el("legend", {}, "Helper cards (up to two; not with a campaign)"), checks("inv-helper", components.helpers || [])),
+        el("fieldset", {}, el("legend", {}, "Challenge cards (up to two; not with a campaign)"), checks("inv-challenge", components.challenges || [])));
+      const ticked = [];
+      heroes.addEventListener("change", (ev) => {
+        if (ev.target.name !== "inv-hero") return;
+        const i = ticked.indexOf(ev.target.value);
+        if (ev.target.checked && i < 0) ticked.push(ev.target.value);
+        if (!ev.target.checked && i >= 0) ticked.splice(i, 1);
+      });
+      const values = (name) => [...box.querySelectorAll('[name="' + name + '"]:checked')].map((x) => x.value);
+      return {
+        node: box,
+        options() {
+          const out = { heroes: ticked.map((id) => {
+            const name = box.querySelector('[name="inv-name-' + id + '"]').value.trim();
+            return name ? { hero: id, name } : id;
+          }), difficulty: values("inv-diff")[0] };
+          if (episode.value) out.episode = Number(episode.value);
+          if (box.querySelector("#inv-solo").checked) out.solo = true;
+          if (time.value === "custom") out.hero_time = { seconds: Number(custom.value) };
+          else if (time.value) out.hero_time = Number(time.value);
+          if (campaign.value.trim()) out.campaign = { id: campaign.value.trim(), history: [] };
+          const helpers = values("inv-helper");
+          const challenges = values("inv-challenge");
+          if (helpers.length) out.helpers = helpers;
+          if (challenges.length) out.challenges = challenges;
+          return out;
+        },
+      };
+    },
+  });
+})();

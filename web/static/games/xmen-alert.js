@@ -1,0 +1,241 @@
+// X-Men Alert: the three Battle Zones on their Strength Tracks, each team's Headquarters with hit
+// chips, the Experience Track, held Training & Luck cards; dice entered by tapping faces.
+"use strict";
+(function () {
+  const C = Companion;
+  const el = C.el;
+  const FACE = { xmen: ["✕", "X-Men"], marvel: ["★", "Marvel"], evil_mutant: ["☠", "Evil Mutant"], blank: ["○", "Blank"] };
+  // the ability kinds the engine knows (companion/games/xmen_data.py) and the numbers each takes
+  const KINDS = { extra_dice_leading: ["dice"], team_dice_leading: ["dice"], flight: [], recovery: ["xmen", "marvel"],
+    alt_attack: ["dice", "xmen", "marvel"], bonus_experience: ["dice"] };
+  const comps = () => (C.info["xmen-alert"] || {}).components || {};
+  const faceWord = (f) => (FACE[f] ? FACE[f][0] + " " + FACE[f][1] : String(f));
+  const stat = (label, value) => el("div", { class: "stat" }, el("span", { class: "label" }, label), " ", el("b", {}, value));
+
+  function heroName(view, id) {
+    for (const t of view.state.teams) for (const h of t.headquarters) if (h.id === id) return h.name;
+    const c = (comps().characters || []).find((x) => x.id === id);
+    return c ? c.name : id;
+  }
+
+  // A Strength Track: the indicator (◆) and each team's leader (its player's initial), in words too.
+  function strengthTrack(zone) {
+    const cells = el("ol", { class: "xm-track", "aria-hidden": "true" });
+    for (let i = 1; i <= zone.strength_track; i++) {
+      const here = zone.teams.filter((t) => t.position === i).map((t) => t.player[0]);
+      const ind = zone.indicator === i;
+      cells.append(el("li", { class: (ind ? "ind " : "") + (here.length ? "team" : "") }, ind ? "◆" : here.join("") || ""));
+    }
+    return cells;
+  }
+
+  function zoneBox(zone) {
+    const card = zone.card;
+    const what = card ? el("p", { class: "xm-card " + card.kind }, el("b", {}, (card.kind === "evil_mutant" ? "☠ " : "⚑ ") + card.name),
+      " · Strength " + card.strength + " · Experience " + card.experience)
+      : zone.recruit ? el("p", { class: "xm-card recruit" }, el("b", {}, "✚ Recruit " + zone.recruit))
+      : el("p", { class: "none" }, "— empty");
+    const teams = zone.teams.map((t) => el("li", {}, el("b", {}, t.player), ": " + (t.leader_name || t.leader) + " on " + t.position +
+      (t.backers.length ? " (+" + t.backers.length + " backing)" : "") + (t.started ? "" : " — not rolled yet")));
+    return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
+      el("h3", {}, "⚔ Zone " + zone.number), what,
+      zone.indicator ? el("p", { class: "xm-ind" }, "◆ indicator on " + zone.indicator + " of " + zone.strength_track) : null,
+      strengthTrack(zone), el("ul", { class: "xm-sides" }, teams.length ? teams : el("li", { class: "none" }, "no team here")));
+  }
+
+  function chips(h) {
+    const box = el("span", { class: "chips", "aria-hidden": "true" });
+    for (let i = 0; i < h.durability; i++) box.append(el("span", { class: i < h.hits ? "chip hit" : "chip" }, i < h.hits ? "●" : "○"));
+    return box;
+  }
+
+  function teamBox(team, view) {
+    const turn = view.state.player === team.player;
+    const heroes = team.headquarters.map((h) => el("li", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id },
+      el("b", {}, h.name), " ", chips(h), " " + h.hits + "/" + h.durability + " hits",
+      h.seriously_wounded ? el("span", { class: "warn" }, " ✚ seriously wounded") : null,
+      el("small", {}, " · " + (h.where === "headquarters" ? "⌂ at HQ" : "⚔ " + h.where.replace("zone", "Battle Zone")) +
+        " · FS " + h.fighting_skill + " / D " + h.durability + " / I " + h.intelligence + " = " + h.total_power +
+        (h.acted ? " · ✔ acted" : ""))));
+    return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
+      el("h3", {}, "⌂ " + team.player + "'s HQ", turn ? el("b", {}, " ◀ turn") : ""),
+      el("ul", {}, heroes),
+      el("p", { class: "xm-held" }, "🂠 held: ", el("b", {}, team.held.length ? team.held.join(", ") : "none"),
+        " · ☠ captured ", el("b", {}, String(team.captured.length))));
+  }
+
+  function expTrack(state) {
+    const x = state.experience_track;
+    const list = el("ol", { class: "xm-exp", "aria-hidden": "true" });
+    for (let i = 0; i <= x.spaces; i++) {
+      const who = Object.entries(x.movers).filter(([, p]) => p === i).map(([n]) => n[0]);
+      const mark = i === x.victory ? "★" : x.recruit.includes(i) ? "✚" : x.training_luck.includes(i) ? "🂠" : "";
+      list.append(el("li", { class: who.length ? "here" : "" }, el("small", {}, i), who.length ? who.join("") : mark));
+    }
+    return el("section", { class: "xm-exp-box", "aria-label": "Experience Track" },
+      el("h3", {}, "↗ Experience Track"), list,
+      el("p", {}, Object.entries(x.movers).map(([n, p]) => n + " on " + p).join(" · "),
+        el("small", {}, " (🂠 Training & Luck, ✚ recruit, ★ Victory; goal " + x.goal + ")")));
+  }
+
+  // Dice by tapping faces: each tap adds one die showing that face; send when all are in.
+  function dicePicker(entry, key) {
+    const faces = [];
+    const count = entry.count;
+    const shown = el("p", { class: "xm-picked", "aria-live": "polite" });
+    const send = C.button("⚄", "Send " + count + " dice", () => C.act(entry.action, Object.assign({}, entry.data, { faces }), entry.player),
+      { class: "big", disabled: true, "data-key": key + "-send" });
+    const show = () => {
+      shown.textContent = faces.length + " of " + count + " dice: " + (faces.map(faceWord).join(", ") || "tap the faces shown");
+      send.disabled = faces.length !== count;
+    };
+    const row = el("div", { class: "faces" }, entry.faces.map((f) => C.button(FACE[f] ? FACE[f][0] : "", FACE[f] ? FACE[f][1] : f,
+      () => { if (faces.length < count) { faces.push(f); show(); } }, { class: "face", "data-key": key + "-" + f })),
+    C.button("⌫", "Remove last", () => { faces.pop(); show(); }, { class: "small", "data-key": key + "-undo" }));
+    show();
+    return el("div", { class: "xm-dice" }, row, shown, el("div", { class: "row" }, send,
+      C.button("⚄", "Roll for me", () => C.act(entry.action, Object.assign({}, entry.data), entry.player), { "data-key": key + "-virtual" })));
+  }
+
+  function rollTitle(entry, view) {
+    const d = entry.data || {};
+    const who = d.hero ? heroName(view, d.hero) : entry.player;
+    const where = d.zone ? " in Battle Zone " + d.zone : "";
+    return "⚄ " + who + ": " + entry.purpose + " roll" + where + (d.attack ? " (" + C.human(d.attack) + ")" : "") + " — " + entry.count + " dice";
+  }
+
+  function deployForm(view) {
+    const options = view.expect.deploy || {};
+    const zones = Object.keys(options);
+    if (!zones.length) return null;
+    let zone = zones[0];
+    const picked = [];
+    const box = el("div", { class: "xm-deploy" });
+    const draw = () => {
+      const zoneRow = el("div", { class: "faces", role: "group", "aria-label": "Battle Zone" }, zones.map((z) =>
+        el("button", { type: "button", class: "face", "aria-pressed": String(z === zone), "data-key": "deploy-zone-" + z,
+          onclick: () => { zone = z; picked.length = 0; draw(); } }, "⚔ Zone " + z)));
+      const heroRow = el("div", { class: "faces", role: "group", "aria-label": "Characters" }, options[zone].map((h) =>
+        el("button", { type: "button", class: "face", "aria-pressed": String(picked.includes(h)), "data-key": "deploy-hero-" + h,
+          onclick: () => { const i = picked.indexOf(h); if (i < 0) picked.push(h); else picked.splice(i, 1); draw(); } },
+        (picked.includes(h) ? "✔ " : "☐ ") + heroName(view, h) + (picked[0] === h ? " (leader)" : ""))));
+      box.replaceChildren(el("h3", {}, "➜ Deploy to a Battle Zone"), zoneRow, el("p", { class: "hint" }, "Characters (the first you tick leads):"), heroRow,
+        C.button("➜", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
+          () => C.act("deploy", { zone: Number(zone), heroes: picked.slice(), leader: picked[0] }),
+          { class: "big", disabled: !picked.length, "data-key": "deploy-send" }));
+    };
+    draw();
+    return box;
+  }
+
+  function cardForms(view) {
+    return (view.expect.cards || []).map((c) => {
+      const targets = c.targets || c.heroes;
+      const send = (extra) => C.act("card.play", Object.assign({ card: c.card }, extra), c.player);
+      return el("div", { class: "xm-cardplay" }, el("p", {}, "🂠 " + c.player + " may play " + c.card + (targets ? " on:" : "")),
+        el("div", { class: "faces" }, targets ? targets.map((t) => C.button("☞", c.targets ? t : heroName(view, t),
+          () => send(c.targets ? { target: t } : { hero: t }), { "data-key": "card-" + c.card + "-" + t }))
+          : C.button("🂠", "Play " + c.card, () => send({}), { "data-key": "card-" + c.card })));
+    });
+  }
+
+  C.register("xmen-alert", {
+    icon: "⚔",
+    handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play"],
+
+    board(view) {
+      const s = view.state;
+      return el("div", { class: "xmen" },
+        el("div", { class: "xm-zones" }, s.zones.map(zoneBox)),
+        el("div", { class: "xm-teams" }, s.teams.map((t) => teamBox(t, view))),
+        expTrack(s),
+        s.going_first && s.phase === "first" ? el("p", {}, "⚄ Going first: " +
+          (Object.entries(s.going_first.rolls).map(([p, n]) => p + " " + n).join(", ") || "no rolls yet") +
+          (s.going_first.to_roll.length ? "; still to roll: " + s.going_first.to_roll.join(", ") : "")) : null);
+    },
+
+    decks(view) {
+      const d = view.state.decks;
+      return el("div", { class: "deck-row" }, stat("⚠ Alert", d.alert), stat("☺ Power Stat", d.power_stat),
+        stat("🂠 Training & Luck", d.training_luck), stat("☠ Turned in", d.alert_turned_in));
+    },
+
+    lastRoll(view) {
+      const r = view.state.last_roll;
+      if (!r) return null;
+      const counts = Object.keys(FACE).map((f) => faceWord(f) + " " + r.faces.filter((x) => x === f).length);
+      return el("div", { class: "roll" }, el("span", { class: "label" }, r.player + " · " + r.purpose + (r.hero ? " · " + heroName(view, r.hero) : "") + ": "),
+        el("b", {}, r.points + " points" + (r.hits ? ", " + r.hits + " hits" : "")), el("p", { class: "xm-faces" }, counts.join(" · ")));
+    },
+
+    describe(action, view) {
+      const d = action.data || {};
+      const who = action.player ? action.player + ": " : "";
+      const faces = d.faces ? d.faces.map((f) => (FACE[f] ? FACE[f][1] : f)).join(", ") : "virtual dice";
+      if (action.type === "deploy") return who + "deploy " + (d.heroes || []).map((h) => heroName(view, h)).join(", ") + " to Zone " + d.zone;
+      if (/\.roll$/.test(action.type)) return who + action.type.replace(".roll", "") + " roll" + (d.hero ? " for " + heroName(view, d.hero) : "") + " (" + faces + ")";
+      if (action.type === "turn.end") return who + "end the turn";
+      if (action.type === "card.play") return who + "play " + d.card + (d.target ? " on " + d.target : d.hero ? " on " + heroName(view, d.hero) : "");
+      return null;
+    },
+
+    controls(view) {
+      const e = view.expect;
+      const box = el("div", { class: "xm-controls" });
+      if (e.must && e.must.length) box.append(el("p", { class: "warn" }, "⚠ Still to do: " + e.must.join("; ")));
+      (e.dice || []).forEach((entry, i) => box.append(el("div", { class: "xm-roll" }, el("h3", {}, rollTitle(entry, view)),
+        dicePicker(entry, "roll" + i))));
+      if ((e.actions || []).includes("deploy")) box.append(deployForm(view) || "");
+      box.append(...cardForms(view));
+      if ((e.actions || []).includes("turn.end")) box.append(C.button("⏎", "End " + e.player + "'s turn", () => C.act("turn.end"), { class: "big", "data-key": "turn-end" }));
+      return box;
+    },
+
+    // Setup: players in seating order, Basic or Advanced, and Power Stat cards typed in from the box.
+    setupForm() {
+      const names = [0, 1, 2, 3].map((i) => el("input", { name: "player-" + i, size: 12, placeholder: i < 2 ? "name (needed)" : "(optional)",
+        "aria-label": "Player " + (i + 1) + " in seating order" }));
+      const typed = [];
+      const list = el("ul", { class: "xm-typed" });
+      const f = {};
+      const num = (k, label) => el("label", {}, label + " ", f[k] = el("input", { name: "tc-" + k, type: "number", min: 0, max: 60, size: 3 }));
+      const kind = el("select", { name: "tc-kind" }, el("option", { value: "" }, "(no extra ability)"),
+        Object.keys(KINDS).map((k) => el("option", { value: k }, C.human(k))));
+      const drawList = () => list.replaceChildren(...typed.map((c, i) => el("li", {}, "☺ " + c.name + ": FS " + c.fighting_skill + " / D " + c.durability +
+        " / I " + c.intelligence + " = " + c.total_power + (c.abilities.length ? " · " + c.abilities[0].name : "") + " ",
+      C.button("✖", "Remove", () => { typed.splice(i, 1); drawList(); }, { class: "small" }))));
+      const add = C.button("✚", "Add this card", () => {
+        const card = { id: f.name.value.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""), name: f.name.value.trim(), abilities: [] };
+        for (const k of ["fighting_skill", "durability", "intelligence", "total_power"]) card[k] = Number(f[k].value);
+        if (kind.value) {
+          const a = { name: f.ability.value.trim() || C.human(kind.value), kind: kind.value, text: f.text.value.trim() };
+          for (const k of KINDS[kind.value]) a[k] = Number(f[k].value || 0);
+          card.abilities.push(a);
+        }
+        typed.push(card);
+        drawList();
+      }, { "data-key": "typed-add" });
+      const box = el("div", { class: "xm-setup" },
+        el("fieldset", {}, el("legend", {}, "Players, in seating order clockwise (2 to 4)"), names.map((n, i) => el("label", {}, (i + 1) + ". ", n))),
+        el("fieldset", {}, el("legend", {}, "Rules"),
+          el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "basic", checked: true }), " Basic game"),
+          el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")),
+        el("details", {}, el("summary", {}, "✎ Type in a Power Stat card from the box"),
+          el("p", { class: "hint" }, "Its printed values. A card with the name of one the companion knows replaces it; a new one joins the deck. Total Power must be Fighting Skill + Durability + Intelligence."),
+          el("label", {}, "Name ", f.name = el("input", { name: "tc-name", size: 14 })),
+          num("fighting_skill", "Fighting Skill"), num("durability", "Durability"), num("intelligence", "Intelligence"), num("total_power", "Total Power"),
+          el("label", {}, "Extra ability ", f.ability = el("input", { name: "tc-ability", size: 14, placeholder: "its name" })), el("label", {}, "works as ", kind),
+          num("dice", "dice"), num("xmen", "per X-Men"), num("marvel", "per Marvel"),
+          el("label", {}, "Text ", f.text = el("input", { name: "tc-text", size: 24 })), add, list));
+      return {
+        node: box,
+        options() {
+          const out = { players: names.map((n) => n.value.trim()).filter(Boolean),
+            advanced: box.querySelector('[name="xm-rules"]:checked').value === "advanced" };
+          if (typed.length) out.typed_cards = typed.slice();
+          return out;
+        },
+      };
+    },
+  });
+})();
