@@ -38,11 +38,15 @@ def _serve(args: argparse.Namespace) -> int:
     stopping = threading.Event()
     adapters: list = []          # closed in reverse order on the way out
     try:
-        hardware = _attach_hardware(args, config, session, camera=None)
+        camera = _attach_camera(args, config, session, data)
+        if camera is not None:
+            adapters.append(camera)
+        hardware = _attach_hardware(args, config, session, camera)
         if hardware is not None:
             adapters.append(hardware)
         app = create_app(session, config=config, hardware=hardware,
-                         extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate})
+                         extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate,
+                                 "camera": camera})
         host = args.host or config.host
         port = config.port if args.port is None else args.port
         # Each live dashboard holds one thread on its event stream; leave room for a full table.
@@ -72,6 +76,27 @@ def _serve(args: argparse.Namespace) -> int:
             adapter.close()
         journal.close()
     return 0
+
+
+def _attach_camera(args: argparse.Namespace, config, session: Session, data: Path):
+    """The camera over the dice tray: the configured one, or a simulated tray in simulation."""
+    section = config.section("camera")
+    if not section and not args.simulate:
+        return None   # no camera configured
+    from vision.sources import open_source  # imported here: only a camera needs OpenCV
+    from vision.table_camera import TableCamera, settings
+
+    options = settings(section, str(config.path or "config.toml"))
+    if options["source"] is None and args.simulate:
+        from vision.simulated_tray import SimulatedTray
+
+        source = SimulatedTray()
+    else:
+        source = open_source(options["source"])
+    session.read_threshold = options["threshold"]
+    return TableCamera(session, source, data, threshold=options["threshold"],
+                       sets=options["sets"], simulate=args.simulate,
+                       settle_s=options["settle_s"]).start()
 
 
 def _attach_hardware(args: argparse.Namespace, config, session: Session, camera):
@@ -164,7 +189,22 @@ def _dice(args: argparse.Namespace) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     from hardware.doctor import run as run_doctor  # imported here: only `doctor` needs devices
 
-    return run_doctor((["--data", args.data] if args.data else []) + args.rest)
+    def camera_probe(simulate: bool) -> list[dict]:
+        from vision.checks import camera_checks
+        from vision.sources import open_source
+
+        config = config_mod.load(None, data_dir(args.data))
+        spec = config.section("camera").get("source")
+        if spec is None:
+            if not simulate:
+                return [{"check": "camera", "status": "skip",
+                         "detail": "no [camera] source configured"}]
+            from vision.simulated_tray import SimulatedTray
+
+            return camera_checks(lambda _spec: SimulatedTray(fps=0), None)
+        return camera_checks(open_source, spec)
+
+    return run_doctor((["--data", args.data] if args.data else []) + args.rest, camera=camera_probe)
 
 
 def build_parser() -> argparse.ArgumentParser:

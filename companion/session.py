@@ -46,7 +46,7 @@ class _Step:
 
 class Session:
     def __init__(self, journal: Journal, catalog: Callable[[str], Game],
-                 clock: Callable[[], float] = time.time, read_threshold: float = 0.8):
+                 clock: Callable[[], float] = time.time, read_threshold: float = 0.6):
         self.journal = journal
         self.read_threshold = read_threshold
         self.catalog = catalog

@@ -118,3 +118,32 @@ def server_factory(tmp_path):
 @pytest.fixture
 def server(server_factory) -> Server:
     return server_factory()
+
+
+# -- a real headless Chromium ----------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module. Skips (with the reason) only
+    where it is absent and COMPANION_REQUIRE_SHARED is not "1"; CI sets it and installs chromium."""
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    else:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
+            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
+        pytest.skip(missing)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

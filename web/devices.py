@@ -24,10 +24,37 @@ def _ext():
 @devices.get("/hardware")
 def hardware_status():
     hw = _ext().get("hardware")
+    camera = _ext().get("camera")
     simulate = bool(_ext().get("simulate"))
-    return jsonify({"status": hw.status() if hw is not None else None,
-                    "simulate": simulate,
-                    "can_press": simulate and hw is not None and hasattr(hw, "press")})
+    out = {"status": hw.status() if hw is not None else None,
+           "simulate": simulate,
+           "can_press": simulate and hw is not None and hasattr(hw, "press")}
+    if camera is not None:
+        out["camera"] = camera.status()
+        out["can_throw"] = simulate and hasattr(camera.source, "throw")
+    return jsonify(out)
+
+
+@devices.post("/camera/read")
+def camera_read_now():
+    """A player's "read the dice now": the camera reads the next frame, settled or not."""
+    camera = _ext().get("camera")
+    if camera is None:
+        raise Conflict("no camera is attached (configure [camera], or run with --simulate)")
+    json_body()
+    camera.read_now()
+    return jsonify({"camera": camera.status()})
+
+
+@devices.post("/camera/throw")
+def camera_throw():
+    """Simulation: throw the dice the game expects now into the simulated tray."""
+    camera = _ext().get("camera")
+    if not _ext().get("simulate") or camera is None or not hasattr(camera.source, "throw"):
+        raise Conflict("dice can be thrown from the dashboard only into the simulated tray "
+                       "(companion serve --simulate)")
+    json_body()
+    return jsonify({"thrown": camera.throw(), "camera": camera.status()})
 
 
 @devices.post("/hardware/press")

@@ -24,24 +24,6 @@ FIXED_DASH = {"game": "incredibles", "players": ["dash"], "seed": 7,
               "starting_problems": ["A", "B", "C"]}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    missing = None
-    if not Path(CHROMIUM).exists():
-        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
-    else:
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError:
-            missing = "playwright is not installed (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
-            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
-"""The dashboard with the other adapters: the real simulated hardware (mock pins and a simulated
-serial device on a pty), real camera reads journaled by the real session, and the camera photo.
-
-FAKE: ``FakeCamera`` stands in for the camera's photo log (``photo(id) -> JPEG bytes``).
+"""The dashboard with the other adapters, all real: the simulated hardware (mock pins and a
+simulated serial device on a pty), camera reads journaled by the session, and the table camera
+over the simulated tray with its photo log.
 """
 
 import pytest
@@ -16,11 +15,6 @@ from web import create_app
 JPEG = bytes.fromhex("ffd8ffe000104a46494600010100000100010000ffd9")
 
 
-class FakeCamera:
-    def photo(self, read_id):
-        return JPEG if read_id == "r1" else None
-
-
 @pytest.fixture
 def session(tmp_path):
     with Journal(tmp_path / "journal.sqlite3") as journal:
@@ -29,10 +23,22 @@ def session(tmp_path):
         # The camera is unsure of the Movement Die: the read waits for the players.
         s.submit(Action("dice.read", data={"id": "r1", "set": "incredibles-movement",
                                            "image": "/api/dice/r1.jpg",
-                                           "dice": [{"face": "3", "confidence": 0.62,
+                                           "dice": [{"face": "3", "confidence": 0.42,
                                                      "box": [10, 10, 40, 40]}]},
                         source="camera"))
         yield s
+
+
+@pytest.fixture
+def camera(session, tmp_path):
+    from vision.simulated_tray import SimulatedTray
+    from vision.table_camera import TableCamera
+
+    cam = TableCamera(session, SimulatedTray(fps=10), tmp_path)
+    cam.photolog.folder.mkdir(parents=True)
+    (cam.photolog.folder / "r1.jpg").write_bytes(JPEG)       # the frame the read "r1" came from
+    yield cam.start()
+    cam.close()
 
 
 @pytest.fixture
@@ -89,17 +95,17 @@ def test_confirming_a_read_passes_the_faces_to_the_session(session):
         assert c.post("/api/dice/confirm", json=bad).status_code == 400
 
 
-def test_the_camera_photo_of_a_read(session):
+def test_the_camera_photo_of_a_read(session, camera):
     assert client(session).get("/api/dice/r1.jpg").status_code == 404      # no camera attached
-    c = client(session, camera=FakeCamera())
+    c = client(session, camera=camera)
     res = c.get("/api/dice/r1.jpg")
     assert res.status_code == 200 and res.mimetype == "image/jpeg" and res.data == JPEG
     assert c.get("/api/dice/r2.jpg").status_code == 404
 
 
 @pytest.mark.browser
-def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware):
-    """The read says 3 at 62%: the phone shows it as unsure, a tap changes it to 4, one more
+def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware, camera):
+    """The read says 3 at 42%: the phone shows it as unsure, a tap changes it to 4, one more
     confirms; then the hardware's status and a simulated button. The app runs in-process
     (waitress) so the fakes can be attached."""
     import os
@@ -116,7 +122,7 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware):
         pytest.skip(f"{chromium} is not installed")
     from playwright.sync_api import sync_playwright
 
-    app = create_app(session, hardware=hardware, extras={"camera": FakeCamera(), "simulate": True})
+    app = create_app(session, hardware=hardware, extras={"camera": camera, "simulate": True})
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{server.effective_port}"
@@ -127,7 +133,7 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware):
             page.set_default_timeout(8000)
             page.goto(url + "/play")
             page.wait_for_selector("#dice .die")
-            assert "62% sure" in page.inner_text("#dice") and "unsure" in page.inner_text("#dice")
+            assert "42% sure" in page.inner_text("#dice") and "unsure" in page.inner_text("#dice")
             page.locator('[data-key="change-0"]').click()
             page.locator('[data-key="face-0-4"]').click()
             assert "corrected" in page.inner_text("#dice")

@@ -61,18 +61,6 @@ class Relay(Game):
         return dict(s)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
-            pytest.fail(f"{CHROMIUM} is missing; COMPANION_REQUIRE_SHARED=1 requires the browser tests")
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -23,24 +23,6 @@ SEEDS, STEPS, EVERY = (1, 4), 150, 3  # random games for the smoke test
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    missing = None
-    if not Path(CHROMIUM).exists():
-        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
-    else:
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError:
-            missing = "playwright is not installed (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
-            pytest.fail(missing + "; COMPANION_REQUIRE_SHARED=1 requires the browser tests to run")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

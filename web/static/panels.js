@@ -257,7 +257,7 @@
     const box = C.$("hardware");
     if (!box) return;
     const res = await C.api("GET", "/api/hardware");
-    if (!res.ok || (!res.data.status && !res.data.can_press)) {
+    if (!res.ok || (!res.data.status && !res.data.can_press && !res.data.camera)) {
       box.hidden = true;
       P.noHardware = res.ok;  // no adapter attached: stop asking until the page reloads
       return;
@@ -269,9 +269,21 @@
       const ok = /^(ready|operational|connected|ok)$/i.test(String(link.state));
       parts.push(el("p", { class: "link-state " + (ok ? "ok" : "bad") }, (ok ? "✔ " : "⚠ ") + "Serial: " + (link.state || "?") + (link.reason ? " (" + link.reason + ")" : "")));
     }
+    const cam = res.data.camera;
+    if (cam) {
+      parts.push(el("p", { class: "link-state " + (cam.error ? "bad" : "ok") }, (cam.error ? "⚠ " : "📷 ") +
+        "Camera: " + (cam.expects ? "watching for " + cam.expects : "idle") + ", " + cam.reads + " reads" +
+        (cam.error ? " (" + cam.error + ")" : "")));
+      if (C.page === "play") {
+        const row = el("div", { class: "row" },
+          C.button("📷", "Read the dice now", () => C.send("POST", "/api/camera/read", {})));
+        if (res.data.can_throw) row.append(C.button("🎲", "Throw the dice (simulated tray)", () => C.send("POST", "/api/camera/throw", {})));
+        parts.push(row);
+      }
+    }
     const rest = Object.assign({}, status);
     delete rest.serial; delete rest.link;
-    parts.push(C.showValue(rest));
+    if (res.data.status) parts.push(C.showValue(rest));
     if (res.data.can_press && C.page === "play") {
       const names = Array.isArray(status.buttons) ? status.buttons.map((b) => (typeof b === "string" ? b : b.name))
         : status.buttons && typeof status.buttons === "object" ? Object.keys(status.buttons) : [];

@@ -1,0 +1,123 @@
+"""The simulated camera drives the service end to end: dice thrown into the rendered tray are
+seen settling, read with the set the game expects, and become the roll in the session."""
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+from vision.simulated_tray import SimulatedTray
+from vision.table_camera import TableCamera, settings, taught_set_for
+from companion.errors import DataFileError
+
+
+@pytest.fixture(scope="module")
+def taught_data(tmp_path_factory):
+    """A data folder with the stand-in Incredibles set taught once for the module."""
+    from vision.render import write_teaching_photos
+    from vision.sets import teach
+
+    data = tmp_path_factory.mktemp("data")
+    write_teaching_photos("incredibles", data / "photos")
+    teach("incredibles", data / "photos", data)
+    return data
+
+
+def wait_for(predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+def test_engine_sets_map_to_the_boxs_taught_set():
+    assert taught_set_for("incredibles-movement") == "incredibles"
+    assert taught_set_for("incredibles-power-dash") == "incredibles"
+    assert taught_set_for("xmen-alert") == "xmen"
+    assert taught_set_for("invincible-crash") == "invincible"
+    assert taught_set_for("xmen-alert", {"xmen-alert": "my-box"}) == "my-box"
+
+
+def test_a_thrown_die_becomes_the_roll(taught_data, tmp_path):
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]},
+                         seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=5, fps=30), taught_data, settle_s=0.2).start()
+    try:
+        assert camera.status()["expects"] == "incredibles-movement"
+        landed = camera.throw(["3"])
+        assert landed == ["3"]
+        after = wait_for(lambda: session.seq > view["seq"] and session.view())
+        read = after["dice_read"]
+        assert read["set"] == "incredibles-movement" and read["faces"] == ["3"]
+        if not read["confirmed"]:        # unsure: the players' one tap makes it the roll
+            assert after["expect"]["phase"] == "roll"
+            after = session.confirm_read(read["id"])
+        assert after["state"]["roll"]["face"] == "3"
+        assert camera.photo(read["id"])[:2] == b"\xff\xd8"          # the frame, as a JPEG
+    finally:
+        camera.close()
+
+
+def test_a_face_the_expected_die_lacks_is_never_applied(taught_data, tmp_path):
+    """The movement die has no Wild face: a read of one waits for the players instead."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=30), taught_data, settle_s=0.2).start()
+    try:
+        camera.throw(["wild"])
+        after = wait_for(lambda: session.seq > view["seq"] and session.view())
+        assert after["dice_read"]["confirmed"] is False
+        assert after["expect"]["phase"] == "roll"              # nothing applied
+    finally:
+        camera.close()
+
+
+def test_camera_settings_name_the_key():
+    assert settings({}, "c.toml")["threshold"] == 0.6
+    for bad, words in [({"sorce": 0}, "unknown key"), ({"threshold": 2}, "camera.threshold"),
+                       ({"sets": {"a": 1}}, "camera.sets"), ({"source": True}, "camera.source")]:
+        with pytest.raises(DataFileError, match=words):
+            settings(bad, "c.toml")
+
+
+@pytest.mark.browser
+def test_serve_simulate_reads_a_thrown_roll_and_the_dashboard_shows_it(server_factory, browser):
+    server = server_factory("--simulate")
+    status, view = server.post("/api/session", {"game": "incredibles", "players": ["dash"],
+                                                "starting_problems": ["A", "B", "C"], "seed": 2})
+    assert status == 201
+    status, thrown = server.post("/api/camera/throw", {})
+    assert status == 200 and len(thrown["thrown"]) == 1
+
+    def changed():
+        _, now = server.get("/api/state")
+        return now if now["seq"] > view["seq"] else None
+
+    after = wait_for(changed, timeout=90)    # the first read teaches the stand-in set
+    read = after["dice_read"]
+    assert read["dice"][0]["face"] == thrown["thrown"][0]
+    if read["confirmed"]:
+        assert after["state"]["roll"]["face"] == thrown["thrown"][0]
+    with urllib.request.urlopen(server.url + read["image"], timeout=10) as res:
+        assert res.headers["Content-Type"] == "image/jpeg"
+    status, hw = server.get("/api/hardware")
+    assert hw["camera"]["reads"] == 1 and hw["can_throw"]
+
+    page = browser.new_page(viewport={"width": 800, "height": 480})
+    try:
+        page.goto(server.url + "/table")
+        page.wait_for_function("document.querySelector('#dice') && "
+                               "document.querySelector('#dice').innerText.length > 0",
+                               timeout=10_000)
+        shown = page.inner_text("#dice").lower()
+        assert thrown["thrown"][0] in shown and "%" in shown      # the face and how sure
+    finally:
+        page.close()

@@ -1,0 +1,202 @@
+"""The camera at the table: every settled roll is read with the dice set the game expects now
+and handed to the session as one `dice.read` action (the session decides, from each die's
+confidence, whether it is the roll itself or waits for the players' tap).
+
+The game's engine names the die it expects (`expect["dice"][0]["set"]`, e.g.
+"incredibles-movement"); a box's dice are taught together as one set ("incredibles"), so the
+engine's set maps to the taught set by its first word, or by the `[camera] sets` table.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.actions import Action
+from companion.errors import CompanionError, IllegalAction
+from vision import sets as taught
+from vision.errors import UnknownSet
+from vision.photolog import PhotoLog
+from vision.reader import DEFAULT_THRESHOLD, DieRead, Reader
+from vision.render import GAME_SETS, write_teaching_photos
+from vision.settle import SettleDetector
+from vision.watcher import CameraWatcher
+
+log = logging.getLogger(__name__)
+BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
+READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def taught_set_for(engine_set: str, overrides: dict[str, str] | None = None) -> str:
+    if overrides and engine_set in overrides:
+        return overrides[engine_set]
+    return BOX_SETS.get(engine_set.split("-")[0], engine_set)
+
+
+class TableCamera:
+    """Reads the tray for the session. Acts as the watcher's reader, so it can pick the set."""
+
+    def __init__(self, session, source, data_dir: Path, *, threshold: float = DEFAULT_THRESHOLD,
+                 sets: dict[str, str] | None = None, simulate: bool = False,
+                 settle_s: float = 0.6):
+        self.session = session
+        self.source = source
+        self.data_dir = Path(data_dir)
+        self.threshold = threshold
+        self.overrides = sets or {}
+        self.simulate = simulate
+        self.photolog = PhotoLog(self.data_dir)
+        self.last_obstructed = False
+        self.last_error: str | None = None
+        self.reads = 0
+        self._readers: dict[str, Reader] = {}
+        self._teaching = threading.Lock()
+        self._rng = random.Random(0)   # simulated throws repeat from run to run
+        self._expect = session.view().get("expect")
+        session.add_listener(self._on_view)
+        self.watcher = CameraWatcher(source, self, self._on_roll, settle=SettleDetector(settle_s),
+                                     stop_at_end=False)
+
+    # -- life ------------------------------------------------------------------------------------
+
+    def start(self) -> "TableCamera":
+        self.watcher.start()
+        return self
+
+    def close(self) -> None:
+        self.session.remove_listener(self._on_view)
+        self.watcher.stop()
+        self.source.close()
+
+    def read_now(self) -> None:
+        """A player pressed "read the dice": read the next frame, settled or not."""
+        self.watcher.read_now()
+
+    def photo(self, read_id: str) -> bytes | None:
+        """The JPEG of a read's frame, for the dashboard."""
+        if not READ_ID.match(read_id):
+            return None
+        path = self.photolog.folder / f"{read_id}.jpg"
+        return path.read_bytes() if path.is_file() else None
+
+    def status(self) -> dict[str, Any]:
+        entry = self._entry()
+        return {"source": repr(self.source), "running": self.watcher.running,
+                "expects": entry["set"] if entry else None, "reads": self.reads,
+                "error": self.last_error or (str(self.watcher.error) if self.watcher.error else None)}
+
+    def throw(self, faces: list[str] | None = None) -> list[str]:
+        """Simulation: throw the dice the game expects now (random faces unless given) into the
+        simulated tray; returns the faces that landed."""
+        entry = self._entry()
+        if entry is None or not hasattr(self.source, "throw"):
+            raise IllegalAction("no dice are expected now" if entry is None
+                                else "only the simulated tray can be thrown from here")
+        if faces is None:
+            faces = [self._rng.choice(entry["faces"]) for _ in range(entry.get("count", 1))]
+        return self.source.throw(faces)
+
+    # -- the watcher's reader ----------------------------------------------------------------------
+
+    def read(self, frame: np.ndarray) -> list[DieRead]:
+        entry = self._entry()
+        reader = self._reader(entry["set"]) if entry else None
+        if reader is None:
+            self.last_obstructed = False
+            return []
+        reads = reader.read(frame)
+        self.last_obstructed = reader.last_obstructed
+        allowed = set(entry.get("faces") or [])
+        # A face this die does not have is no read at all: the players must say what it shows.
+        return [r if not allowed or r.face in allowed
+                else DieRead(r.face, min(r.confidence, self.threshold / 2), r.box, False)
+                for r in reads]
+
+    def _reader(self, engine_set: str) -> Reader | None:
+        name = taught_set_for(engine_set, self.overrides)
+        if name not in self._readers:
+            try:
+                self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+            except UnknownSet as exc:
+                if not (self.simulate and name in GAME_SETS):
+                    self.last_error = str(exc)
+                    log.warning("camera: %s", exc)
+                    return None
+                self._teach_stand_ins(name)
+                self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+        return self._readers[name]
+
+    def _teach_stand_ins(self, name: str) -> None:
+        # Simulation only: teach the box's set from rendered stand-in photos, once.
+        with self._teaching:
+            folder = self.data_dir / "dice" / "stand-in-photos" / name
+            log.info("camera: teaching the stand-in %s dice (simulation)", name)
+            write_teaching_photos(name, folder)
+            taught.teach(name, folder, self.data_dir)
+
+    # -- results -----------------------------------------------------------------------------------
+
+    def _on_roll(self, reads: list[DieRead], frame: np.ndarray) -> None:
+        entry = self._entry()
+        if entry is None or not reads:
+            return
+        read_id = self.photolog.add(frame, taught_set_for(entry["set"], self.overrides), reads)
+        action = Action("dice.read", source="camera", data={
+            "id": read_id, "set": entry["set"], "image": f"/api/dice/{read_id}.jpg",
+            "dice": [r.to_json() for r in reads]})
+        try:
+            self.session.submit(action)
+            self.reads += 1
+            self.last_error = None
+        except CompanionError as exc:      # refused by the rules: say so, keep watching
+            self.last_error = str(exc)
+            log.info("camera read refused: %s", exc)
+
+    def _on_view(self, view: dict[str, Any]) -> None:
+        self._expect = view.get("expect")
+        read = view.get("dice_read")
+        if read and read.get("confirmed") and read.get("corrected"):
+            try:
+                self.photolog.correct(read["id"], read["faces"])
+            except CompanionError:
+                pass   # not one of ours (typed in), or already gone
+
+    def _entry(self) -> dict[str, Any] | None:
+        dice = (self._expect or {}).get("dice") or []
+        return dice[0] if dice and dice[0].get("set") else None
+
+
+def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
+    """The `[camera]` config section, checked; every error names the key."""
+    from companion.errors import DataFileError
+
+    known = {"source", "threshold", "sets", "settle_seconds"}
+    unknown = set(section) - known
+    if unknown:
+        raise DataFileError(f"{source}: camera: unknown key(s) {', '.join(sorted(unknown))}; "
+                            f"known: {', '.join(sorted(known))}")
+    out: dict[str, Any] = {"source": section.get("source"), "threshold": DEFAULT_THRESHOLD,
+                           "sets": {}, "settle_s": 0.6}
+    if out["source"] is not None and (isinstance(out["source"], bool)
+                                      or not isinstance(out["source"], (str, int))):
+        raise DataFileError(f"{source}: camera.source: a camera index, device, video, folder, "
+                            "'picamera' or 'synthetic'")
+    for key, name, low, high in (("threshold", "threshold", 0.0, 1.0),
+                                 ("settle_seconds", "settle_s", 0.05, 10.0)):
+        if key in section:
+            value = section[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise DataFileError(f"{source}: camera.{key}: a number from {low} to {high}")
+            out[name] = float(value)
+    table = section.get("sets", {})
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in table.items()):
+        raise DataFileError(f"{source}: camera.sets: a table of the game's die set = taught set")
+    out["sets"] = table
+    return out
