@@ -435,7 +435,6 @@ class XMenAlert(Game):
     def reminders(self, s: XMenState) -> list[dict[str, str]]:
         if (eng := self._for(s)) is not None:
             return eng.reminders(s)
-        d = self.data
         if s.phase in ("over", "first"):
             return []
         out = [{"text": "Each character either battles (or recruits) or recovers in a turn, never both.",

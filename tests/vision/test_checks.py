@@ -1,7 +1,6 @@
 """`companion doctor`'s camera checks on real frames: arriving, in focus, without glare."""
 
 import cv2
-import numpy as np
 
 from companion.cli import main as companion
 from vision.checks import camera_checks

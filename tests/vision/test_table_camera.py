@@ -1,7 +1,6 @@
 """The simulated camera drives the service end to end: dice thrown into the rendered tray are
 seen settling, read with the set the game expects, and become the roll in the session."""
 
-import json
 import time
 import urllib.request
 

@@ -4,69 +4,21 @@ One browser per module; every wait is bounded. Skips (with the reason) only wher
 chromium is absent and COMPANION_REQUIRE_SHARED is not "1"; CI sets it and installs chromium.
 """
 
-import json
-import os
 import re
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from browser_pages import WAIT, rendered, tap, wait_rendered  # noqa: F401
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-WAIT = 8_000  # ms: the longest any single step may take
 FIXED_DASH = {"game": "incredibles", "players": ["dash"], "seed": 7,
               "starting_problems": ["A", "B", "C"]}
 
 
-
-
-@pytest.fixture
-def pages(browser):
-    """New pages, each in its own context (its own cookies, like separate phones)."""
-    contexts = []
-
-    def open_page(url: str, width=412, height=915, init_script: str | None = None):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
-        ctx.set_default_timeout(WAIT)
-        if init_script:
-            ctx.add_init_script(init_script)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        for page in ctx.pages:
-            assert not getattr(page, "errors", []), page.errors  # no script errors on any page
-        ctx.close()
-
-
-def rendered(page) -> int:
-    return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
-
-
-def wait_rendered(page, seq: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.rendered) >= {seq}", timeout=WAIT)
-
-
-def tap(phone, table, *keys):
-    """Tap controls on the phone (the last one sends); the table must follow to the same seq."""
-    before = rendered(phone)
-    for key in keys:
-        phone.locator(f'#controls [data-key="{key}"]').click()
-    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
-    seq = rendered(phone)
-    wait_rendered(table, seq)
-    return seq
 
 
 def test_a_whole_incredibles_game_from_a_phone_while_the_table_follows(server, pages):

@@ -7,9 +7,7 @@ win) until Invincible, whose Hero Phase has per-player "done", lands in main; th
 with a browser test on the real engine.
 """
 
-import os
 import threading
-from pathlib import Path
 
 import pytest
 

@@ -12,56 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from browser_pages import WAIT, rendered, tap, wait_rendered  # noqa: F401
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-WAIT = 8_000  # ms
 GAME = "invincible"
 SEEDS, STEPS, EVERY = (3, 9, 12), 150, 2  # random games for the smoke test
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-
-
-@pytest.fixture
-def pages(browser):
-    contexts = []
-
-    def open_page(url, width=412, height=915):
-        ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-        ctx.set_default_timeout(WAIT)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        for page in ctx.pages:
-            assert not page.errors, page.errors
-        ctx.close()
-
-
-def rendered(page) -> int:
-    return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
-
-
-def wait_rendered(page, seq: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.rendered) >= {seq}", timeout=WAIT)
-
-
-def tap(phone, table, *keys):
-    before = rendered(phone)
-    for key in keys:
-        phone.locator(f'#controls [data-key="{key}"]').click()
-    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
-    seq = rendered(phone)
-    wait_rendered(table, seq)
-    return seq
 
 
 def start_from_setup(server, pages):
