@@ -204,12 +204,22 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         fill = area / float(bw * bh)
         if 0.6 < bw / bh < 1.6 and fill > 0.55 and area < frame_area * 0.05:
             squares.append(area)
+    guessed = False
     if die_side:
         die_area = (die_side * scale) ** 2
     elif squares:
         # specks of texture are squarish too: judge the die size among the larger blobs
         big = np.percentile(squares, 90)
         die_area = float(np.median([a for a in squares if a >= 0.25 * big]))
+    elif blobs:
+        # no die lies alone (all touch a neighbour or a shadow joins them): a die's half
+        # side is still the depth of the distance transform inside any blob of dice
+        dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        depths = [float(dt[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].max())
+                  for i, x, y, bw, bh, area in blobs if area < frame_area * 0.05]
+        die_area = (2.0 * float(np.median(depths))) ** 2 if depths else None
+        guessed = True  # a weaker estimate (a long die's depth is its short side): split
+        # only blobs that clearly hold several dice
     else:
         die_area = None
     dice: list[Candidate] = []
@@ -226,7 +236,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         if die_area:
             if area < die_area * 0.35:
                 continue
-            if area > 1.4 * die_area:
+            if area > (2.2 if guessed else 1.4) * die_area:
                 # One die is a convex, squarish blob; touching dice make a dented or long one.
                 cs, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8),
                                          cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
