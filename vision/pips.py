@@ -75,7 +75,8 @@ def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
-                    prep=None, opening: int = 6) -> list:
+                    prep=None, opening: int = 6, thr_abs: float | None = None,
+                    info: dict | None = None) -> list:
     """Pips: compact blobs differing from the die's local body colour, enclosed by body."""
     if prep is None:
         prep = prepare(crop, mask)
@@ -83,7 +84,9 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
         return []
     dist, inner, otsu, edge_dist = prep
     thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
-    return _pips_at(dist, mask, inner, thr, edge_dist, opening)
+    if thr_abs is not None:
+        thr = thr_abs
+    return _pips_at(dist, mask, inner, thr, edge_dist, opening, info)
 
 
 _DIST_W = np.array([[1.0, 2.0, 2.0]], np.float32)  # Lab distance: hue counts double
@@ -130,7 +133,7 @@ _RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.floa
 
 
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
-             edge_dist: np.ndarray, opening: int = 6) -> list:
+             edge_dist: np.ndarray, opening: int = 6, info: dict | None = None) -> list:
     """Pip candidates at one threshold: (x, y, area, strength) in the crop."""
     _, above = cv2.threshold(dist, thr, 255, cv2.THRESH_BINARY)
     bin_ = cv2.morphologyEx(cv2.bitwise_and(above, inner), cv2.MORPH_OPEN, _K_OPEN[opening])
@@ -150,6 +153,8 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
     idx = np.flatnonzero(round_) + 1
     # candidates: (size, area, cx, cy, label)
     cand = [np.stack([big[idx - 1], area[idx - 1], cents[idx, 0], cents[idx, 1], idx], 1)]
+    if info is not None:  # blobs too big or too irregular to be pips (pips may hide in them)
+        info["lost"] = int(np.count_nonzero(ok & ~round_))
     for i in np.flatnonzero(ok & ~round_ & (area <= 0.3 * a_norm)) + 1:
         # Pips that touch (a big six): split the blob at its narrow waists.
         x, y, bw, bh, ar = stats[i]
@@ -251,6 +256,7 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
 HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
               (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
+STRONG_K = 0.7  # a threshold at this fraction of the found pips' contrast is also tried
 EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
 LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
 MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
@@ -271,7 +277,12 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
     counts = []
     by_count: dict[int, float] = {}
-    for h, (band, k, opening) in enumerate(HYPOTHESES):
+    hyps = list(HYPOTHESES)
+    h = -1
+    while h + 1 < len(hyps):
+        h += 1
+        band, k, opening = hyps[h][:3]
+        thr_abs = hyps[h][3] if len(hyps[h]) > 3 else None
         prep = preps.get(band)
         if prep is None and band not in preps:
             if base is None:
@@ -281,7 +292,15 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             prep = preps[band] = prepare(crop, mask, band, base)
         if prep is None:
             continue
-        pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening)
+        info: dict = {}
+        pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening, thr_abs=thr_abs,
+                               info=info)
+        if h == 0 and pips and info.get("lost"):
+            # the pips' own contrast: a threshold well above a shaded side or a lit bevel
+            # that the first threshold joined to some pips (they are then lost as non-round)
+            strong = STRONG_K * float(np.median([p[3] for p in pips]))
+            if strong > prep[2] * k * 1.15:
+                hyps.insert(1, (band, k, opening, strong))
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
