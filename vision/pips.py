@@ -254,9 +254,10 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
 
 
 BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
-HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
-              (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
-STRONG_K = 0.7  # a threshold at this fraction of the found pips' contrast is also tried
+HYPOTHESES = [(BANDS[0], 1.0, 5), (BANDS[0], 0.8, 5), (BANDS[0], 1.3, 6),
+              (BANDS[1], 1.0, 5), (BANDS[1], 0.8, 5), (BANDS[1], 1.3, 6)]
+STRONG_K = (0.7, 0.85)  # thresholds at these fractions of the found pips' contrast are also tried
+LOST_W = 0.03  # doubt about a set whose threshold left a blob that may hide pips
 EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
 LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
 MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
@@ -298,9 +299,10 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
         if h == 0 and pips and info.get("lost"):
             # the pips' own contrast: a threshold well above a shaded side or a lit bevel
             # that the first threshold joined to some pips (they are then lost as non-round)
-            strong = STRONG_K * float(np.median([p[3] for p in pips]))
-            if strong > prep[2] * k * 1.15:
-                hyps.insert(1, (band, k, opening, strong))
+            for sk in reversed(STRONG_K):
+                strong = sk * float(np.median([p[3] for p in pips]))
+                if strong > prep[2] * k * 1.15:
+                    hyps.insert(1, (band, k, opening, strong))
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
@@ -321,7 +323,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
             # prefer more pips when fits are alike: missing pips can form a layout too
             score = err + SPREAD_W * max(0.0, spread - 0.25) - 0.04 * len(opt) + \
-                (0.15 if len(opt) < len(pips) else 0.0)
+                (0.15 if len(opt) < len(pips) else 0.0) + (LOST_W if info.get("lost") else 0.0)
             if score < by_count.get(len(opt), 9.0):
                 by_count[len(opt)] = score
             if score < best_score:
