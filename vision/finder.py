@@ -16,6 +16,8 @@ WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (sp
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
 SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
 PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
+WALL_SPLIT_MAX = 5.0  # a piece left by the wall opening may hold this many touching dice
+GROUP_MAX = 8.0  # ... when the whole blob is no larger than this many dice (a tray rim is)
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -152,9 +154,12 @@ def _candidates(parts, scale: float, min_area: float) -> list[Candidate]:
     return out
 
 
-def _dice_off_wall(labels, i, bbox, die_area, scale, min_area) -> list[Candidate]:
-    """Die-sized, die-thick pieces of a large blob (a tray wall with dice against it): an
-    opening by a disk of most of a die's width removes the thinner wall."""
+def _dice_off_wall(small, labels, i, bbox, die_area, scale, min_area,
+                   groups: bool = True) -> list[Candidate]:
+    """Die-sized, die-thick pieces of a large blob (a tray wall with dice against it, or a
+    chain of dice joined by their shadows): an opening by a disk of most of a die's width
+    removes the thinner wall or bridges. With ``groups`` (a blob that does not reach the
+    frame's edge, so not a wall or a hand), a piece that still holds a few dice is split."""
     x, y, bw, bh = bbox
     side = float(np.sqrt(die_area))
     k = max(3, int(side * 0.7) | 1)
@@ -164,9 +169,17 @@ def _dice_off_wall(labels, i, bbox, die_area, scale, min_area) -> list[Candidate
     n, lab2, st2, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     out = []
     for j in range(1, n):
-        if 0.5 * die_area <= st2[j][4] <= 1.6 * die_area:
+        jx, jy, jw, jh, ja = st2[j]
+        if 0.5 * die_area <= ja <= 1.6 * die_area:
             ys, xs = np.nonzero(lab2 == j)
             out.extend(_candidates([np.stack([xs + x, ys + y], axis=1)], scale, min_area))
+        elif groups and 1.6 * die_area < ja <= WALL_SPLIT_MAX * die_area \
+                and max(jw, jh) <= 0.25 * max(small.shape[:2]):
+            # a compact group of touching dice left after the opening (not a wall's length)
+            piece = (lab2[jy:jy + jh, jx:jx + jw] == j).astype(np.uint8)
+            parts = _split_touching(small[y + jy:y + jy + jh, x + jx:x + jx + jw], piece,
+                                    die_area, int(round(ja / die_area)), (x + jx, y + jy))
+            out.extend(_candidates(parts, scale, min_area))
     return out
 
 
@@ -204,12 +217,22 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         fill = area / float(bw * bh)
         if 0.6 < bw / bh < 1.6 and fill > 0.55 and area < frame_area * 0.05:
             squares.append(area)
+    guessed = False
     if die_side:
         die_area = (die_side * scale) ** 2
     elif squares:
         # specks of texture are squarish too: judge the die size among the larger blobs
         big = np.percentile(squares, 90)
         die_area = float(np.median([a for a in squares if a >= 0.25 * big]))
+    elif blobs:
+        # no die lies alone (all touch a neighbour or a shadow joins them): a die's half
+        # side is still the depth of the distance transform inside any blob of dice
+        dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        depths = [float(dt[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].max())
+                  for i, x, y, bw, bh, area in blobs if area < frame_area * 0.05]
+        die_area = (2.0 * float(np.median(depths))) ** 2 if depths else None
+        guessed = True  # a weaker estimate (a long die's depth is its short side): split
+        # only blobs that clearly hold several dice
     else:
         die_area = None
     dice: list[Candidate] = []
@@ -219,14 +242,14 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
             if touches or area > frame_area * 0.2:
                 obstructed = obstructed or touches
             if die_area:  # dice against a tray wall join it: keep the die-thick parts
-                dice.extend(_dice_off_wall(labels, i, (x, y, bw, bh), die_area, scale,
-                                           min_area))
+                dice.extend(_dice_off_wall(small, labels, i, (x, y, bw, bh), die_area, scale,
+                                           min_area, groups=not touches and area <= GROUP_MAX * die_area))
             continue
         k = 1
         if die_area:
             if area < die_area * 0.35:
                 continue
-            if area > 1.4 * die_area:
+            if area > (2.2 if guessed else 1.4) * die_area:
                 # One die is a convex, squarish blob; touching dice make a dented or long one.
                 cs, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8),
                                          cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -57,33 +57,44 @@ STRENGTH_MIN = 0.55  # a pip's contrast against the strongest pip's
 THR_K = 0.8  # default threshold, times Otsu's, on the distance from the body colour
 THR_MAX = 110.0
 RING_GAP = 0.02  # the ring's distance outside the pip
+ROI_MARGIN = 9  # px around the inner face where pip rings are looked at
 EDGE_MIN = 0.1  # least distance of a pip's centre from the die's outline
+
+
+def _hist_median(hist: np.ndarray) -> int:
+    c = np.cumsum(hist)
+    return int(np.searchsorted(c, 0.5 * c[-1]))
 
 
 def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     """The top face's colour: the lit top sits between the shaded sides/shadow (darker) and
     the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
-    px = lab[core > 0]
-    L = px[:, 0]
-    cdf = np.cumsum(np.bincount(L, minlength=256)) / len(L)
+    L = lab[..., 0]
+    hist = cv2.calcHist([L], [0], core, [256], [0, 256]).ravel()
+    cdf = np.cumsum(hist) / max(1.0, float(hist.sum()))
     lo, hi = np.searchsorted(cdf, band[0] / 100.0), np.searchsorted(cdf, band[1] / 100.0)
-    sel = px[(L >= lo) & (L <= hi)]
-    if len(sel) < 10:
-        sel = px
-    return np.median(sel, axis=0).astype(np.uint8)
-
+    sel = cv2.bitwise_and(cv2.inRange(L, int(lo), int(hi)), core)
+    if cv2.countNonZero(sel) < 10:
+        sel = core
+    # the median of each channel over the band, from its histogram
+    return np.array([_hist_median(cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel())
+                     for ch in range(3)], np.uint8)
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
-                    prep=None, opening: int = 6) -> list:
+                    prep=None, opening: int = 6, thr_abs: float | None = None,
+                    info: dict | None = None) -> list:
     """Pips: compact blobs differing from the die's local body colour, enclosed by body."""
     if prep is None:
         prep = prepare(crop, mask)
     if prep is None:
         return []
-    dist, inner, otsu, edge_dist = prep
+    dist, inner, otsu, edge_dist, mask_r, (ox, oy) = prep
     thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
-    return _pips_at(dist, mask, inner, thr, edge_dist, opening)
+    if thr_abs is not None:
+        thr = thr_abs
+    pips = _pips_at(dist, mask_r, inner, thr, edge_dist, opening, info)
+    return [(x + ox, y + oy, a, s) for x, y, a, s in pips]
 
 
 _DIST_W = np.array([[1.0, 2.0, 2.0]], np.float32)  # Lab distance: hue counts double
@@ -100,19 +111,25 @@ def prepare_base(crop: np.ndarray, mask: np.ndarray):
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     inner = cv2.erode(mask, _K_INNER)
     edge_dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    return lab, core, inner, edge_dist
+    # pips lie in the inner face; their rings reach a little beyond it
+    x, y, w, h = cv2.boundingRect(inner)
+    m = ROI_MARGIN
+    H, W = mask.shape
+    roi = (slice(max(0, y - m), min(H, y + h + m)), slice(max(0, x - m), min(W, x + w + m)))
+    return lab, core, inner, edge_dist, roi
 
 
 def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
-    """(dist, inner, otsu, edge_dist): each pixel's colour distance from the die's local
+    """(dist, inner, otsu, edge_dist, mask, offset), cut to the face's surroundings: each pixel's colour distance from the die's local
     body colour, for one guess (``band``) of the face colour."""
     base = base or prepare_base(crop, mask)
     if base is None:
         return None
-    lab, core, inner, edge_dist = base
+    lab, core, inner, edge_dist, roi = base
     colour = face_colour(lab, core, band)
-    filled = lab.copy()
-    filled[core == 0] = colour
+    filled = np.empty_like(lab)
+    filled[:] = colour
+    cv2.copyTo(lab, core, filled)
     # the local body colour: a wide median (pips vanish in it), taken at quarter size
     h, w = filled.shape[:2]
     small = cv2.resize(filled, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
@@ -122,7 +139,8 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
     if vals.size < 50:
         return None
     otsu, _ = cv2.threshold(vals.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return dist, inner, float(otsu), edge_dist
+    off = (roi[1].start, roi[0].start)
+    return dist[roi], inner[roi], float(otsu), edge_dist[roi], mask[roi], off
 
 
 _RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
@@ -130,7 +148,7 @@ _RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.floa
 
 
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
-             edge_dist: np.ndarray, opening: int = 6) -> list:
+             edge_dist: np.ndarray, opening: int = 6, info: dict | None = None) -> list:
     """Pip candidates at one threshold: (x, y, area, strength) in the crop."""
     _, above = cv2.threshold(dist, thr, 255, cv2.THRESH_BINARY)
     bin_ = cv2.morphologyEx(cv2.bitwise_and(above, inner), cv2.MORPH_OPEN, _K_OPEN[opening])
@@ -150,12 +168,17 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
     idx = np.flatnonzero(round_) + 1
     # candidates: (size, area, cx, cy, label)
     cand = [np.stack([big[idx - 1], area[idx - 1], cents[idx, 0], cents[idx, 1], idx], 1)]
+    if info is not None:  # blobs too big or too irregular to be pips (pips may hide in them)
+        info["lost"] = int(np.count_nonzero(ok & ~round_))
+        info["hidden"] = 0  # of them, pip-sized ones that did not split into pips
     for i in np.flatnonzero(ok & ~round_ & (area <= 0.3 * a_norm)) + 1:
         # Pips that touch (a big six): split the blob at its narrow waists.
         x, y, bw, bh, ar = stats[i]
         comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
         if dt.max() < 2:
+            if info is not None:
+                info["hidden"] += 1
             continue
         k, sub, _, sce = cv2.connectedComponentsWithStats(
             (dt > 0.55 * dt.max()).astype(np.uint8), connectivity=4)
@@ -167,6 +190,8 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
                 r = float(dt[sub == j].max()) + 0.5
                 rows.append([2 * r, np.pi * r * r, x + sce[j][0], y + sce[j][1], i])
             cand.append(np.array(rows, np.float64))
+        elif info is not None:
+            info["hidden"] += 1
     c = np.concatenate(cand) if len(cand) > 1 else cand[0]
     if len(c) == 0:
         return []
@@ -205,6 +230,13 @@ LAYOUTS: dict[int, list[np.ndarray]] = {
 }
 
 
+# each layout as complex points, centred, with its mean distance from the centre
+_LAYOUTS_C = {n: [(c, float(np.abs(c).mean())) for c in
+                  ((lay[:, 0] + 1j * lay[:, 1]) - (lay[:, 0] + 1j * lay[:, 1]).mean()
+                   for lay in lays)]
+              for n, lays in LAYOUTS.items()}
+
+
 def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, float]:
     """(error, scale): how far pip centres are from the standard layout of their count, as
     a fraction of the layout's scale (0 = perfect), and that scale in pixels.
@@ -216,41 +248,38 @@ def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, fl
         return 0.08, 0.0  # one pip fits trivially: a small fixed doubt
     if n == 0 or n > 6:
         return 9.0, 0.0
-    c = pts.mean(0)
-    q = pts - c
+    # points as complex numbers: a rotation is one multiplication
+    z = pts[:, 0].astype(np.float64) + 1j * pts[:, 1]
+    q = z - z.mean()
     # candidate directions: the die's edges, and each pip's direction to its nearest pip
-    d2 = ((q[:, None, :] - q[None, :, :]) ** 2).sum(2)
-    np.fill_diagonal(d2, np.inf)
-    nn = d2.argmin(1)
-    vec = q[nn] - q
-    ang = np.arctan2(vec[:, 1], vec[:, 0])
+    # (and the diagonal to it); the layouts of a count cover the quarter turns
+    dq = q[None, :] - q[:, None]
+    dd = np.abs(dq)
+    np.fill_diagonal(dd, np.inf)
+    ang = np.angle(dq[np.arange(n), dd.argmin(1)])
     thetas = np.concatenate([ang, ang - np.pi / 4] + ([np.array([angle])] if angle is not None else []))
-    thetas = np.unique(np.round(thetas % (np.pi / 2), 2))
-    ct, st = np.cos(thetas), np.sin(thetas)
-    # rotate q by every theta at once: (T, n, 2)
-    rx = q[None, :, 0] * ct[:, None] + q[None, :, 1] * st[:, None]
-    ry = -q[None, :, 0] * st[:, None] + q[None, :, 1] * ct[:, None]
-    rot = np.stack([rx, ry], axis=2)
+    rq = float(np.abs(q).mean())
+    rot = q[None, :] * np.exp(-1j * thetas)[:, None]  # (T, n)
     best, best_s = 9.0, 0.0
-    rq = float(np.sqrt((q ** 2).sum(1)).mean())
-    for lay in LAYOUTS[n]:
-        lay_c = lay - lay.mean(0)
-        s = rq / float(np.sqrt((lay_c ** 2).sum(1)).mean())
+    for lay_c, lay_r in _LAYOUTS_C[n]:
+        s = rq / lay_r
         if s < 1e-3:
             continue
-        r = rot / s
-        d = np.sqrt(((r[:, :, None, :] - lay_c[None, None, :, :]) ** 2).sum(3))  # (T, n, n)
+        d2 = np.abs(rot[:, :, None] * (1.0 / s) - lay_c[None, None, :]) ** 2  # (T, n, n)
         # a symmetric nearest-point distance: every pip near a layout spot and vice versa
-        e = np.sqrt(0.5 * ((d.min(2) ** 2).mean(1) + (d.min(1) ** 2).mean(1)))
+        e = 0.5 * (d2.min(2).mean(1) + d2.min(1).mean(1))
         k = int(e.argmin())
-        if e[k] < best:
-            best, best_s = float(e[k]), s
+        if e[k] < best * best:
+            best, best_s = float(np.sqrt(e[k])), s
     return best, best_s
 
 
 BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
-HYPOTHESES = [(BANDS[0], 1.0, 6), (BANDS[0], 0.8, 6), (BANDS[0], 1.3, 6),
-              (BANDS[1], 1.0, 6), (BANDS[1], 0.8, 6), (BANDS[1], 1.3, 6)]
+HYPOTHESES = [(BANDS[0], 1.0, 5), (BANDS[0], 0.8, 5), (BANDS[0], 1.3, 6),
+              (BANDS[1], 1.0, 5), (BANDS[1], 0.8, 5), (BANDS[1], 1.3, 6)]
+STRONG_K = (0.7, 0.85)  # thresholds at these fractions of the found pips' contrast are also tried
+LOST_W = 0.03  # doubt about a set whose threshold left a blob that may hide pips
+EARLY_MIN = 5
 EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
 LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
 MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
@@ -271,7 +300,12 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
     counts = []
     by_count: dict[int, float] = {}
-    for h, (band, k, opening) in enumerate(HYPOTHESES):
+    hyps = list(HYPOTHESES)
+    h = -1
+    while h + 1 < len(hyps):
+        h += 1
+        band, k, opening = hyps[h][:3]
+        thr_abs = hyps[h][3] if len(hyps[h]) > 3 else None
         prep = preps.get(band)
         if prep is None and band not in preps:
             if base is None:
@@ -281,7 +315,16 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             prep = preps[band] = prepare(crop, mask, band, base)
         if prep is None:
             continue
-        pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening)
+        info: dict = {}
+        pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening, thr_abs=thr_abs,
+                               info=info)
+        if h == 0 and pips and info.get("lost"):
+            # the pips' own contrast: a threshold well above a shaded side or a lit bevel
+            # that the first threshold joined to some pips (they are then lost as non-round)
+            for sk in reversed(STRONG_K):
+                strong = sk * float(np.median([p[3] for p in pips]))
+                if strong > prep[2] * k * 1.15:
+                    hyps.insert(1, (band, k, opening, strong))
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
@@ -302,13 +345,14 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
             # prefer more pips when fits are alike: missing pips can form a layout too
             score = err + SPREAD_W * max(0.0, spread - 0.25) - 0.04 * len(opt) + \
-                (0.15 if len(opt) < len(pips) else 0.0)
+                (0.15 if len(opt) < len(pips) else 0.0) + (LOST_W if info.get("lost") else 0.0)
             if score < by_count.get(len(opt), 9.0):
                 by_count[len(opt)] = score
             if score < best_score:
                 best, best_err, best_score = opt, err, score
         counts.append(len(pips))
-        if best_err < EARLY_ERR and len(best) == len(pips) >= 5:
+        if best_err < EARLY_ERR and len(best) == len(pips) >= EARLY_MIN \
+                and not info.get("hidden"):
             break  # a clean fit with every blob used: no need to look further
         if h + 1 == AGREE and best_err < EARLY_ERR and len(best) == len(pips) \
                 and len(set(counts)) == 1:

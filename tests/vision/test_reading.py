@@ -20,7 +20,8 @@ def _sweep(reader, set_name, scenes, seed):
 
 def test_reads_rendered_pip_dice():
     recall, precision = _sweep(Reader("d6"), "d6", 18, seed=11)
-    assert recall >= 0.85 and precision >= 0.85, (recall, precision)
+    # measured 0.978 / 0.967 on these 18 scenes
+    assert recall >= 0.93 and precision >= 0.93, (recall, precision)
 
 
 @pytest.mark.parametrize("set_name", ["incredibles", "invincible", "xmen"])
