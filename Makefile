@@ -11,7 +11,8 @@ PORT   ?= 8000
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Reinstall when the packaging or the set of packages changes (an editable install maps packages).
+$(STAMP): pyproject.toml $(wildcard */__init__.py)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
