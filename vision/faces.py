@@ -115,13 +115,17 @@ def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
 
 
 READ_SHIFTS = [(0.0, 0.0), (0.07, 0.0), (-0.07, 0.0), (0.0, 0.07), (0.0, -0.07)]
+# (scale, shift): the outline often holds visible sides and shadow, so the top face fills
+# less of it than in the teaching photos: closer views are tried too
+READ_VIEWS = [(0.95, sh) for sh in READ_SHIFTS] + [(0.85, (0.0, 0.0)), (0.75, (0.0, 0.0))]
 
 
 def read_features(frame: np.ndarray, cand: Candidate) -> np.ndarray:
-    """Features of a die at a few small shifts: the top face is not always centred in the
-    die's outline (visible sides, shadow), so the reader keeps the best-matching one."""
-    return np.stack([feature(upright_crop(frame, cand, shift=sh, scale=0.95))
-                     for sh in READ_SHIFTS])
+    """Features of a die at a few small shifts and two closer views: the top face is not
+    always centred in the die's outline, nor as large in it as when taught (visible sides,
+    shadow), so the reader keeps the best-matching view."""
+    return np.stack([feature(upright_crop(frame, cand, shift=sh, scale=sc))
+                     for sc, sh in READ_VIEWS])
 
 
 @dataclass

@@ -287,6 +287,8 @@ AGREE = 2  # stop when this many first hypotheses agree on a clean fit
 SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
 CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
 SPREAD_W = 1.0  # penalty for unequal pip sizes
+ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
+ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
 
 
 def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
@@ -328,8 +330,10 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
         options = [pips]
         if 2 <= len(pips) <= 7:
             options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
+        whole_odd = False  # the whole set looks like a one and a side face's pip
         for j, opt in enumerate(options):
-            if j == 1 and len(pips) <= 6 and best_err < LOO_ERR and len(best) == len(pips):
+            if j == 1 and len(pips) <= 6 and best_err < LOO_ERR and len(best) == len(pips) \
+                    and not whole_odd:
                 break  # the whole set fits cleanly: no stray blob to leave out
             key = tuple(sorted((round(p[0]), round(p[1])) for p in opt))
             if not opt or key in seen:
@@ -343,9 +347,19 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             err += CENTRE_W * max(0.0, off - CENTRE_FREE)  # a face's pips centre on the face
             areas = np.array([p[2] for p in opt])
             spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
+            odd = 0.0
+            if len(opt) == 2:
+                # a one with a pip of a side face in view: the larger pip sits at the centre
+                # (where a two has none) and the other is smaller (a side face is seen
+                # obliquely); the two pips of a two are alike
+                big = opt[int(areas.argmax())]
+                if np.hypot(big[0] - centre[0], big[1] - centre[1]) < ONE_R * NORM:
+                    odd = ODD_W * max(0.0, ODD_FREE - float(areas.min() / max(areas.max(), 1e-6)))
             # prefer more pips when fits are alike: missing pips can form a layout too
-            score = err + SPREAD_W * max(0.0, spread - 0.25) - 0.04 * len(opt) + \
+            score = err + SPREAD_W * max(0.0, spread - 0.25) + odd - 0.04 * len(opt) + \
                 (0.15 if len(opt) < len(pips) else 0.0) + (LOST_W if info.get("lost") else 0.0)
+            if j == 0:
+                whole_odd = odd > 0
             if score < by_count.get(len(opt), 9.0):
                 by_count[len(opt)] = score
             if score < best_score:
