@@ -21,3 +21,54 @@ def tap(phone, table, *keys):
     seq = rendered(phone)
     wait_rendered(table, seq)
     return seq
+
+
+def wait_for_state(server, expected, timeout=10.0):
+    """Poll the server until its state is ``expected`` (bounded)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        _, view = server.get("/api/state")
+        if view["state"] == expected:
+            return view
+        assert time.monotonic() < deadline, "the server never reached the expected state"
+        time.sleep(0.05)
+
+
+def play_random_games(server, phone, table, game, seeds, steps, every):
+    """Random legal games (the engine's own sampler, folded as the session folds them) posted to
+    the server; the phone and the table must draw the states they see, and the phone must offer
+    a control whenever the engine expects an action."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine = Catalog()(game)
+    for seed in seeds:
+        rng = random.Random(seed)
+        options = engine.sample_options(rng)
+        state = engine.setup(options, rng_for(seed, "setup"))
+        status, view = server.post("/api/session", {"game": game, "options": options, "seed": seed})
+        assert status in (200, 201), view
+        for step in range(steps):
+            if engine.outcome(state)["status"] != "playing":
+                break
+            action = engine.sample_action(state, rng)
+            state = engine.apply(state, action, rng_for(seed, step))
+            if action.type == "timer.expire":
+                # A timer taken to zero: the server's own clock journals the expiry within a
+                # tick; posting it too would race that tick, so wait for the server instead.
+                view = wait_for_state(server, engine.to_json(state))
+                continue
+            status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                        "data": action.data})
+            assert status == 200, view
+            assert view["state"] == engine.to_json(state)
+            over = engine.outcome(state)["status"] != "playing"
+            if step % every == 0 or view["expect"].get("pending") or view["expect"]["phase"] == "crash" or over:
+                wait_rendered(phone, view["seq"])
+                wait_rendered(table, view["seq"])
+                if view["expect"].get("actions") and not over:
+                    assert phone.locator("#controls button").count() > 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import WAIT, rendered, tap, wait_rendered  # noqa: F401
+from browser_pages import WAIT, play_random_games, rendered, tap, wait_rendered  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -154,51 +154,8 @@ def test_invincible_table_view_screenshot_at_800x480(server, pages, tmp_path):
         shutil.copy(path, DOCS_SHOTS / path.name)
 
 
-def wait_for_state(server, expected, timeout=10.0):
-    import time
-    deadline = time.monotonic() + timeout
-    while True:
-        _, view = server.get("/api/state")
-        if view["state"] == expected:
-            return view
-        assert time.monotonic() < deadline, "the server never reached the expected state"
-        time.sleep(0.05)
-
-
 def test_every_state_of_random_games_renders_without_a_script_error(server, pages):
-    """Random legal games (the engine's own sampler, folded as the session folds them) posted to
-    the server; the phone and the table draw every state they see without a script error, the
-    phone always offers a control when the engine expects an action."""
-    import random
-
-    from companion.games import Catalog
-    from companion.rng import rng_for
-
-    engine = Catalog()(GAME)
-    phone = pages(server.url + "/play")
-    table = pages(server.url + "/table", 800, 480)
-    for seed in SEEDS:
-        rng = random.Random(seed)
-        options = engine.sample_options(rng)
-        state = engine.setup(options, rng_for(seed, "setup"))
-        status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": seed})
-        assert status in (200, 201), view
-        for step in range(STEPS):
-            if engine.outcome(state)["status"] != "playing":
-                break
-            action = engine.sample_action(state, rng)
-            state = engine.apply(state, action, rng_for(seed, step))
-            if action.type == "timer.expire":
-                # Hero time taken to zero: the server's own clock journals the expiry within a
-                # tick; posting it too would race that tick, so wait for the server instead.
-                view = wait_for_state(server, engine.to_json(state))
-                continue
-            status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
-                                                        "data": action.data})
-            assert status == 200, view
-            assert view["state"] == engine.to_json(state)
-            if step % EVERY == 0 or view["expect"].get("pending") or view["expect"]["phase"] == "crash" or engine.outcome(state)["status"] != "playing":
-                wait_rendered(phone, view["seq"])
-                wait_rendered(table, view["seq"])
-                if view["expect"].get("actions") and view["outcome"]["status"] == "playing":
-                    assert phone.locator("#controls button").count() > 0
+    """Random legal games posted to the server; the phone and the table draw every state they see
+    without a script error, and the phone always offers a control when one is expected."""
+    play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
+                      GAME, SEEDS, STEPS, EVERY)
