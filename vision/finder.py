@@ -18,6 +18,7 @@ SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
 PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
 WALL_SPLIT_MAX = 5.0  # a piece left by the wall opening may hold this many touching dice
 GROUP_MAX = 8.0  # ... when the whole blob is no larger than this many dice (a tray rim is)
+HAND_DICE = 3.0  # a blob this many dice large reaching in from the frame's edge is a hand
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -248,6 +249,12 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         k = 1
         if die_area:
             if area < die_area * 0.35:
+                continue
+            if area > HAND_DICE * die_area and (x <= 1 or y <= 1 or x + bw >= sw - 1
+                                                 or y + bh >= sh - 1):
+                # several dice' worth reaching in from the frame's edge: a hand, perhaps
+                # holding dice; what it holds is not a roll
+                obstructed = True
                 continue
             if area > (2.2 if guessed else 1.4) * die_area:
                 # One die is a convex, squarish blob; touching dice make a dented or long one.

@@ -69,3 +69,14 @@ def test_teach_from_webcam_photos_and_read_held_out_ones(shared, tmp_path):
         die = max(reads, key=lambda d: d.box[2] * d.box[3])
         right += die.face == face
     assert right >= 3, f"{right} of 6 held-out webcam photos read right"
+
+
+def test_dice_held_in_a_hand_are_not_a_roll(shared):
+    """A hand reaching in from the frame's edge holds a few dice (unlabelled: not rolled); the
+    one die on the table is the roll, and the scene is reported as obstructed."""
+    root, labels = _labels(shared)
+    key = "byler_d6/images/IMG_20191208_112623.jpg"
+    reader = Reader("d6")
+    reads = reader.read(cv2.imread(str(root / key)))
+    assert [d.face for d in reads] == labels[key]["faces"] == ["5"]
+    assert reader.last_obstructed
