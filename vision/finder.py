@@ -19,6 +19,7 @@ PEAK_HALF, PEAK_MAX = 0.55, 0.8  # watershed markers for touching dice
 WALL_SPLIT_MAX = 5.0  # a piece left by the wall opening may hold this many touching dice
 GROUP_MAX = 8.0  # ... when the whole blob is no larger than this many dice (a tray rim is)
 HAND_DICE = 3.0  # a blob this many dice large reaching in from the frame's edge is a hand
+COLOUR_WEIGHT = 1.0  # in a k-means cut of touching dice, 40 in Lab weighs half a die's side
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -94,13 +95,27 @@ def _hull(points: np.ndarray) -> np.ndarray:
     return cv2.convexHull(np.vstack(cs)) + np.array([x0, y0], np.int32)
 
 
-def _split(points: np.ndarray, k: int) -> list[np.ndarray]:
-    data = points.astype(np.float32)
+def _split(points: np.ndarray, k: int, feats: np.ndarray | None = None) -> list[np.ndarray]:
+    data = points.astype(np.float32) if feats is None else feats
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(7)
     _, labels, _ = cv2.kmeans(data, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
-    return [points[labels == i] for i in range(k)]
+    parts = [points[labels == i] for i in range(k)]
+    return parts if feats is None else [_largest_piece(p) for p in parts if len(p)]
+
+
+def _largest_piece(points: np.ndarray) -> np.ndarray:
+    """The largest 8-connected piece of a pixel set (a colour cluster also takes the other
+    die's pips and specks of its edge; they are not part of this die)."""
+    x0, y0 = points.min(0)
+    m = np.zeros((points[:, 1].max() - y0 + 1, points[:, 0].max() - x0 + 1), np.uint8)
+    m[points[:, 1] - y0, points[:, 0] - x0] = 1
+    n, lab, st, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n <= 2:
+        return points
+    keep = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+    return points[lab[points[:, 1] - y0, points[:, 0] - x0] == keep]
 
 
 def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
@@ -120,7 +135,12 @@ def _split_touching(bgr: np.ndarray, blob: np.ndarray, die_area: float, k: int,
     if n - 1 < 2:
         ys, xs = np.nonzero(blob)
         pts = np.stack([xs + ox - pad, ys + oy - pad], axis=1)
-        return _split(pts, k)  # no separate cores: cut by position
+        # no separate cores: cut by position and colour (touching dice often differ in
+        # colour; a colour step of 40 in Lab weighs as much as half a die's side)
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[ys, xs].astype(np.float32)
+        w = np.float32(COLOUR_WEIGHT * half / 40.0)
+        feats = np.hstack([pts.astype(np.float32), lab * w])
+        return _split(pts, k, feats)
     markers = markers.astype(np.int32) + 1
     markers[(blob > 0) & (peaks == 0)] = 0
     cv2.watershed(bgr, markers)
