@@ -20,6 +20,10 @@ WALL_SPLIT_MAX = 5.0  # a piece left by the wall opening may hold this many touc
 GROUP_MAX = 8.0  # ... when the whole blob is no larger than this many dice (a tray rim is)
 HAND_DICE = 3.0  # a blob this many dice large reaching in from the frame's edge is a hand
 COLOUR_WEIGHT = 1.0  # in a k-means cut of touching dice, 40 in Lab weighs half a die's side
+SPLIT_MIN = 1.1  # a blob over this many dice may be several (dice differ in size)
+PAIR_SOLIDITY, PAIR_ELONG = 0.8, 1.7  # ... below 1.4 dice only when this dented and long
+GROUP_SIDES = 4.5  # a blob wider than this many dice may be a wall, not a group of dice
+OPEN_KEEP = 0.65  # an opening that keeps this much of a group has only cut bridges
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -258,7 +262,11 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         die_area = None
     dice: list[Candidate] = []
     for i, x, y, bw, bh, area in blobs:
-        if max(bw, bh) > 0.3 * max(sw, sh) or area > frame_area * 0.08:
+        # a tray wall, a hand or a long chain of dice; a compact group of dice at close
+        # range is wide too, but not many dice wide
+        wide = max(bw, bh) > 0.3 * max(sw, sh) and (
+            not die_area or max(bw, bh) > GROUP_SIDES * np.sqrt(die_area))
+        if wide or area > frame_area * 0.08:
             touches = x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1
             if touches or area > frame_area * 0.2:
                 obstructed = obstructed or touches
@@ -276,7 +284,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                 # holding dice; what it holds is not a roll
                 obstructed = True
                 continue
-            if area > (2.2 if guessed else 1.4) * die_area:
+            if area > (2.2 if guessed else SPLIT_MIN) * die_area:
                 # One die is a convex, squarish blob; touching dice make a dented or long one.
                 cs, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8),
                                          cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -284,13 +292,25 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                 solidity = area / max(1.0, cv2.contourArea(hull))
                 (rw, rh) = cv2.minAreaRect(hull)[1]
                 elong = max(rw, rh) / max(1.0, min(rw, rh))
-                if solidity < SPLIT_SOLIDITY or elong > SPLIT_ELONG or area > 3.2 * die_area:
+                # dice differ in size (perspective, mixed dice): a small blob that is both
+                # dented and long is still two dice
+                small_pair = area < 1.4 * die_area and not (
+                    solidity < PAIR_SOLIDITY and elong > PAIR_ELONG)
+                if not small_pair and (solidity < SPLIT_SOLIDITY or elong > SPLIT_ELONG
+                                       or area > 3.2 * die_area):
                     k = max(2, min(int(round(area / die_area)), 12))
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         if k == 1:
             ys, xs = np.nonzero(blob)
             parts = [np.stack([xs + x, ys + y], axis=1)]
         else:
+            # dice joined by thin bridges (a shadow, a corner) fall apart when opened
+            pieces = _dice_off_wall(small, labels, i, (x, y, bw, bh), die_area, scale,
+                                    min_area)
+            kept = sum(c.area for c in pieces) * scale * scale
+            if len(pieces) >= 2 and kept >= OPEN_KEEP * area:
+                dice.extend(pieces)
+                continue
             parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
         dice.extend(_candidates(parts, scale, min_area))
     dice.sort(key=lambda c: (c.box[1] // 20, c.box[0]))
