@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pale import pale_dice
+
 WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
 SPLIT_ELONG = 1.55  # ... and so is one whose box is longer than this
@@ -24,6 +26,7 @@ SPLIT_MIN = 1.1  # a blob over this many dice may be several (dice differ in siz
 PAIR_SOLIDITY, PAIR_ELONG = 0.8, 1.7  # ... below 1.4 dice only when this dented and long
 GROUP_SIDES = 4.5  # a blob wider than this many dice may be a wall, not a group of dice
 OPEN_KEEP = 0.65  # an opening that keeps this much of a group has only cut bridges
+PALE_PIECE = 0.7  # a die found with less than this of a die's area may be a pale die's piece
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -208,6 +211,31 @@ def _dice_off_wall(small, labels, i, bbox, die_area, scale, min_area,
     return out
 
 
+def _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, region=None):
+    """Add dice the colour of the tray, found by their pips (vision.pale), where no die was
+    found or only a piece of one (a pale die's shaded edge and pips make a small blob)."""
+    h, w = small.shape[:2]
+    big = np.zeros(len(stats), np.uint8)
+    big[1:][stats[1:, cv2.CC_STAT_AREA] > 3 * die_area] = 255  # walls, hands, groups
+    taken = big[labels]
+    if region is not None:
+        taken[region == 0] = 255  # outside the tray
+    pieces = np.zeros((h, w), np.int32)  # 1 + index of a die found only in part
+    for n, c in enumerate(dice):
+        hull = np.round(c.contour * scale).astype(np.int32)
+        if c.area * scale * scale < PALE_PIECE * die_area:
+            cv2.fillConvexPoly(pieces, hull, n + 1)
+        else:
+            cv2.fillConvexPoly(taken, hull, 255)
+    fg = (labels > 0).astype(np.uint8) * 255
+    found = pale_dice(small, fg, taken, pieces, float(np.sqrt(die_area)))
+    if not found:
+        return dice
+    drop = {i - 1 for _, ids in found for i in ids}
+    kept = [c for n, c in enumerate(dice) if n not in drop]
+    return kept + _candidates([p for p, _ in found], scale, min_area)
+
+
 def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
               die_side: float | None = None) -> Scene:
     """Every die-like blob in the frame.
@@ -313,5 +341,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                 continue
             parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
         dice.extend(_candidates(parts, scale, min_area))
+    if die_area:
+        dice = _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, reg)
     dice.sort(key=lambda c: (c.box[1] // 20, c.box[0]))
     return Scene(dice, obstructed, scale)

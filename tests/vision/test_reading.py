@@ -110,3 +110,22 @@ def test_grey_frames_are_read_too():
 
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     assert len(Reader("d6").read(grey)) >= 2
+
+
+def test_a_speck_on_an_empty_table_is_not_a_pale_die():
+    """A dark spot on a plain table has no die's outline around it: nothing is found."""
+    import cv2
+
+    from vision.finder import find_dice
+
+    rng = np.random.default_rng(3)
+    img = np.full((480, 640, 3), 205, np.uint8)
+    cv2.circle(img, (300, 200), 5, (30, 30, 30), -1)
+    cv2.circle(img, (420, 330), 4, (40, 40, 40), -1)
+    # two real-looking dice elsewhere so the die size is known
+    for x in (80, 520):
+        cv2.rectangle(img, (x, 380), (x + 44, 424), (40, 40, 200), -1)
+        cv2.circle(img, (x + 22, 402), 5, (255, 255, 255), -1)
+    img = np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)  # sensor noise
+    found = find_dice(img).dice
+    assert len(found) == 2 and all(c.box[1] > 360 for c in found)
