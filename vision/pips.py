@@ -425,6 +425,12 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
                     best, best_err, best_score = [pips[i] for i in sel[j]], err, score
         if best_err < EARLY_ERR and len(best) == n >= EARLY_MIN and not info.get("hidden"):
             break  # a clean fit with every blob used: no need to look further
+        if h == 0 and best_err < EARLY_ERR and len(best) == n and not info.get("hidden") \
+                and not (lost and n == 2):
+            # the first threshold already gives a clean layout: its count stands. Not so
+            # for a two next to a blob too large for a pip, which may have swallowed the
+            # third pip of a three (the other two then form a two's diagonal).
+            break
         if h + 1 == AGREE and best_err < EARLY_ERR and len(best) == n and len(set(counts)) == 1:
             break  # the first thresholds agree on a clean layout
     others = [v for c, v in by_count.items() if c != len(best)]
