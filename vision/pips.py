@@ -371,6 +371,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     by_count: dict[int, float] = {}
     hyps = list(HYPOTHESES)
     h = -1
+    hidden_before = False
     while h + 1 < len(hyps):
         h += 1
         band, k, opening = hyps[h][:3]
@@ -423,16 +424,22 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
                     by_count[size] = score
                 if score < best_score:
                     best, best_err, best_score = [pips[i] for i in sel[j]], err, score
-        if best_err < EARLY_ERR and len(best) == n >= EARLY_MIN and not info.get("hidden"):
-            break  # a clean fit with every blob used: no need to look further
-        if h == 0 and best_err < EARLY_ERR and len(best) == n and not info.get("hidden") \
-                and not (lost and n == 2):
+        full = best_err < EARLY_ERR and len(best) == n  # a clean layout of every blob
+        hidden = bool(info.get("hidden"))
+        if full and n >= EARLY_MIN and (h == 0 or not hidden):
+            # no other face shows a clean five or six by losing pips or gaining a stray
+            # blob; later thresholds must also have left no blob that may hide pips
+            break
+        if full and h == 0 and not hidden and not (lost and n == 2):
             # the first threshold already gives a clean layout: its count stands. Not so
             # for a two next to a blob too large for a pip, which may have swallowed the
             # third pip of a three (the other two then form a two's diagonal).
             break
-        if h + 1 == AGREE and best_err < EARLY_ERR and len(best) == n and len(set(counts)) == 1:
+        if h + 1 == AGREE and full and len(set(counts)) == 1:
             break  # the first thresholds agree on a clean layout
+        if h > 0 and full and counts[-2] == n and not (hidden and hidden_before):
+            break  # two thresholds in a row agree on it, one with no blob that may hide pips
+        hidden_before = hidden
     others = [v for c, v in by_count.items() if c != len(best)]
     margin = (min(others) - best_score) if others else 1.0
     return best, best_err, margin
