@@ -143,8 +143,9 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
     return dist[roi], inner[roi], float(otsu), edge_dist[roi], mask[roi], off
 
 
-_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
-_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
+# the 16 directions of a pip's ring, as Python floats: the ring is read point by point
+_RING = [(float(np.float32(np.cos(t))), float(np.float32(np.sin(t))))
+         for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
 
 
 def _median(v: np.ndarray) -> float:
@@ -172,69 +173,69 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     if n <= 1:
         return []
+    # The blobs are few: plain Python over their stats costs less than numpy calls.
     a_norm = NORM * NORM
-    st = stats[1:].astype(np.float32)
-    w, h, area = st[:, 2], st[:, 3], st[:, 4]
-    big, small = np.maximum(w, h), np.minimum(w, h)
-    ok = area >= 0.004 * a_norm
-    round_ = ok & (big <= 1.9 * small) & (area >= 0.55 * w * h) & (area <= 0.09 * a_norm)
-    idx = np.flatnonzero(round_) + 1
-    # candidates: (size, area, cx, cy, label), cx and cy in the cut-out
-    c = np.empty((len(idx), 5))
-    c[:, 0], c[:, 1], c[:, 2:4], c[:, 4] = big[idx - 1], area[idx - 1], cents[idx], idx
-    cand = [c]
-    if info is not None:  # blobs too big or too irregular to be pips (pips may hide in them)
-        info["lost"] = int(np.count_nonzero(ok & ~round_))
-        info["hidden"] = 0  # of them, pip-sized ones that did not split into pips
-    for i in np.flatnonzero(ok & ~round_ & (area <= 0.3 * a_norm)) + 1:
+    st, ce = stats.tolist(), cents.tolist()
+    cand, split = [], []  # (size, area, cx, cy, label), cx and cy in the crop
+    lost = hidden = 0
+    for i in range(1, n):
+        x, y, w, h, a = st[i]
+        if a < 0.004 * a_norm:
+            continue
+        big, small = max(w, h), min(w, h)
+        if big <= 1.9 * small and 0.55 * w * h <= a <= 0.09 * a_norm:
+            cand.append((big, a, ce[i][0] + x0, ce[i][1] + y0, i))
+            continue
+        lost += 1  # too big or too irregular to be a pip (pips may hide in it)
+        if a > 0.3 * a_norm:
+            continue
         # Pips that touch (a big six): split the blob at its narrow waists.
-        x, y, sw, sh, _ = stats[i]
-        comp = (labels[y:y + sh, x:x + sw] == i).astype(np.uint8)
+        comp = (labels[y:y + h, x:x + w] == i).view(np.uint8)
         dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
         dmax = float(dt.max())
         if dmax < 2:
-            if info is not None:
-                info["hidden"] += 1
+            hidden += 1  # pip-sized, yet not split into pips
             continue
         k, sub, _, sce = cv2.connectedComponentsWithStats(
-            (dt > 0.55 * dmax).astype(np.uint8), connectivity=4)
+            (dt > 0.55 * dmax).view(np.uint8), connectivity=4)
         if SPLIT_MIN <= k - 1 <= 4:
             # each thick core is a pip (a pip touching a thin edge line keeps one core);
             # its radius is the distance to the blob's edge there
-            rows = []
             for j in range(1, k):
                 r = float(dt[sub == j].max()) + 0.5
-                rows.append([2 * r, np.pi * r * r, x + sce[j][0], y + sce[j][1], i])
-            cand.append(np.array(rows, np.float64))
-        elif info is not None:
-            info["hidden"] += 1
-    c = np.concatenate(cand) if len(cand) > 1 else cand[0]
-    if len(c) == 0:
+                split.append((2 * r, np.pi * r * r, x0 + x + sce[j][0], y0 + y + sce[j][1], i))
+        else:
+            hidden += 1
+    if info is not None:
+        info["lost"], info["hidden"] = lost, hidden
+    if not cand and not split:
         return []
-    c[:, 2] += x0
-    c[:, 3] += y0
-    cx, cy = c[:, 2], c[:, 3]
-    # centroids lie inside their blob, so inside the crop
-    keep = edge_dist[cy.astype(int), cx.astype(int)] >= EDGE_MIN * NORM
-    # ringed by body colour: most of 16 points just outside the blob are of the body
+    # ringed by body colour: most of 16 points just outside the blob are of the body; and
+    # the centre not too near the die's outline (centroids lie inside their blob)
     bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask)
-    rr = 0.5 * c[:, 0] + RING_GAP * NORM
-    rx = np.minimum(np.maximum((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0), W - 1)
-    ry = np.minimum(np.maximum((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0), H - 1)
-    keep &= np.count_nonzero(bodylike[ry, rx], axis=1) >= RING_MIN
-    c = c[keep]
-    if len(c) == 0:
+    kept = []
+    for c in cand + split:
+        cx, cy = c[2], c[3]
+        if edge_dist[int(cy), int(cx)] < EDGE_MIN * NORM:
+            continue
+        rr = 0.5 * c[0] + RING_GAP * NORM
+        ring = 0
+        for co, si in _RING:
+            px, py = int(cx + rr * co), int(cy + rr * si)
+            ring += bodylike[min(max(py, 0), H - 1), min(max(px, 0), W - 1)] > 0
+        if ring >= RING_MIN:
+            kept.append(c)
+    if not kept:
         return []
     # each kept blob's mean distance from the body colour
-    sums = np.bincount(labels.ravel(), dist[y0:y1, x0:x1].ravel(), n)
-    strength = sums[c[:, 4].astype(int)] / np.maximum(stats[c[:, 4].astype(int), 4], 1)
-    sel = strength >= STRENGTH_MIN * strength.max()
-    c, strength = c[sel], strength[sel]
-    if len(c) >= 2:
-        med = _median(c[:, 1])
-        sel = (c[:, 1] >= 0.35 * med) & (c[:, 1] <= 2.8 * med)
-        c, strength = c[sel], strength[sel]
-    return [(float(a), float(b), float(ar), float(s)) for (_, ar, a, b, _), s in zip(c, strength)]
+    sums = np.bincount(labels.ravel(), dist[y0:y1, x0:x1].ravel(), n).tolist()
+    strength = [sums[c[4]] / max(st[c[4]][4], 1) for c in kept]
+    top = max(strength)
+    kept = [(c, s) for c, s in zip(kept, strength) if s >= STRENGTH_MIN * top]
+    if len(kept) >= 2:
+        med = _median(np.array([c[1] for c, _ in kept]))
+        kept = [(c, s) for c, s in kept if 0.35 * med <= c[1] <= 2.8 * med]
+    return [(float(c[2]), float(c[3]), float(c[1]), float(s)) for c, s in kept]
 
 
 # Standard pip layouts in units of the centre-to-corner-pip offset, axis-aligned.
