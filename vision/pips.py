@@ -143,9 +143,8 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
     return dist[roi], inner[roi], float(otsu), edge_dist[roi], mask[roi], off
 
 
-# the 16 directions of a pip's ring, as Python floats: the ring is read point by point
-_RING = [(float(np.float32(np.cos(t))), float(np.float32(np.sin(t))))
-         for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
+_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
+_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
 
 
 def _median(v: np.ndarray) -> float:
@@ -210,21 +209,17 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
         info["lost"], info["hidden"] = lost, hidden
     if not cand and not split:
         return []
-    # ringed by body colour: most of 16 points just outside the blob are of the body; and
-    # the centre not too near the die's outline (centroids lie inside their blob)
+    # the centre not too near the die's outline (centroids lie inside their blob), and
+    # ringed by body colour: most of 16 points just outside the blob are of the body
     bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask)
-    kept = []
-    for c in cand + split:
-        cx, cy = c[2], c[3]
-        if edge_dist[int(cy), int(cx)] < EDGE_MIN * NORM:
-            continue
-        rr = 0.5 * c[0] + RING_GAP * NORM
-        ring = 0
-        for co, si in _RING:
-            px, py = int(cx + rr * co), int(cy + rr * si)
-            ring += bodylike[min(max(py, 0), H - 1), min(max(px, 0), W - 1)] > 0
-        if ring >= RING_MIN:
-            kept.append(c)
+    c = np.array(cand + split)
+    cx, cy = c[:, 2], c[:, 3]
+    keep = edge_dist[cy.astype(int), cx.astype(int)] >= EDGE_MIN * NORM
+    rr = 0.5 * c[:, 0] + RING_GAP * NORM
+    rx = np.minimum(np.maximum((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0), W - 1)
+    ry = np.minimum(np.maximum((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0), H - 1)
+    keep &= np.count_nonzero(bodylike[ry, rx], axis=1) >= RING_MIN
+    kept = [row for row, k in zip(cand + split, keep.tolist()) if k]
     if not kept:
         return []
     # each kept blob's mean distance from the body colour
