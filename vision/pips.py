@@ -61,24 +61,20 @@ ROI_MARGIN = 9  # px around the inner face where pip rings are looked at
 EDGE_MIN = 0.1  # least distance of a pip's centre from the die's outline
 
 
-def _hist_median(hist: np.ndarray) -> int:
-    c = np.cumsum(hist)
-    return int(np.searchsorted(c, 0.5 * c[-1]))
-
-
 def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     """The top face's colour: the lit top sits between the shaded sides/shadow (darker) and
     the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
-    L = lab[..., 0]
-    hist = cv2.calcHist([L], [0], core, [256], [0, 256]).ravel()
+    hist = cv2.calcHist([lab], [0], core, [256], [0, 256]).ravel()
     cdf = np.cumsum(hist) / max(1.0, float(hist.sum()))
-    lo, hi = np.searchsorted(cdf, band[0] / 100.0), np.searchsorted(cdf, band[1] / 100.0)
-    sel = cv2.bitwise_and(cv2.inRange(L, int(lo), int(hi)), core)
+    lo, hi = np.searchsorted(cdf, (band[0] / 100.0, band[1] / 100.0)).tolist()
+    sel = cv2.bitwise_and(cv2.inRange(lab, (lo, 0, 0), (hi, 255, 255)), core)
     if cv2.countNonZero(sel) < 10:
         sel = core
-    # the median of each channel over the band, from its histogram
-    return np.array([_hist_median(cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel())
-                     for ch in range(3)], np.uint8)
+    # the median of each channel over the band, from its histogram: the first level whose
+    # cumulative count reaches half
+    cum = np.cumsum(np.column_stack([cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel()
+                                     for ch in range(3)]), axis=0)
+    return np.count_nonzero(cum < 0.5 * cum[-1], axis=0).astype(np.uint8)
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
@@ -90,7 +86,7 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
     if prep is None:
         return []
     dist, inner, otsu, edge_dist, mask_r, (ox, oy) = prep
-    thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
+    thr = min(max(otsu * (THR_K if thr_k is None else thr_k), 25.0), THR_MAX)
     if thr_abs is not None:
         thr = thr_abs
     pips = _pips_at(dist, mask_r, inner, thr, edge_dist, opening, info)
@@ -449,8 +445,8 @@ def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
         return PipRead(0, 0.0, pips)
     if n > 6:
         return PipRead(6, 0.1, pips)
-    fit = float(np.clip(1.0 - (err - 0.1) * 2.0, 0.0, 1.0))
+    fit = min(max(1.0 - (err - 0.1) * 2.0, 0.0), 1.0)
     # another count that fits almost as well makes the read doubtful
-    sure = float(np.clip(margin / MARGIN_FULL, 0.0, 1.0))
+    sure = min(max(margin / MARGIN_FULL, 0.0), 1.0)
     conf = min(0.99, fit * (0.5 + 0.5 * sure))
     return PipRead(n, conf, pips)
