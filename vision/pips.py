@@ -207,20 +207,24 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
         return []
     # the centre not too near the die's outline (centroids lie inside their blob), and
     # ringed by body colour: most of 16 points just outside the blob are of the body
-    bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask)
+    bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask) >> 7  # 0/1
     c = np.array(cand + split)
     cx, cy = c[:, 2], c[:, 3]
     keep = edge_dist[cy.astype(int), cx.astype(int)] >= EDGE_MIN * NORM
     rr = 0.5 * c[:, 0] + RING_GAP * NORM
     rx = np.minimum(np.maximum((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0), W - 1)
     ry = np.minimum(np.maximum((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0), H - 1)
-    keep &= np.count_nonzero(bodylike[ry, rx], axis=1) >= RING_MIN
+    keep &= bodylike[ry, rx].sum(1) >= RING_MIN
     kept = [row for row, k in zip(cand + split, keep.tolist()) if k]
     if not kept:
         return []
     # each kept blob's mean distance from the body colour
-    sums = np.bincount(labels.ravel(), dist[y0:y1, x0:x1].ravel(), n).tolist()
-    strength = [sums[c[4]] / max(st[c[4]][4], 1) for c in kept]
+    d = dist[y0:y1, x0:x1]
+    means = {}
+    for i in {c[4] for c in kept}:
+        x, y, w, h, _ = st[i]
+        means[i] = cv2.mean(d[y:y + h, x:x + w], (labels[y:y + h, x:x + w] == i).view(np.uint8))[0]
+    strength = [means[c[4]] for c in kept]
     top = max(strength)
     kept = [(c, s) for c, s in zip(kept, strength) if s >= STRENGTH_MIN * top]
     if len(kept) >= 2:
@@ -251,6 +255,7 @@ for _n, _lays in LAYOUTS.items():
     _r = np.abs(_z).mean(1)
     assert np.allclose(_r, _r[0])
     _LAYOUTS_C[_n] = (_z, float(_r[0]))
+_EIGHTH = np.exp(0.25j * np.pi)  # an eighth turn
 # added to a set's pairwise distances so that a pip is not its own nearest neighbour
 _NOT_SELF = {n: np.where(np.eye(n, dtype=bool), np.inf, 0.0) for n in range(2, 7)}
 
@@ -265,17 +270,20 @@ def layout_errors(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.full(O, 0.08), np.zeros(O)  # one pip fits trivially: a small fixed doubt
     if n == 0 or n > 6:
         return np.full(O, 9.0), np.zeros(O)
-    q = z - z.mean(1, keepdims=True)
+    q = z - z.sum(1, keepdims=True) * (1.0 / n)
     # candidate directions: each pip's direction to its nearest pip, and the diagonal to it
     # (perspective bends the die's outline, the pips' own rows are truer); the layouts of
     # a count cover the quarter turns
     dq = q[:, None, :] - q[:, :, None]  # (O, n, n): [o, i, j] = q[o, j] - q[o, i]
-    k = (np.abs(dq) + _NOT_SELF[n]).argmin(2)
-    near = dq.reshape(O * n, n)[np.arange(O * n), k.ravel()]
-    ang = np.angle(near).reshape(O, n)
-    turn = np.exp(-1j * np.concatenate([ang, ang - np.pi / 4], 1))  # (O, T)
+    dd = np.abs(dq)
+    k = (dd + _NOT_SELF[n]).argmin(2).ravel()
+    rows = np.arange(O * n)
+    near = dq.reshape(O * n, n)[rows, k]
+    # the unit turns that bring each such direction to angle 0 (or to an eighth turn)
+    back = (near.conj() / np.maximum(dd.reshape(O * n, n)[rows, k], 1e-12)).reshape(O, n)
+    turn = np.concatenate([back, back * _EIGHTH], 1)  # (O, T)
     lay_c, lay_r = _LAYOUTS_C[n]
-    s = np.abs(q).mean(1) / lay_r
+    s = np.abs(q).sum(1) * (1.0 / (n * lay_r))
     # the sets turned and brought to the layouts' scale (O, T, n), against every layout
     # spot: (O, L, T, n pips, n spots)
     rot = q[:, None, :] * (turn / np.maximum(s, 1e-3)[:, None])[:, :, None]
