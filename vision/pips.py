@@ -410,7 +410,11 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
         for b, sel in enumerate(batches):
             if b == 1 and n <= 6 and best_err < LOO_ERR and len(best) == n and not whole_odd:
                 break  # the whole set fits cleanly: no stray blob to leave out
-            keys = [tuple(sorted((round(pips[i][0]), round(pips[i][1])) for i in s)) for s in sel]
+            # a set is scored once per context: found whole by a threshold that left no
+            # doubtful blob is better evidence than the same pips reached by leaving a
+            # stray blob out, or next to a blob that may hide pips
+            keys = [(tuple(sorted((round(pips[i][0]), round(pips[i][1])) for i in s)), b, lost)
+                    for s in sel]
             new = [j for j, key in enumerate(keys) if key not in seen]
             if not new:
                 continue
