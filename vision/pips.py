@@ -318,11 +318,12 @@ SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
 CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
 SPREAD_W = 1.0  # penalty for unequal pip sizes
 ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
+DIAG_FREE, DIAG_W = 25.0, 0.2  # penalty for a two further than this (degrees) off a diagonal
 ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
 
 
-def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int,
-                lost: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
+                edge_angle: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(layout error with penalties, score, odd-two penalty) of O candidate pip sets of one
     size, (O, m, 4) rows of (x, y, area, strength). Lower is better."""
     O, m = sets.shape[:2]
@@ -347,6 +348,13 @@ def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int,
         central = np.hypot(big[:, 0] - centre[0], big[:, 1] - centre[1]) < ONE_R * NORM
         ratio = areas.min(1) / np.maximum(areas.max(1), 1e-6)
         odd = np.where(central, ODD_W * np.maximum(0.0, ODD_FREE - ratio), 0.0)
+    if m == 2 and edge_angle is not None:
+        # a two's pips lie on a diagonal of the face; two pips along an edge are two of a
+        # four (or a six) whose other pips were lost
+        d = sets[:, 1, :2] - sets[:, 0, :2]
+        a = np.degrees(np.arctan2(d[:, 1], d[:, 0])) - edge_angle
+        off_diag = np.abs((a % 90.0) - 45.0)
+        odd = odd + np.where(off_diag > DIAG_FREE, DIAG_W, 0.0)
     # prefer more pips when fits are alike: missing pips can form a layout too
     score = err + SPREAD_W * np.maximum(0.0, spread - 0.25) + odd - 0.04 * m + \
         (0.15 if m < n_all else 0.0) + (LOST_W if lost else 0.0)
@@ -358,7 +366,8 @@ _LEAVE_ONE = {n: np.array([[j for j in range(n) if j != i] for i in range(n)], n
               for n in range(2, 8)}
 
 
-def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
+def best_pips(crop: np.ndarray, mask: np.ndarray,
+              edge_angle: float | None = None) -> tuple[list, float, float]:
     """The pip set that best fits a standard layout, over several thresholds and with one
     stray blob left out; returns (pips, layout error, margin over the best other count)."""
     seen = set()
@@ -419,7 +428,8 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
             if not new:
                 continue
             seen.update(keys)
-            errs, scores, odd = _score_sets(arr[np.asarray(sel)[new]], centre, n, lost)
+            errs, scores, odd = _score_sets(arr[np.asarray(sel)[new]], centre, n, lost,
+                                            edge_angle)
             if b == 0:
                 whole_odd = bool(odd[0] > 0)
             size = len(sel[0])
@@ -451,7 +461,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
 
 def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
     crop, mask, _ = die_crop(frame, cand)
-    pips, err, margin = best_pips(crop, mask)
+    pips, err, margin = best_pips(crop, mask, cand.rect[2])
     n = len(pips)
     if n == 0:
         return PipRead(0, 0.0, pips)
