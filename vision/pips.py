@@ -74,7 +74,7 @@ def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     # cumulative count reaches half
     cum = np.cumsum(np.column_stack([cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel()
                                      for ch in range(3)]), axis=0)
-    return np.count_nonzero(cum < 0.5 * cum[-1], axis=0).astype(np.uint8)
+    return (cum < 0.5 * cum[-1]).sum(0).astype(np.uint8)
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
