@@ -318,8 +318,8 @@ SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
 CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
 SPREAD_W = 1.0  # penalty for unequal pip sizes
 ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
-DIAG_FREE, DIAG_W = 25.0, 0.2  # penalty for a two further than this (degrees) off a diagonal
 ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
+DIAG_FREE, DIAG_W = 25.0, 0.2  # penalty for a two further than this (degrees) off a diagonal
 
 
 def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
@@ -350,7 +350,8 @@ def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
         odd = np.where(central, ODD_W * np.maximum(0.0, ODD_FREE - ratio), 0.0)
     if m == 2 and edge_angle is not None:
         # a two's pips lie on a diagonal of the face; two pips along an edge are two of a
-        # four (or a six) whose other pips were lost
+        # four (or a six) whose other pips were lost. ``edge_angle`` is the die outline's
+        # turn in degrees; perspective bends it, hence the wide tolerance.
         d = sets[:, 1, :2] - sets[:, 0, :2]
         a = np.degrees(np.arctan2(d[:, 1], d[:, 0])) - edge_angle
         off_diag = np.abs((a % 90.0) - 45.0)
