@@ -61,24 +61,20 @@ ROI_MARGIN = 9  # px around the inner face where pip rings are looked at
 EDGE_MIN = 0.1  # least distance of a pip's centre from the die's outline
 
 
-def _hist_median(hist: np.ndarray) -> int:
-    c = np.cumsum(hist)
-    return int(np.searchsorted(c, 0.5 * c[-1]))
-
-
 def face_colour(lab: np.ndarray, core: np.ndarray, band=(40, 85)) -> np.ndarray:
     """The top face's colour: the lit top sits between the shaded sides/shadow (darker) and
     the brightest pixels (white pips, highlights), so take the middle-upper band of brightness."""
-    L = lab[..., 0]
-    hist = cv2.calcHist([L], [0], core, [256], [0, 256]).ravel()
+    hist = cv2.calcHist([lab], [0], core, [256], [0, 256]).ravel()
     cdf = np.cumsum(hist) / max(1.0, float(hist.sum()))
-    lo, hi = np.searchsorted(cdf, band[0] / 100.0), np.searchsorted(cdf, band[1] / 100.0)
-    sel = cv2.bitwise_and(cv2.inRange(L, int(lo), int(hi)), core)
+    lo, hi = np.searchsorted(cdf, (band[0] / 100.0, band[1] / 100.0)).tolist()
+    sel = cv2.bitwise_and(cv2.inRange(lab, (lo, 0, 0), (hi, 255, 255)), core)
     if cv2.countNonZero(sel) < 10:
         sel = core
-    # the median of each channel over the band, from its histogram
-    return np.array([_hist_median(cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel())
-                     for ch in range(3)], np.uint8)
+    # the median of each channel over the band, from its histogram: the first level whose
+    # cumulative count reaches half
+    cum = np.cumsum(np.column_stack([cv2.calcHist([lab], [ch], sel, [256], [0, 256]).ravel()
+                                     for ch in range(3)]), axis=0)
+    return (cum < 0.5 * cum[-1]).sum(0).astype(np.uint8)
 
 
 def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = None,
@@ -90,7 +86,7 @@ def find_pips_local(crop: np.ndarray, mask: np.ndarray, thr_k: float | None = No
     if prep is None:
         return []
     dist, inner, otsu, edge_dist, mask_r, (ox, oy) = prep
-    thr = float(np.clip(otsu * (THR_K if thr_k is None else thr_k), 25.0, THR_MAX))
+    thr = min(max(otsu * (THR_K if thr_k is None else thr_k), 25.0), THR_MAX)
     if thr_abs is not None:
         thr = thr_abs
     pips = _pips_at(dist, mask_r, inner, thr, edge_dist, opening, info)
@@ -127,8 +123,8 @@ def prepare(crop: np.ndarray, mask: np.ndarray, band=(40, 85), base=None):
         return None
     lab, core, inner, edge_dist, roi = base
     colour = face_colour(lab, core, band)
-    filled = np.empty_like(lab)
-    filled[:] = colour
+    # (per-channel planes: numpy's broadcast of a 3-byte colour is slow on small crops)
+    filled = cv2.merge([np.full(core.shape, int(v), np.uint8) for v in colour])
     cv2.copyTo(lab, core, filled)
     # the local body colour: a wide median (pips vanish in it), taken at quarter size
     h, w = filled.shape[:2]
@@ -147,74 +143,94 @@ _RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.floa
 _RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
 
 
+def _median(v: np.ndarray) -> float:
+    """np.median of a short 1-D array, without its per-call overhead."""
+    s = np.sort(v)
+    n = len(s)
+    return float(s[(n - 1) // 2] + s[n // 2]) / 2.0
+
+
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
              edge_dist: np.ndarray, opening: int = 6, info: dict | None = None) -> list:
     """Pip candidates at one threshold: (x, y, area, strength) in the crop."""
     _, above = cv2.threshold(dist, thr, 255, cv2.THRESH_BINARY)
-    bin_ = cv2.morphologyEx(cv2.bitwise_and(above, inner), cv2.MORPH_OPEN, _K_OPEN[opening])
+    src = cv2.bitwise_and(above, inner)
+    # Blobs are only labelled where there is any: the labelling's cost grows with its
+    # image. The margin keeps the opening exact (outside it everything is 0 either way).
+    bx, by, bw, bh = cv2.boundingRect(src)
+    if bw == 0:
+        return []
+    H, W = mask.shape
+    m = max(_K_OPEN[opening].shape) // 2 + 1
+    x0, y0 = max(0, bx - m), max(0, by - m)
+    x1, y1 = min(W, bx + bw + m), min(H, by + bh + m)
+    bin_ = cv2.morphologyEx(src[y0:y1, x0:x1], cv2.MORPH_OPEN, _K_OPEN[opening])
     n, labels, stats, cents = cv2.connectedComponentsWithStats(bin_, connectivity=8)
     if n <= 1:
         return []
-    bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask)
-    # mean distance of each blob from the body colour, all blobs at once
-    strengths = np.bincount(labels.ravel(), dist.ravel(), n) / np.maximum(stats[:, 4], 1)
+    # The blobs are few: plain Python over their stats costs less than numpy calls.
     a_norm = NORM * NORM
-    H, W = mask.shape
-    st = stats[1:].astype(np.float32)
-    w, h, area = st[:, 2], st[:, 3], st[:, 4]
-    big, small = np.maximum(w, h), np.minimum(w, h)
-    ok = area >= 0.004 * a_norm
-    round_ = ok & (big <= 1.9 * small) & (area >= 0.55 * w * h) & (area <= 0.09 * a_norm)
-    idx = np.flatnonzero(round_) + 1
-    # candidates: (size, area, cx, cy, label)
-    cand = [np.stack([big[idx - 1], area[idx - 1], cents[idx, 0], cents[idx, 1], idx], 1)]
-    if info is not None:  # blobs too big or too irregular to be pips (pips may hide in them)
-        info["lost"] = int(np.count_nonzero(ok & ~round_))
-        info["hidden"] = 0  # of them, pip-sized ones that did not split into pips
-    for i in np.flatnonzero(ok & ~round_ & (area <= 0.3 * a_norm)) + 1:
+    st, ce = stats.tolist(), cents.tolist()
+    cand, split = [], []  # (size, area, cx, cy, label), cx and cy in the crop
+    lost = hidden = 0
+    for i in range(1, n):
+        x, y, w, h, a = st[i]
+        if a < 0.004 * a_norm:
+            continue
+        big, small = max(w, h), min(w, h)
+        if big <= 1.9 * small and 0.55 * w * h <= a <= 0.09 * a_norm:
+            cand.append((big, a, ce[i][0] + x0, ce[i][1] + y0, i))
+            continue
+        lost += 1  # too big or too irregular to be a pip (pips may hide in it)
+        if a > 0.3 * a_norm:
+            continue
         # Pips that touch (a big six): split the blob at its narrow waists.
-        x, y, bw, bh, ar = stats[i]
-        comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        comp = (labels[y:y + h, x:x + w] == i).view(np.uint8)
         dt = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
-        if dt.max() < 2:
-            if info is not None:
-                info["hidden"] += 1
+        dmax = float(dt.max())
+        if dmax < 2:
+            hidden += 1  # pip-sized, yet not split into pips
             continue
         k, sub, _, sce = cv2.connectedComponentsWithStats(
-            (dt > 0.55 * dt.max()).astype(np.uint8), connectivity=4)
+            (dt > 0.55 * dmax).view(np.uint8), connectivity=4)
         if SPLIT_MIN <= k - 1 <= 4:
             # each thick core is a pip (a pip touching a thin edge line keeps one core);
             # its radius is the distance to the blob's edge there
-            rows = []
             for j in range(1, k):
                 r = float(dt[sub == j].max()) + 0.5
-                rows.append([2 * r, np.pi * r * r, x + sce[j][0], y + sce[j][1], i])
-            cand.append(np.array(rows, np.float64))
-        elif info is not None:
-            info["hidden"] += 1
-    c = np.concatenate(cand) if len(cand) > 1 else cand[0]
-    if len(c) == 0:
+                split.append((2 * r, np.pi * r * r, x0 + x + sce[j][0], y0 + y + sce[j][1], i))
+        else:
+            hidden += 1
+    if info is not None:
+        info["lost"], info["hidden"] = lost, hidden
+    if not cand and not split:
         return []
-    cx, cy = c[:, 2], c[:, 3]
-    ix = np.clip(cx.astype(int), 0, W - 1)
-    iy = np.clip(cy.astype(int), 0, H - 1)
-    keep = edge_dist[iy, ix] >= EDGE_MIN * NORM
+    # the centre not too near the die's outline (centroids lie inside their blob), and
     # ringed by body colour: most of 16 points just outside the blob are of the body
+    bodylike = cv2.bitwise_and(cv2.bitwise_not(above), mask) >> 7  # 0/1
+    c = np.array(cand + split)
+    cx, cy = c[:, 2], c[:, 3]
+    keep = edge_dist[cy.astype(int), cx.astype(int)] >= EDGE_MIN * NORM
     rr = 0.5 * c[:, 0] + RING_GAP * NORM
-    rx = np.clip((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0, W - 1)
-    ry = np.clip((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0, H - 1)
-    keep &= np.count_nonzero(bodylike[ry, rx], axis=1) >= RING_MIN
-    c = c[keep]
-    if len(c) == 0:
+    rx = np.minimum(np.maximum((cx[:, None] + rr[:, None] * _RING_COS).astype(int), 0), W - 1)
+    ry = np.minimum(np.maximum((cy[:, None] + rr[:, None] * _RING_SIN).astype(int), 0), H - 1)
+    keep &= bodylike[ry, rx].sum(1) >= RING_MIN
+    kept = [row for row, k in zip(cand + split, keep.tolist()) if k]
+    if not kept:
         return []
-    strength = strengths[c[:, 4].astype(int)]
-    sel = strength >= STRENGTH_MIN * strength.max()
-    c, strength = c[sel], strength[sel]
-    if len(c) >= 2:
-        med = float(np.median(c[:, 1]))
-        sel = (c[:, 1] >= 0.35 * med) & (c[:, 1] <= 2.8 * med)
-        c, strength = c[sel], strength[sel]
-    return [(float(a), float(b), float(ar), float(s)) for (_, ar, a, b, _), s in zip(c, strength)]
+    # each kept blob's mean distance from the body colour
+    d = dist[y0:y1, x0:x1]
+    means = {}
+    for i in {c[4] for c in kept}:
+        x, y, w, h, _ = st[i]
+        means[i] = cv2.mean(d[y:y + h, x:x + w], (labels[y:y + h, x:x + w] == i).view(np.uint8))[0]
+    strength = [means[c[4]] for c in kept]
+    top = max(strength)
+    kept = [(c, s) for c, s in zip(kept, strength) if s >= STRENGTH_MIN * top]
+    if len(kept) >= 2:
+        med = _median(np.array([c[1] for c, _ in kept]))
+        kept = [(c, s) for c, s in kept if 0.35 * med <= c[1] <= 2.8 * med]
+    return [(float(c[2]), float(c[3]), float(c[1]), float(s)) for c, s in kept]
 
 
 # Standard pip layouts in units of the centre-to-corner-pip offset, axis-aligned.
@@ -230,48 +246,62 @@ LAYOUTS: dict[int, list[np.ndarray]] = {
 }
 
 
-# each layout as complex points, centred, with its mean distance from the centre
-_LAYOUTS_C = {n: [(c, float(np.abs(c).mean())) for c in
-                  ((lay[:, 0] + 1j * lay[:, 1]) - (lay[:, 0] + 1j * lay[:, 1]).mean()
-                   for lay in lays)]
-              for n, lays in LAYOUTS.items()}
+# each count's layouts as complex points, centred, (L, n), and their common mean distance
+# from the centre
+_LAYOUTS_C = {}
+for _n, _lays in LAYOUTS.items():
+    _z = np.array([lay[:, 0] + 1j * lay[:, 1] for lay in _lays], np.complex128)
+    _z -= _z.mean(1, keepdims=True)
+    _r = np.abs(_z).mean(1)
+    assert np.allclose(_r, _r[0])
+    _LAYOUTS_C[_n] = (_z, float(_r[0]))
+_EIGHTH = np.exp(0.25j * np.pi)  # an eighth turn
+# added to a set's pairwise distances so that a pip is not its own nearest neighbour
+_NOT_SELF = {n: np.where(np.eye(n, dtype=bool), np.inf, 0.0) for n in range(2, 7)}
 
 
-def layout_error(pts: np.ndarray, angle: float | None = None) -> tuple[float, float]:
-    """(error, scale): how far pip centres are from the standard layout of their count, as
-    a fraction of the layout's scale (0 = perfect), and that scale in pixels.
-
-    ``angle`` (radians) is the die's edge direction when known; the fit also tries the
-    directions between pips, since perspective bends the die's outline a little."""
-    n = len(pts)
+def layout_errors(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(errors, scales) of O pip sets of one count n, given as complex points (O, n): how
+    far each set's centres are from the standard layout of the count, as a fraction of the
+    layout's scale (0 = perfect), and that scale in pixels. All sets at once: a die's
+    candidate sets are many and small, and numpy's cost is per call."""
+    O, n = z.shape
     if n == 1:
-        return 0.08, 0.0  # one pip fits trivially: a small fixed doubt
+        return np.full(O, 0.08), np.zeros(O)  # one pip fits trivially: a small fixed doubt
     if n == 0 or n > 6:
-        return 9.0, 0.0
-    # points as complex numbers: a rotation is one multiplication
-    z = pts[:, 0].astype(np.float64) + 1j * pts[:, 1]
-    q = z - z.mean()
-    # candidate directions: the die's edges, and each pip's direction to its nearest pip
-    # (and the diagonal to it); the layouts of a count cover the quarter turns
-    dq = q[None, :] - q[:, None]
+        return np.full(O, 9.0), np.zeros(O)
+    q = z - z.sum(1, keepdims=True) * (1.0 / n)
+    # candidate directions: each pip's direction to its nearest pip, and the diagonal to it
+    # (perspective bends the die's outline, the pips' own rows are truer); the layouts of
+    # a count cover the quarter turns
+    dq = q[:, None, :] - q[:, :, None]  # (O, n, n): [o, i, j] = q[o, j] - q[o, i]
     dd = np.abs(dq)
-    np.fill_diagonal(dd, np.inf)
-    ang = np.angle(dq[np.arange(n), dd.argmin(1)])
-    thetas = np.concatenate([ang, ang - np.pi / 4] + ([np.array([angle])] if angle is not None else []))
-    rq = float(np.abs(q).mean())
-    rot = q[None, :] * np.exp(-1j * thetas)[:, None]  # (T, n)
-    best, best_s = 9.0, 0.0
-    for lay_c, lay_r in _LAYOUTS_C[n]:
-        s = rq / lay_r
-        if s < 1e-3:
-            continue
-        d2 = np.abs(rot[:, :, None] * (1.0 / s) - lay_c[None, None, :]) ** 2  # (T, n, n)
-        # a symmetric nearest-point distance: every pip near a layout spot and vice versa
-        e = 0.5 * (d2.min(2).mean(1) + d2.min(1).mean(1))
-        k = int(e.argmin())
-        if e[k] < best * best:
-            best, best_s = float(np.sqrt(e[k])), s
-    return best, best_s
+    k = (dd + _NOT_SELF[n]).argmin(2).ravel()
+    rows = np.arange(O * n)
+    near = dq.reshape(O * n, n)[rows, k]
+    # the unit turns that bring each such direction to angle 0 (or to an eighth turn)
+    back = (near.conj() / np.maximum(dd.reshape(O * n, n)[rows, k], 1e-12)).reshape(O, n)
+    turn = np.concatenate([back, back * _EIGHTH], 1)  # (O, T)
+    lay_c, lay_r = _LAYOUTS_C[n]
+    s = np.abs(q).sum(1) * (1.0 / (n * lay_r))
+    # the sets turned and brought to the layouts' scale (O, T, n), against every layout
+    # spot: (O, L, T, n pips, n spots)
+    rot = q[:, None, :] * (turn / np.maximum(s, 1e-3)[:, None])[:, :, None]
+    d2 = np.abs(rot[:, None, :, :, None] - lay_c[None, :, None, None, :]) ** 2
+    # a symmetric nearest-point distance: every pip near a layout spot and vice versa
+    e = (d2.min(4).sum(3) + d2.min(3).sum(3)).reshape(O, -1).min(1) * (0.5 / n)
+    err = np.sqrt(e)
+    if (s < 1e-3).any():  # all pips in one point: no layout
+        err = np.where(s < 1e-3, 9.0, err)
+        s = np.where(s < 1e-3, 0.0, s)
+    return err, s
+
+
+def layout_error(pts: np.ndarray) -> tuple[float, float]:
+    """(error, scale) of one set of pip centres (n, 2): see ``layout_errors``."""
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    e, s = layout_errors((pts[:, 0] + 1j * pts[:, 1])[None])
+    return float(e[0]), float(s[0])
 
 
 BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
@@ -289,9 +319,56 @@ CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond
 SPREAD_W = 1.0  # penalty for unequal pip sizes
 ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
 ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
+DIAG_FREE, DIAG_W = 25.0, 0.2  # penalty for a two further than this (degrees) off a diagonal
 
 
-def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
+def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
+                edge_angle: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(layout error with penalties, score, odd-two penalty) of O candidate pip sets of one
+    size, (O, m, 4) rows of (x, y, area, strength). Lower is better."""
+    O, m = sets.shape[:2]
+    err, scale = layout_errors(sets[:, :, 0] + 1j * sets[:, :, 1])
+    if m >= 2:  # a layout far too small or too large for the die
+        err = err + ((scale < SCALE_MIN * NORM) | (scale > SCALE_MAX * NORM))
+    # a face's pips centre on the face
+    mid = sets[:, :, :2].sum(1) * (1.0 / m) - centre
+    off = np.sqrt(mid[:, 0] ** 2 + mid[:, 1] ** 2) * (1.0 / NORM)
+    err = err + CENTRE_W * np.maximum(0.0, off - CENTRE_FREE)
+    areas = sets[:, :, 2]
+    odd = np.zeros(O)
+    spread = np.zeros(O)
+    if m > 1:
+        mean = areas.sum(1) * (1.0 / m)
+        spread = np.sqrt(((areas - mean[:, None]) ** 2).sum(1) * (1.0 / m)) / np.maximum(mean, 1e-6)
+    if m == 2:
+        # a one with a pip of a side face in view: the larger pip sits at the centre
+        # (where a two has none) and the other is smaller (a side face is seen
+        # obliquely); the two pips of a two are alike
+        big = np.take_along_axis(sets, areas.argmax(1)[:, None, None], 1)[:, 0]
+        central = np.hypot(big[:, 0] - centre[0], big[:, 1] - centre[1]) < ONE_R * NORM
+        ratio = areas.min(1) / np.maximum(areas.max(1), 1e-6)
+        odd = np.where(central, ODD_W * np.maximum(0.0, ODD_FREE - ratio), 0.0)
+    if m == 2 and edge_angle is not None:
+        # a two's pips lie on a diagonal of the face; two pips along an edge are two of a
+        # four (or a six) whose other pips were lost. ``edge_angle`` is the die outline's
+        # turn in degrees; perspective bends it, hence the wide tolerance.
+        d = sets[:, 1, :2] - sets[:, 0, :2]
+        a = np.degrees(np.arctan2(d[:, 1], d[:, 0])) - edge_angle
+        off_diag = np.abs((a % 90.0) - 45.0)
+        odd = odd + np.where(off_diag > DIAG_FREE, DIAG_W, 0.0)
+    # prefer more pips when fits are alike: missing pips can form a layout too
+    score = err + SPREAD_W * np.maximum(0.0, spread - 0.25) + odd - 0.04 * m + \
+        (0.15 if m < n_all else 0.0) + (LOST_W if lost else 0.0)
+    return err, score, odd
+
+
+# for n pips, the index sets that leave one out
+_LEAVE_ONE = {n: np.array([[j for j in range(n) if j != i] for i in range(n)], np.intp)
+              for n in range(2, 8)}
+
+
+def best_pips(crop: np.ndarray, mask: np.ndarray,
+              edge_angle: float | None = None) -> tuple[list, float, float]:
     """The pip set that best fits a standard layout, over several thresholds and with one
     stray blob left out; returns (pips, layout error, margin over the best other count)."""
     seen = set()
@@ -299,11 +376,12 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
     preps: dict = {}
     base = None
     m = cv2.moments(mask, binaryImage=True)
-    centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)], np.float32)
+    centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)])
     counts = []
     by_count: dict[int, float] = {}
     hyps = list(HYPOTHESES)
     h = -1
+    hidden_before = False
     while h + 1 < len(hyps):
         h += 1
         band, k, opening = hyps[h][:3]
@@ -320,72 +398,78 @@ def best_pips(crop: np.ndarray, mask: np.ndarray) -> tuple[list, float, float]:
         info: dict = {}
         pips = find_pips_local(crop, mask, thr_k=k, prep=prep, opening=opening, thr_abs=thr_abs,
                                info=info)
-        if h == 0 and pips and info.get("lost"):
+        n = len(pips)
+        lost = bool(info.get("lost"))
+        if h == 0 and pips and lost:
             # the pips' own contrast: a threshold well above a shaded side or a lit bevel
             # that the first threshold joined to some pips (they are then lost as non-round)
+            contrast = _median(np.array([p[3] for p in pips]))
             for sk in reversed(STRONG_K):
-                strong = sk * float(np.median([p[3] for p in pips]))
+                strong = sk * contrast
                 if strong > prep[2] * k * 1.15:
                     hyps.insert(1, (band, k, opening, strong))
-        options = [pips]
-        if 2 <= len(pips) <= 7:
-            options += [pips[:i] + pips[i + 1:] for i in range(len(pips))]
+        counts.append(n)
+        if not n:
+            continue
+        arr = np.array(pips)
+        # the whole set, then (unless it fits cleanly) each set with one stray blob left out
+        batches = [[list(range(n))]]
+        if 2 <= n <= 7:
+            batches.append(_LEAVE_ONE[n])
         whole_odd = False  # the whole set looks like a one and a side face's pip
-        for j, opt in enumerate(options):
-            if j == 1 and len(pips) <= 6 and best_err < LOO_ERR and len(best) == len(pips) \
-                    and not whole_odd:
+        for b, sel in enumerate(batches):
+            if b == 1 and n <= 6 and best_err < LOO_ERR and len(best) == n and not whole_odd:
                 break  # the whole set fits cleanly: no stray blob to leave out
-            key = tuple(sorted((round(p[0]), round(p[1])) for p in opt))
-            if not opt or key in seen:
+            # a set is scored once per context: found whole by a threshold that left no
+            # doubtful blob is better evidence than the same pips reached by leaving a
+            # stray blob out, or next to a blob that may hide pips
+            keys = [(tuple(sorted((round(pips[i][0]), round(pips[i][1])) for i in s)), b, lost)
+                    for s in sel]
+            new = [j for j, key in enumerate(keys) if key not in seen]
+            if not new:
                 continue
-            seen.add(key)
-            pts = np.array([[p[0], p[1]] for p in opt], np.float32)
-            err, scale = layout_error(pts)
-            if len(opt) >= 2 and not (SCALE_MIN * NORM <= scale <= SCALE_MAX * NORM):
-                err += 1.0  # a layout far too small or too large for the die
-            off = float(np.linalg.norm(pts.mean(0) - centre)) / NORM
-            err += CENTRE_W * max(0.0, off - CENTRE_FREE)  # a face's pips centre on the face
-            areas = np.array([p[2] for p in opt])
-            spread = float(areas.std() / max(areas.mean(), 1e-6)) if len(opt) > 1 else 0.0
-            odd = 0.0
-            if len(opt) == 2:
-                # a one with a pip of a side face in view: the larger pip sits at the centre
-                # (where a two has none) and the other is smaller (a side face is seen
-                # obliquely); the two pips of a two are alike
-                big = opt[int(areas.argmax())]
-                if np.hypot(big[0] - centre[0], big[1] - centre[1]) < ONE_R * NORM:
-                    odd = ODD_W * max(0.0, ODD_FREE - float(areas.min() / max(areas.max(), 1e-6)))
-            # prefer more pips when fits are alike: missing pips can form a layout too
-            score = err + SPREAD_W * max(0.0, spread - 0.25) + odd - 0.04 * len(opt) + \
-                (0.15 if len(opt) < len(pips) else 0.0) + (LOST_W if info.get("lost") else 0.0)
-            if j == 0:
-                whole_odd = odd > 0
-            if score < by_count.get(len(opt), 9.0):
-                by_count[len(opt)] = score
-            if score < best_score:
-                best, best_err, best_score = opt, err, score
-        counts.append(len(pips))
-        if best_err < EARLY_ERR and len(best) == len(pips) >= EARLY_MIN \
-                and not info.get("hidden"):
-            break  # a clean fit with every blob used: no need to look further
-        if h + 1 == AGREE and best_err < EARLY_ERR and len(best) == len(pips) \
-                and len(set(counts)) == 1:
+            seen.update(keys)
+            errs, scores, odd = _score_sets(arr[np.asarray(sel)[new]], centre, n, lost,
+                                            edge_angle)
+            if b == 0:
+                whole_odd = bool(odd[0] > 0)
+            size = len(sel[0])
+            for j, err, score in zip(new, errs.tolist(), scores.tolist()):
+                if score < by_count.get(size, 9.0):
+                    by_count[size] = score
+                if score < best_score:
+                    best, best_err, best_score = [pips[i] for i in sel[j]], err, score
+        full = best_err < EARLY_ERR and len(best) == n  # a clean layout of every blob
+        hidden = bool(info.get("hidden"))
+        if full and n >= EARLY_MIN and (h == 0 or not hidden):
+            # no other face shows a clean five or six by losing pips or gaining a stray
+            # blob; later thresholds must also have left no blob that may hide pips
+            break
+        if full and h == 0 and not hidden and not (lost and n == 2):
+            # the first threshold already gives a clean layout: its count stands. Not so
+            # for a two next to a blob too large for a pip, which may have swallowed the
+            # third pip of a three (the other two then form a two's diagonal).
+            break
+        if h + 1 == AGREE and full and len(set(counts)) == 1:
             break  # the first thresholds agree on a clean layout
-    others = [v for n, v in by_count.items() if n != len(best)]
+        if h > 0 and full and counts[-2] == n and not (hidden and hidden_before):
+            break  # two thresholds in a row agree on it, one with no blob that may hide pips
+        hidden_before = hidden
+    others = [v for c, v in by_count.items() if c != len(best)]
     margin = (min(others) - best_score) if others else 1.0
     return best, best_err, margin
 
 
 def read_pips(frame: np.ndarray, cand: Candidate) -> PipRead:
     crop, mask, _ = die_crop(frame, cand)
-    pips, err, margin = best_pips(crop, mask)
+    pips, err, margin = best_pips(crop, mask, cand.rect[2])
     n = len(pips)
     if n == 0:
         return PipRead(0, 0.0, pips)
     if n > 6:
         return PipRead(6, 0.1, pips)
-    fit = float(np.clip(1.0 - (err - 0.1) * 2.0, 0.0, 1.0))
+    fit = min(max(1.0 - (err - 0.1) * 2.0, 0.0), 1.0)
     # another count that fits almost as well makes the read doubtful
-    sure = float(np.clip(margin / MARGIN_FULL, 0.0, 1.0))
+    sure = min(max(margin / MARGIN_FULL, 0.0), 1.0)
     conf = min(0.99, fit * (0.5 + 0.5 * sure))
     return PipRead(n, conf, pips)
