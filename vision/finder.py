@@ -221,14 +221,23 @@ def _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, regio
     if region is not None:
         taken[region == 0] = 255  # outside the tray
     pieces = np.zeros((h, w), np.int32)  # 1 + index of a die found only in part
+    seeds = []  # where a pale die's pips may be: dice found in part, and blobs no die holds
     for n, c in enumerate(dice):
         hull = np.round(c.contour * scale).astype(np.int32)
         if c.area * scale * scale < PALE_PIECE * die_area:
             cv2.fillConvexPoly(pieces, hull, n + 1)
+            seeds.append((c.rect[0][0] * scale, c.rect[0][1] * scale))
         else:
             cv2.fillConvexPoly(taken, hull, 255)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    for j in np.nonzero((areas >= 4) & (areas <= 3 * die_area))[0] + 1:
+        cx, cy = stats[j, 0] + stats[j, 2] // 2, stats[j, 1] + stats[j, 3] // 2
+        if not taken[cy, cx]:
+            seeds.append((float(cx), float(cy)))
+    if not seeds:
+        return dice
     fg = (labels > 0).astype(np.uint8) * 255
-    found = pale_dice(small, fg, taken, pieces, float(np.sqrt(die_area)))
+    found = pale_dice(small, fg, taken, pieces, float(np.sqrt(die_area)), seeds)
     if not found:
         return dice
     drop = {i - 1 for _, ids in found for i in ids}

@@ -20,11 +20,12 @@ PALE_FG = 0.8  # a pale die differs from the tray over at most this share of its
 
 
 def _pip_spots(gray: np.ndarray, side: float) -> list[tuple[float, float, float]]:
-    """Dark, round spots of a pip's size: (x, y, area) at working scale."""
+    """Dark, round spots of a pip's size: (x, y, area) at working scale. (Light pips were
+    tried too, for dark dice on dark trays: they found highlights, not dice.)"""
     k = max(3, int(side * 0.4) | 1)
-    blackhat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT,
-                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    spots = (blackhat > PIP_DARK).astype(np.uint8)
+    hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    spots = (hat > PIP_DARK).astype(np.uint8)
     n, _, st, cents = cv2.connectedComponentsWithStats(spots, connectivity=8)
     die_area = side * side
     out = []
@@ -60,16 +61,17 @@ def _groups(spots: list[tuple[float, float, float]], side: float) -> list[list[i
     return list(groups.values())
 
 
-def _ringed(grad: np.ndarray, cx: float, cy: float, side: float) -> bool:
+def _ringed(gray: np.ndarray, cx: float, cy: float, side: float) -> bool:
     """Whether a die's outline rings (cx, cy): edges at about half a side out, stronger
     than the table a little further out."""
-    h, w = grad.shape
+    h, w = gray.shape
     r_out = int(np.ceil(1.2 * side))
     x0, x1 = int(cx) - r_out, int(cx) + r_out + 1
     y0, y1 = int(cy) - r_out, int(cy) + r_out + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return False
-    patch = grad[y0:y1, x0:x1].astype(np.float32)
+    patch = cv2.morphologyEx(gray[y0:y1, x0:x1], cv2.MORPH_GRADIENT,
+                             np.ones((3, 3), np.uint8)).astype(np.float32)
     yy, xx = np.mgrid[y0:y1, x0:x1]
     r = np.hypot(xx - cx, yy - cy) / side
     outline = patch[(r > 0.45) & (r < 0.8)]
@@ -77,21 +79,47 @@ def _ringed(grad: np.ndarray, cx: float, cy: float, side: float) -> bool:
     return float(outline.mean()) > EDGE_RATIO * (float(beyond.mean()) + 1.0)
 
 
+def _windows(seeds: list[tuple[float, float]], reach: float, w: int, h: int):
+    """Boxes around the seeds, merged where they overlap (each pixel filtered once)."""
+    boxes = sorted((max(0, int(x - reach)), max(0, int(y - reach)),
+                    min(w, int(x + reach) + 1), min(h, int(y + reach) + 1)) for x, y in seeds)
+    merged: list[list[int]] = []
+    for b in boxes:
+        for m in merged:
+            if b[0] < m[2] and m[0] < b[2] and b[1] < m[3] and m[1] < b[3]:
+                m[:] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])]
+                break
+        else:
+            merged.append(list(b))
+    return merged
+
+
 def pale_dice(small_bgr: np.ndarray, fg: np.ndarray, taken: np.ndarray, pieces: np.ndarray,
-              side: float) -> list[tuple[np.ndarray, set[int]]]:
+              side: float, seeds: list[tuple[float, float]]) -> list[tuple[np.ndarray, set[int]]]:
     """Pale dice no other die covers: (pixel set (x, y) at working scale, the ids in
     ``pieces`` it replaces).
 
-    ``fg`` is the finder's 0/255 mask of what differs from the tray; ``taken`` a 0/255 mask of what the finder already holds (dice and large blobs);
+    ``fg`` is the finder's 0/255 mask of what differs from the tray; ``taken`` a 0/255
+    mask of what the finder already holds (dice and large blobs);
     ``pieces`` labels (1, 2, ...) the dice it found too small to be whole, which a pale die
-    found here replaces; ``side`` is the expected die side at working scale."""
-    if side < 8:
+    found here replaces; ``side`` is the expected die side at working scale. Only the
+    surroundings of ``seeds`` are searched (small blobs and those pieces: a pale die shows
+    at least its pips there), so a frame without any costs nothing."""
+    if side < 8 or not seeds:
         return []
     gray = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
-    spots = [s for s in _pip_spots(gray, side) if not taken[int(s[1]), int(s[0])]]
-    if not spots:
-        return []
-    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    h, w = gray.shape
+    taken = taken.copy()
+    found = {}
+    for x0, y0, x1, y1 in _windows(seeds, 1.2 * side, w, h):
+        for x, y, a in _pip_spots(gray[y0:y1, x0:x1], side):
+            found[(round(x + x0), round(y + y0))] = (x + x0, y + y0, a)
+    spots = [s for s in found.values() if not taken[int(s[1]), int(s[0])]]
+    return _dice_from_spots(spots, gray, fg, taken, pieces, side)
+
+
+def _dice_from_spots(spots, gray, fg, taken, pieces, side):
+    """Dice from groups of pip spots of one polarity; each die found is marked in ``taken``."""
     h, w = gray.shape
     out = []
     for g in _groups(spots, side):
@@ -103,7 +131,7 @@ def pale_dice(small_bgr: np.ndarray, fg: np.ndarray, taken: np.ndarray, pieces: 
         cx, cy = pts.mean(0)
         if np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)) > 0.6 * side:
             continue  # spread wider than a face
-        if not _ringed(grad, cx, cy, side):
+        if not _ringed(gray, cx, cy, side):
             continue
         square = cv2.boxPoints(((cx, cy), (side, side), _face_angle(pts)))
         if square.min() < 0 or square[:, 0].max() >= w or square[:, 1].max() >= h:
@@ -119,6 +147,7 @@ def pale_dice(small_bgr: np.ndarray, fg: np.ndarray, taken: np.ndarray, pieces: 
         if len(ids) > 1:
             continue  # straddles pieces of two dice: the dark gap between them, not pips
         out.append((np.stack([xs, ys], axis=1), ids))
+        taken[ys, xs] = 255
     return out
 
 
