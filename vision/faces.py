@@ -235,7 +235,7 @@ CROP = 1.05  # the crop around the top face, in its sides (the feature uses its 
 TEACH_TILTS = (-7.0, 0.0, 7.0)
 TEACH_SCALES = (0.95, 1.05)
 TEACH_SHIFTS = ((0.0, 0.0), (0.04, -0.04), (-0.04, 0.04))
-READ_VIEWS = [(1.0, (0.0, 0.0))]  # (scale, shift) views read of each die
+READ_VIEWS = [(1.0, (0.0, 0.0)), (0.93, (0.0, 0.0)), (1.07, (0.0, 0.0))]  # (scale, shift)
 
 
 def _grown(rect: tuple, k: float) -> tuple:
