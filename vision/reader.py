@@ -72,7 +72,9 @@ class Reader:
         if not scene.dice:
             return out
         gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-        feats = [read_features(gray, c) for c in scene.dice]
+        # the scene's typical outline: a die seen only in part is looked at at this size
+        typical = float(np.median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in scene.dice]))
+        feats = [read_features(frame_bgr, c, gray, typical) for c in scene.dice]
         for cand, (face, conf, dist) in zip(scene.dice, self.model.classify_dice(feats)):
             if dist > 2.0 * self.model.reject:  # far from every taught face: not a die
                 continue
