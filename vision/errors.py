@@ -21,3 +21,7 @@ class TeachError(VisionError, ValueError):
 
 class CameraError(VisionError, OSError):
     """A frame source that cannot be opened or has gone away."""
+
+
+class StaleSet(VisionError, ValueError):
+    """A taught set saved by an older recognizer; it is taught again from its kept photos."""

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.errors import StaleSet
 from vision.finder import Candidate
 
 PATCH = 20  # feature patch side
@@ -339,7 +340,8 @@ class FaceModel:
     def load(cls, folder: Path) -> "FaceModel":
         meta = json.loads((folder / "model.json").read_text())
         if meta.get("patch") != PATCH or meta.get("version", 1) != MODEL_VERSION:
-            raise ValueError(f"taught set {folder.name!r} was made by another version; teach it again")
+            raise StaleSet(f"taught set {folder.name!r} was made by another version of the "
+                           "recognizer; teach it again")
         z = np.load(folder / "model.npz")
         return cls(meta["name"], meta["faces"], z["feats"].astype(np.float32),
                    z["labels"].astype(np.int64), float(meta["reject"]))

@@ -6,6 +6,7 @@ teaching photos themselves, so a set can be taught again with added photos (corr
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 from pathlib import Path
@@ -13,9 +14,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import BadImage, TeachError, UnknownSet
+from vision.errors import BadImage, StaleSet, TeachError, UnknownSet
 from vision.faces import FaceModel, build_model
 from vision.finder import Candidate, find_dice
+
+log = logging.getLogger(__name__)
 
 BUILTIN = {"d6"}
 IMAGE_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
@@ -108,7 +111,17 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
     if data_dir is not None:
         folder = sets_dir(data_dir) / name
         if _NAME.match(name) and (folder / "model.json").is_file():
-            return FaceModel.load(folder)
+            try:
+                return FaceModel.load(folder)
+            except StaleSet:
+                if not (folder / "photos").is_dir():
+                    raise
+                # the set keeps its photos: teach it again rather than leave the table
+                # without its dice after an update
+                log.warning("dice set %r was taught by an older recognizer; teaching it "
+                            "again from its photos", name)
+                teach(name, folder / "photos", data_dir)
+                return FaceModel.load(folder)
     if name in BUILTIN:
         return None
     known = sorted(BUILTIN | set(taught_sets(data_dir)))

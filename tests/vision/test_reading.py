@@ -129,3 +129,42 @@ def test_a_speck_on_an_empty_table_is_not_a_pale_die():
     img = np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)  # sensor noise
     found = find_dice(img).dice
     assert len(found) == 2 and all(c.box[1] > 360 for c in found)
+
+
+def test_a_set_taught_by_an_older_recognizer_is_taught_again_from_its_photos(tmp_path):
+    """After an update that changes the templates, a table's taught set still loads: the set
+    keeps its photos, so it is taught again from them (and says so in the log)."""
+    import json
+
+    from vision.render import write_teaching_photos
+    from vision.sets import sets_dir, teach
+
+    write_teaching_photos("xmen", tmp_path / "photos", per_face=2, seed=41)
+    teach("xmen", tmp_path / "photos", tmp_path / "data")
+    meta_path = sets_dir(tmp_path / "data") / "xmen" / "model.json"
+    meta = json.loads(meta_path.read_text())
+    meta["version"] = 1
+    meta_path.write_text(json.dumps(meta))
+    reader = Reader("xmen", tmp_path / "data")
+    assert json.loads(meta_path.read_text())["version"] != 1
+    img, faces, _ = render_roll(np.random.default_rng(5), "xmen", 3)
+    assert len(reader.read(img)) == 3
+
+
+def test_a_stale_set_without_its_photos_is_a_clear_error(tmp_path):
+    import json
+    import shutil
+
+    from vision.errors import StaleSet
+    from vision.render import write_teaching_photos
+    from vision.sets import sets_dir, teach
+
+    write_teaching_photos("xmen", tmp_path / "photos", per_face=2, seed=41)
+    teach("xmen", tmp_path / "photos", tmp_path / "data")
+    folder = sets_dir(tmp_path / "data") / "xmen"
+    shutil.rmtree(folder / "photos")
+    meta = json.loads((folder / "model.json").read_text())
+    meta["version"] = 1
+    (folder / "model.json").write_text(json.dumps(meta))
+    with pytest.raises(StaleSet, match="teach it again"):
+        Reader("xmen", tmp_path / "data")
