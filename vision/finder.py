@@ -165,21 +165,27 @@ def _candidates(parts, scale: float, min_area: float) -> list[Candidate]:
     for p in parts:
         if len(p) < min_area * 0.5:
             continue
-        hull = _hull(p)
-        rect = cv2.minAreaRect(hull)
-        (rw, rh) = rect[1]
-        if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:
-            continue
-        parea = float(len(p))
-        # Long thin things and loose rings are not dice.
-        if parea / max(1.0, rw * rh) < 0.5:
-            continue
-        inv = 1.0 / scale
-        hull_f = (hull.astype(np.float32) * inv).astype(np.int32)
-        bx, by, bw2, bh2 = cv2.boundingRect(hull_f)
-        r = ((rect[0][0] * inv, rect[0][1] * inv), (rw * inv, rh * inv), rect[2])
-        out.append(Candidate((bx, by, bw2, bh2), r, hull_f, parea * inv * inv))
+        c = _candidate(_hull(p), float(len(p)), scale)
+        if c is not None:
+            out.append(c)
     return out
+
+
+def _candidate(hull: np.ndarray, parea: float, scale: float) -> Candidate | None:
+    """A candidate (in frame pixels) from a hull and pixel count at working scale, unless
+    it is too small, too long or too hollow to be a die."""
+    rect = cv2.minAreaRect(hull)
+    (rw, rh) = rect[1]
+    if min(rw, rh) < 4 or max(rw, rh) / max(1e-3, min(rw, rh)) > 2.2:
+        return None
+    # Long thin things and loose rings are not dice.
+    if parea / max(1.0, rw * rh) < 0.5:
+        return None
+    inv = 1.0 / scale
+    hull_f = (hull.astype(np.float32) * inv).astype(np.int32)
+    bx, by, bw2, bh2 = cv2.boundingRect(hull_f)
+    r = ((rect[0][0] * inv, rect[0][1] * inv), (rw * inv, rh * inv), rect[2])
+    return Candidate((bx, by, bw2, bh2), r, hull_f, parea * inv * inv)
 
 
 def _dice_off_wall(small, labels, i, bbox, die_area, scale, min_area,
@@ -337,18 +343,20 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                                        or area > 3.2 * die_area):
                     k = max(2, min(int(round(area / die_area)), 12))
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        if k == 1:
-            ys, xs = np.nonzero(blob)
-            parts = [np.stack([xs + x, ys + y], axis=1)]
-        else:
-            # dice joined by thin bridges (a shadow, a corner) fall apart when opened
-            pieces = _dice_off_wall(small, labels, i, (x, y, bw, bh), die_area, scale,
-                                    min_area)
-            kept = sum(c.area for c in pieces) * scale * scale
-            if len(pieces) >= 2 and kept >= OPEN_KEEP * area:
-                dice.extend(pieces)
-                continue
-            parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
+        if k == 1:  # the blob's own outline (no pixel list needed)
+            cs, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            c = _candidate(cv2.convexHull(np.vstack(cs)) + np.array([x, y], np.int32),
+                           float(area), scale)
+            if c is not None and area >= min_area * 0.5:
+                dice.append(c)
+            continue
+        # dice joined by thin bridges (a shadow, a corner) fall apart when opened
+        pieces = _dice_off_wall(small, labels, i, (x, y, bw, bh), die_area, scale, min_area)
+        kept = sum(c.area for c in pieces) * scale * scale
+        if len(pieces) >= 2 and kept >= OPEN_KEEP * area:
+            dice.extend(pieces)
+            continue
+        parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
         dice.extend(_candidates(parts, scale, min_area))
     if die_area:
         dice = _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, reg)
