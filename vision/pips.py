@@ -53,6 +53,7 @@ def die_crop(frame: np.ndarray, cand: Candidate, norm: int = NORM, pad: float = 
 # Tuning, in units of the normalised crop (NORM px per die side) where lengths are involved.
 RING_MIN = 8  # of 16 points around a pip that must be body-coloured
 SPLIT_MIN = 2  # least cores for a non-round blob to count as touching pips
+SPLIT_PEAK = 0.7  # ... else cores this far from the threshold to the blob's peak difference
 STRENGTH_MIN = 0.55  # a pip's contrast against the strongest pip's
 THR_K = 0.8  # default threshold, times Otsu's, on the distance from the body colour
 THR_MAX = 110.0
@@ -193,7 +194,18 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
             continue
         k, sub, _, sce = cv2.connectedComponentsWithStats(
             (dt > 0.55 * dmax).view(np.uint8), connectivity=4)
-        if SPLIT_MIN <= k - 1 <= 4:
+        least = SPLIT_MIN
+        if k - 1 < SPLIT_MIN:
+            # pips joined to a lit side face or bevel as thick as they are, which has no
+            # waist: the pips are the blob's peaks of colour difference, well above the side
+            d = dist[y0 + y:y0 + y + h, x0 + x:x0 + x + w]
+            level = thr + SPLIT_PEAK * (cv2.minMaxLoc(d, comp)[1] - thr)
+            peaks = cv2.bitwise_and(cv2.threshold(d, level, 1, cv2.THRESH_BINARY)[1], comp)
+            k, sub, sst, sce = cv2.connectedComponentsWithStats(peaks, connectivity=8)
+            least = 1
+            if k == 2 and max(sst[1, 2:4]) > 2 * min(sst[1, 2:4]) + 1:
+                k = 1  # a lone core must be compact: else it is the side's own ridge
+        if least <= k - 1 <= 4:
             # each thick core is a pip (a pip touching a thin edge line keeps one core);
             # its radius is the distance to the blob's edge there
             for j in range(1, k):
@@ -319,13 +331,134 @@ CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond
 SPREAD_W = 1.0  # penalty for unequal pip sizes
 ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
 ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
-DIAG_FREE, DIAG_W = 25.0, 0.2  # penalty for a two further than this (degrees) off a diagonal
+DIAG_FREE, DIAG_W = 25.0, 0.02  # penalty per degree beyond FREE that a two's or
+# three's line is off the die's diagonal
+FLAT_FREE, FLAT_W = 3.0, 0.25  # penalty for a pip standing less than FLAT_FREE times its
+# ring's unevenness out of its ring (a bevel highlight or a dark corner, not a pip)
+FLAT_MAX = 3  # ... judged in sets of two to this many pips (where one stray pip decides)
+STRONG_RC = 2.0  # pips standing this far out of their rings are also tried without the others
+
+# sample points, per pip: 16 on a ring just outside it, then its centre and four points
+# halfway to its edge; each at (radius * _RC_K + _RC_GAP) in direction _RC_DIR
+_RC_ANG = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_RC_DIR = np.array([np.r_[np.cos(_RC_ANG), 0, 1, -1, 0, 0],
+                    np.r_[np.sin(_RC_ANG), 0, 0, 0, 1, -1]], np.float32)
+_RC_K = np.r_[np.ones(16), np.full(5, 0.5)].astype(np.float32)
+_RC_GAP = np.r_[np.full(16, 0.05 * NORM), np.zeros(5)].astype(np.float32)
+_LAB_W = np.array([1.0, 2.0, 2.0], np.float32)  # as _DIST_W: hue counts double
+
+
+def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
+    """Each pip's colour contrast with the ring just outside it, over the ring's own spread.
+
+    A pip is an even spot on an even face: its ring is alike all round and the pip stands
+    far out of it. A highlight or a dark corner on the bevel, where the top face, the bevel
+    and a side meet, has an uneven ring and stands out of it little."""
+    H, W = lab.shape[:2]
+    p = np.array([(x, y, a) for x, y, a, *_ in pips], np.float32)
+    rad = np.sqrt(p[:, 2:3] / np.pi) * _RC_K + _RC_GAP  # (n, 21)
+    xy = (p[:, :2, None] + rad[:, None, :] * _RC_DIR).astype(np.int32)  # (n, 2, 21)
+    np.maximum(xy, 0, out=xy)
+    np.minimum(xy, ((W - 1,), (H - 1,)), out=xy)
+    px = lab[xy[:, 1], xy[:, 0]].astype(np.float32)  # (n, 21, 3)
+    ring = px[:, :16]
+    spot = np.sort(px[:, 16:], axis=1)[:, 2]  # the median of the five
+    # the ring's median colour and its mean distance from it; points off the die count too
+    med = 0.5 * np.partition(ring, (7, 8), axis=1)[:, 7:9].sum(1)
+    spread = (np.abs(ring - med[:, None]) @ _LAB_W).mean(1)
+    return (np.abs(spot - med) @ _LAB_W) / np.maximum(spread, 4.0)
+
+
+def _diag_dev(pts: np.ndarray, edge: float) -> np.ndarray | float:
+    """Degrees (0-45) by which the line through each set of two or three points (..., m, 2)
+    misses the die's diagonal, the die's edges being at ``edge`` degrees."""
+    pts = np.asarray(pts, np.float64)
+    z = pts[..., 0] + 1j * pts[..., 1]
+    if z.shape[-1] == 3:
+        # the line through the two points farthest apart (a three's end pips)
+        pairs = z[..., [1, 2, 2]] - z[..., [0, 0, 1]]
+        d = np.take_along_axis(pairs, np.abs(pairs).argmax(-1)[..., None], -1)[..., 0]
+    else:
+        d = z[..., 1] - z[..., 0]
+    dev = np.abs((np.angle(d, deg=True) - edge) % 90.0 - 45.0)
+    return float(dev) if dev.ndim == 0 else dev
+
+
+BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
+HYPOTHESES = [(BANDS[0], 1.0, 5), (BANDS[0], 0.8, 5), (BANDS[0], 1.3, 6),
+              (BANDS[1], 1.0, 5), (BANDS[1], 0.8, 5), (BANDS[1], 1.3, 6)]
+STRONG_K = (0.7, 0.85)  # thresholds at these fractions of the found pips' contrast are also tried
+LOST_W = 0.03  # doubt about a set whose threshold left a blob that may hide pips
+EARLY_MIN = 5
+EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
+LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
+MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
+AGREE = 2  # stop when this many first hypotheses agree on a clean fit
+SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
+CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
+SPREAD_W = 1.0  # penalty for unequal pip sizes
+ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
+ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
+DIAG_FREE, DIAG_W = 25.0, 0.02  # penalty per degree beyond FREE that a two's or
+# three's line is off the die's diagonal
+FLAT_FREE, FLAT_W = 3.0, 0.25  # penalty for a pip standing less than FLAT_FREE times its
+# ring's unevenness out of its ring (a bevel highlight or a dark corner, not a pip)
+FLAT_MAX = 3  # ... judged in sets of two to this many pips (where one stray pip decides)
+STRONG_RC = 2.0  # pips standing this far out of their rings are also tried without the others
+
+# sample points, per pip: 16 on a ring just outside it, then its centre and four points
+# halfway to its edge; each at (radius * _RC_K + _RC_GAP) in direction _RC_DIR
+_RC_ANG = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_RC_DIR = np.array([np.r_[np.cos(_RC_ANG), 0, 1, -1, 0, 0],
+                    np.r_[np.sin(_RC_ANG), 0, 0, 0, 1, -1]], np.float32)
+_RC_K = np.r_[np.ones(16), np.full(5, 0.5)].astype(np.float32)
+_RC_GAP = np.r_[np.full(16, 0.05 * NORM), np.zeros(5)].astype(np.float32)
+_LAB_W = np.array([1.0, 2.0, 2.0], np.float32)  # as _DIST_W: hue counts double
+
+
+def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
+    """Each pip's colour contrast with the ring just outside it, over the ring's own spread.
+
+    A pip is an even spot on an even face: its ring is alike all round and the pip stands
+    far out of it. A highlight or a dark corner on the bevel, where the top face, the bevel
+    and a side meet, has an uneven ring and stands out of it little."""
+    H, W = lab.shape[:2]
+    p = np.array([(x, y, a) for x, y, a, *_ in pips], np.float32)
+    rad = np.sqrt(p[:, 2:3] / np.pi) * _RC_K + _RC_GAP  # (n, 21)
+    xy = (p[:, :2, None] + rad[:, None, :] * _RC_DIR).astype(np.int32)  # (n, 2, 21)
+    np.maximum(xy, 0, out=xy)
+    np.minimum(xy, ((W - 1,), (H - 1,)), out=xy)
+    px = lab[xy[:, 1], xy[:, 0]].astype(np.float32)  # (n, 21, 3)
+    ring = px[:, :16]
+    spot = np.sort(px[:, 16:], axis=1)[:, 2]  # the median of the five
+    # the ring's median colour and its mean distance from it; points off the die count too
+    med = 0.5 * np.partition(ring, (7, 8), axis=1)[:, 7:9].sum(1)
+    spread = (np.abs(ring - med[:, None]) @ _LAB_W).mean(1)
+    return (np.abs(spot - med) @ _LAB_W) / np.maximum(spread, 4.0)
+
+
+def _diag_dev(pts: np.ndarray, edge: float) -> np.ndarray | float:
+    """Degrees (0-45) by which the line through each set of two or three points (..., m, 2)
+    misses the die's diagonal, the die's edges being at ``edge`` degrees."""
+    pts = np.asarray(pts, np.float64)
+    # the line through the two points farthest apart (a three's end pips)
+    d = pts[..., 1, :] - pts[..., 0, :]
+    if pts.shape[-2] == 3:
+        pairs = np.stack([d, pts[..., 2, :] - pts[..., 0, :], pts[..., 2, :] - pts[..., 1, :]], -2)
+        far = (pairs ** 2).sum(-1).argmax(-1)
+        d = np.take_along_axis(pairs, far[..., None, None], -2)[..., 0, :]
+    a = np.degrees(np.arctan2(d[..., 1], d[..., 0])) - edge
+    dev = np.abs((a % 90.0) - 45.0)
+    return float(dev) if dev.ndim == 0 else dev
 
 
 def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
-                edge_angle: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(layout error with penalties, score, odd-two penalty) of O candidate pip sets of one
-    size, (O, m, 4) rows of (x, y, area, strength). Lower is better."""
+                edge_angle: float | None = None, flat: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(layout error with penalties, score, doubt penalties) of O candidate pip sets of one
+    size, (O, m, 4) rows of (x, y, area, strength), out of the ``n_all`` pips a threshold
+    found; ``flat``: each set's least ring contrast (see ``ring_contrast``), for sets of
+    two or three. Lower is better."""
     O, m = sets.shape[:2]
     err, scale = layout_errors(sets[:, :, 0] + 1j * sets[:, :, 1])
     if m >= 2:  # a layout far too small or too large for the die
@@ -348,17 +481,18 @@ def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
         central = np.hypot(big[:, 0] - centre[0], big[:, 1] - centre[1]) < ONE_R * NORM
         ratio = areas.min(1) / np.maximum(areas.max(1), 1e-6)
         odd = np.where(central, ODD_W * np.maximum(0.0, ODD_FREE - ratio), 0.0)
-    if m == 2 and edge_angle is not None:
-        # a two's pips lie on a diagonal of the face; two pips along an edge are two of a
-        # four (or a six) whose other pips were lost. ``edge_angle`` is the die outline's
-        # turn in degrees; perspective bends it, hence the wide tolerance.
-        d = sets[:, 1, :2] - sets[:, 0, :2]
-        a = np.degrees(np.arctan2(d[:, 1], d[:, 0])) - edge_angle
-        off_diag = np.abs((a % 90.0) - 45.0)
-        odd = odd + np.where(off_diag > DIAG_FREE, DIAG_W, 0.0)
-    # prefer more pips when fits are alike: missing pips can form a layout too
+    if m in (2, 3) and edge_angle is not None:
+        # a two's or a three's pips lie on a diagonal of the face; a line along an edge is
+        # two or three pips of a four, five or six whose other pips were lost.
+        # ``edge_angle`` is the die outline's turn in degrees; perspective bends it, hence
+        # the wide tolerance.
+        odd = odd + DIAG_W * np.maximum(0.0, _diag_dev(sets[:, :, :2], edge_angle) - DIAG_FREE)
+    if flat is not None:
+        odd = odd + FLAT_W * np.maximum(0.0, FLAT_FREE - flat)  # as doubtful as its flattest pip
+    # prefer more pips when fits are alike: missing pips can form a layout too; a stray
+    # blob left out costs a little (flat pips left out together do not)
     score = err + SPREAD_W * np.maximum(0.0, spread - 0.25) + odd - 0.04 * m + \
-        (0.15 if m < n_all else 0.0) + (LOST_W if lost else 0.0)
+        (0.15 if m == n_all - 1 else 0.0) + (LOST_W if lost else 0.0)
     return err, score, odd
 
 
@@ -379,6 +513,16 @@ def best_pips(crop: np.ndarray, mask: np.ndarray,
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)])
     counts = []
     by_count: dict[int, float] = {}
+    rcs: dict = {}  # each pip's contrast with its ring, by position
+
+    def ring_of(ps: list) -> np.ndarray:
+        # (the same pips recur at most thresholds)
+        new = [p for p in ps if (round(p[0]), round(p[1])) not in rcs]
+        if new:
+            for p, v in zip(new, ring_contrast(base[0], new).tolist()):
+                rcs[round(p[0]), round(p[1])] = v
+        return np.array([rcs[round(p[0]), round(p[1])] for p in ps])
+
     hyps = list(HYPOTHESES)
     h = -1
     hidden_before = False
@@ -412,14 +556,24 @@ def best_pips(crop: np.ndarray, mask: np.ndarray,
         if not n:
             continue
         arr = np.array(pips)
-        # the whole set, then (unless it fits cleanly) each set with one stray blob left out
+        # the whole set, then (unless it fits cleanly) each set with one stray blob left
+        # out, and the set without the pips that stand little out of their rings
         batches = [[list(range(n))]]
         if 2 <= n <= 7:
             batches.append(_LEAVE_ONE[n])
-        whole_odd = False  # the whole set looks like a one and a side face's pip
+        if n >= 3:
+            batches.append(None)  # found only if reached
+        whole_odd = False  # the whole set looks like a one and a side face's pip, or doubtful
+        rc = None  # the ring contrast of each of the threshold's pips, when needed
         for b, sel in enumerate(batches):
             if b == 1 and n <= 6 and best_err < LOO_ERR and len(best) == n and not whole_odd:
                 break  # the whole set fits cleanly: no stray blob to leave out
+            if sel is None:
+                rc = ring_of(pips) if rc is None else rc
+                strong = np.flatnonzero(rc >= STRONG_RC).tolist()
+                if not strong or len(strong) >= n - 1:
+                    continue  # none or one left out: tried above
+                sel = [strong]
             # a set is scored once per context: found whole by a threshold that left no
             # doubtful blob is better evidence than the same pips reached by leaving a
             # stray blob out, or next to a blob that may hide pips
@@ -429,8 +583,13 @@ def best_pips(crop: np.ndarray, mask: np.ndarray,
             if not new:
                 continue
             seen.update(keys)
-            errs, scores, odd = _score_sets(arr[np.asarray(sel)[new]], centre, n, lost,
-                                            edge_angle)
+            idx = np.asarray(sel)[new]
+            flat = None
+            if 2 <= idx.shape[1] <= FLAT_MAX:
+                # one stray pip decides a small set: it is as doubtful as its flattest pip
+                rc = ring_of(pips) if rc is None else rc
+                flat = rc[idx].min(1)
+            errs, scores, odd = _score_sets(arr[idx], centre, n, lost, edge_angle, flat)
             if b == 0:
                 whole_odd = bool(odd[0] > 0)
             size = len(sel[0])
