@@ -343,9 +343,10 @@ STRONG_RC = 2.0  # pips standing this far out of their rings are also tried with
 _RC_ANG = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 _RC_DIR = np.array([np.r_[np.cos(_RC_ANG), 0, 1, -1, 0, 0],
                     np.r_[np.sin(_RC_ANG), 0, 0, 0, 1, -1]], np.float32)
-_RC_K = np.r_[np.ones(16), np.full(5, 0.5)].astype(np.float32)
+_RC_K = (np.r_[np.ones(16), np.full(5, 0.5)] / np.sqrt(np.pi)).astype(np.float32)  # of sqrt(area)
 _RC_GAP = np.r_[np.full(16, 0.05 * NORM), np.zeros(5)].astype(np.float32)
 _LAB_W = np.array([1.0, 2.0, 2.0], np.float32)  # as _DIST_W: hue counts double
+_LAB_W16 = _LAB_W / 16  # ... and the mean over a ring's 16 points
 
 
 def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
@@ -356,7 +357,7 @@ def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
     and a side meet, has an uneven ring and stands out of it little."""
     H, W = lab.shape[:2]
     p = np.array([(x, y, a) for x, y, a, *_ in pips], np.float32)
-    rad = np.sqrt(p[:, 2:3] / np.pi) * _RC_K + _RC_GAP  # (n, 21)
+    rad = np.sqrt(p[:, 2:3]) * _RC_K + _RC_GAP  # (n, 21)
     xy = (p[:, :2, None] + rad[:, None, :] * _RC_DIR).astype(np.int32)  # (n, 2, 21)
     np.maximum(xy, 0, out=xy)
     np.minimum(xy, ((W - 1,), (H - 1,)), out=xy)
@@ -364,8 +365,9 @@ def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
     ring = px[:, :16]
     spot = np.sort(px[:, 16:], axis=1)[:, 2]  # the median of the five
     # the ring's median colour and its mean distance from it; points off the die count too
-    med = 0.5 * np.partition(ring, (7, 8), axis=1)[:, 7:9].sum(1)
-    spread = (np.abs(ring - med[:, None]) @ _LAB_W).mean(1)
+    # (sorting 16 points costs less than numpy's partition of them)
+    med = 0.5 * np.sort(ring, axis=1)[:, 7:9].sum(1)
+    spread = np.abs(ring - med[:, None]).sum(1) @ _LAB_W16
     return (np.abs(spot - med) @ _LAB_W) / np.maximum(spread, 4.0)
 
 
@@ -381,74 +383,6 @@ def _diag_dev(pts: np.ndarray, edge: float) -> np.ndarray | float:
     else:
         d = z[..., 1] - z[..., 0]
     dev = np.abs((np.angle(d, deg=True) - edge) % 90.0 - 45.0)
-    return float(dev) if dev.ndim == 0 else dev
-
-
-BANDS = ((40, 85), (10, 60))  # brightness percentiles guessed to be the face colour
-HYPOTHESES = [(BANDS[0], 1.0, 5), (BANDS[0], 0.8, 5), (BANDS[0], 1.3, 6),
-              (BANDS[1], 1.0, 5), (BANDS[1], 0.8, 5), (BANDS[1], 1.3, 6)]
-STRONG_K = (0.7, 0.85)  # thresholds at these fractions of the found pips' contrast are also tried
-LOST_W = 0.03  # doubt about a set whose threshold left a blob that may hide pips
-EARLY_MIN = 5
-EARLY_ERR = 0.15  # a layout error this small is a clean fit (the search may stop)
-LOO_ERR = 0.15  # leave one blob out only when the whole set fits worse than this
-MARGIN_FULL = 0.2  # score margin over any other count that gives full confidence
-AGREE = 2  # stop when this many first hypotheses agree on a clean fit
-SCALE_MIN, SCALE_MAX = 0.10, 0.42  # plausible layout scale, per die side
-CENTRE_W, CENTRE_FREE = 4.0, 0.2  # penalty for pips off the die's centre beyond FREE
-SPREAD_W = 1.0  # penalty for unequal pip sizes
-ODD_FREE, ODD_W = 0.68, 4.0  # penalty for a two whose smaller pip is below this share of the other
-ONE_R = 0.17  # ... when its larger pip is this near the die's centre (of its side), as a one's is
-DIAG_FREE, DIAG_W = 25.0, 0.02  # penalty per degree beyond FREE that a two's or
-# three's line is off the die's diagonal
-FLAT_FREE, FLAT_W = 3.0, 0.25  # penalty for a pip standing less than FLAT_FREE times its
-# ring's unevenness out of its ring (a bevel highlight or a dark corner, not a pip)
-FLAT_MAX = 3  # ... judged in sets of two to this many pips (where one stray pip decides)
-STRONG_RC = 2.0  # pips standing this far out of their rings are also tried without the others
-
-# sample points, per pip: 16 on a ring just outside it, then its centre and four points
-# halfway to its edge; each at (radius * _RC_K + _RC_GAP) in direction _RC_DIR
-_RC_ANG = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-_RC_DIR = np.array([np.r_[np.cos(_RC_ANG), 0, 1, -1, 0, 0],
-                    np.r_[np.sin(_RC_ANG), 0, 0, 0, 1, -1]], np.float32)
-_RC_K = np.r_[np.ones(16), np.full(5, 0.5)].astype(np.float32)
-_RC_GAP = np.r_[np.full(16, 0.05 * NORM), np.zeros(5)].astype(np.float32)
-_LAB_W = np.array([1.0, 2.0, 2.0], np.float32)  # as _DIST_W: hue counts double
-
-
-def ring_contrast(lab: np.ndarray, pips: list) -> np.ndarray:
-    """Each pip's colour contrast with the ring just outside it, over the ring's own spread.
-
-    A pip is an even spot on an even face: its ring is alike all round and the pip stands
-    far out of it. A highlight or a dark corner on the bevel, where the top face, the bevel
-    and a side meet, has an uneven ring and stands out of it little."""
-    H, W = lab.shape[:2]
-    p = np.array([(x, y, a) for x, y, a, *_ in pips], np.float32)
-    rad = np.sqrt(p[:, 2:3] / np.pi) * _RC_K + _RC_GAP  # (n, 21)
-    xy = (p[:, :2, None] + rad[:, None, :] * _RC_DIR).astype(np.int32)  # (n, 2, 21)
-    np.maximum(xy, 0, out=xy)
-    np.minimum(xy, ((W - 1,), (H - 1,)), out=xy)
-    px = lab[xy[:, 1], xy[:, 0]].astype(np.float32)  # (n, 21, 3)
-    ring = px[:, :16]
-    spot = np.sort(px[:, 16:], axis=1)[:, 2]  # the median of the five
-    # the ring's median colour and its mean distance from it; points off the die count too
-    med = 0.5 * np.partition(ring, (7, 8), axis=1)[:, 7:9].sum(1)
-    spread = (np.abs(ring - med[:, None]) @ _LAB_W).mean(1)
-    return (np.abs(spot - med) @ _LAB_W) / np.maximum(spread, 4.0)
-
-
-def _diag_dev(pts: np.ndarray, edge: float) -> np.ndarray | float:
-    """Degrees (0-45) by which the line through each set of two or three points (..., m, 2)
-    misses the die's diagonal, the die's edges being at ``edge`` degrees."""
-    pts = np.asarray(pts, np.float64)
-    # the line through the two points farthest apart (a three's end pips)
-    d = pts[..., 1, :] - pts[..., 0, :]
-    if pts.shape[-2] == 3:
-        pairs = np.stack([d, pts[..., 2, :] - pts[..., 0, :], pts[..., 2, :] - pts[..., 1, :]], -2)
-        far = (pairs ** 2).sum(-1).argmax(-1)
-        d = np.take_along_axis(pairs, far[..., None, None], -2)[..., 0, :]
-    a = np.degrees(np.arctan2(d[..., 1], d[..., 0])) - edge
-    dev = np.abs((a % 90.0) - 45.0)
     return float(dev) if dev.ndim == 0 else dev
 
 
