@@ -4,8 +4,10 @@ The die's crop is brought to a fixed size; the die body colour is estimated loca
 large median (pips are too small to survive it), and pips are the compact, round blobs that
 differ from the body, whichever their colour, and are ringed by body colour. Several
 thresholds and two guesses of the face colour give several candidate pip sets (also with
-one stray blob left out); the set that best fits a standard layout of its count (1 to 6, any
-rotation) wins. The fit's error gives the confidence.
+one stray blob left out, or those that stand little out of their surroundings); the set that
+best fits a standard layout of its count (1 to 6, any rotation) wins, less any doubts (a two
+or three off the face's diagonal, a small set with a pip that is only a bevel's highlight or
+dark corner). The fit's error gives the confidence.
 """
 
 from __future__ import annotations
@@ -336,7 +338,6 @@ DIAG_FREE, DIAG_W = 25.0, 0.02  # penalty per degree beyond FREE that a two's or
 FLAT_FREE, FLAT_W = 3.0, 0.25  # penalty for a pip standing less than FLAT_FREE times its
 # ring's unevenness out of its ring (a bevel highlight or a dark corner, not a pip)
 FLAT_MAX = 3  # ... judged in sets of two to this many pips (where one stray pip decides)
-RC_NEAR = 1.0  # pips whose centres are this near are one pip (px)
 STRONG_RC = 2.0  # pips standing this far out of their rings are also tried without the others
 
 # sample points, per pip: 16 on a ring just outside it, then its centre and four points
@@ -448,21 +449,15 @@ def best_pips(crop: np.ndarray, mask: np.ndarray,
     centre = np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)])
     counts = []
     by_count: dict[int, float] = {}
-    rcs: list = []  # (x, y, contrast with its ring) of each pip measured
+    rcs: dict = {}  # each pip's contrast with its ring, by position
 
     def ring_of(ps: list) -> np.ndarray:
-        # the same pips recur at most thresholds, their centres moved by a pixel or less
-        out = []
-        for p in ps:
-            out.append(next((v for x, y, v in rcs
-                             if abs(x - p[0]) <= RC_NEAR and abs(y - p[1]) <= RC_NEAR), None))
-        new = [p for p, v in zip(ps, out) if v is None]
+        # (the same pips recur at most thresholds)
+        new = [p for p in ps if (round(p[0]), round(p[1])) not in rcs]
         if new:
-            vals = ring_contrast(base[0], new).tolist()
-            rcs.extend((p[0], p[1], v) for p, v in zip(new, vals))
-            vals.reverse()
-            out = [vals.pop() if v is None else v for v in out]
-        return np.array(out)
+            for p, v in zip(new, ring_contrast(base[0], new).tolist()):
+                rcs[round(p[0]), round(p[1])] = v
+        return np.array([rcs[round(p[0]), round(p[1])] for p in ps])
 
     hyps = list(HYPOTHESES)
     h = -1
