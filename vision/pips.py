@@ -12,6 +12,7 @@ dark corner). The fit's error gives the confidence.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -377,15 +378,14 @@ def _diag_dev(pts: np.ndarray, edge: float) -> np.ndarray | float:
     """Degrees (0-45) by which the line through each set of two or three points (..., m, 2)
     misses the die's diagonal, the die's edges being at ``edge`` degrees."""
     pts = np.asarray(pts, np.float64)
-    z = pts[..., 0] + 1j * pts[..., 1]
-    if z.shape[-1] == 3:
+    # plain floats: a handful of sets of two or three points each
+    dev = []
+    for q in pts.reshape(-1, pts.shape[-2], 2).tolist():
         # the line through the two points farthest apart (a three's end pips)
-        pairs = z[..., [1, 2, 2]] - z[..., [0, 0, 1]]
-        d = np.take_along_axis(pairs, np.abs(pairs).argmax(-1)[..., None], -1)[..., 0]
-    else:
-        d = z[..., 1] - z[..., 0]
-    dev = np.abs((np.angle(d, deg=True) - edge) % 90.0 - 45.0)
-    return float(dev) if dev.ndim == 0 else dev
+        dx, dy = max(((b[0] - a[0], b[1] - a[1]) for i, a in enumerate(q) for b in q[i + 1:]),
+                     key=lambda d: d[0] * d[0] + d[1] * d[1])
+        dev.append(abs((math.degrees(math.atan2(dy, dx)) - edge) % 90.0 - 45.0))
+    return dev[0] if pts.ndim == 2 else np.array(dev).reshape(pts.shape[:-2])
 
 
 def _score_sets(sets: np.ndarray, centre: np.ndarray, n_all: int, lost: bool,
