@@ -99,8 +99,13 @@ def _hull(points: np.ndarray) -> np.ndarray:
     x1, y1 = points.max(0)
     m = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
     m[points[:, 1] - y0, points[:, 0] - x0] = 1
-    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return cv2.convexHull(np.vstack(cs)) + np.array([x0, y0], np.int32)
+    return _mask_hull(m, (x0, y0))
+
+
+def _mask_hull(mask: np.ndarray, offset: tuple[int, int]) -> np.ndarray:
+    """Convex hull of a 0/1 mask's outline, shifted by ``offset``."""
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.vstack(cs)) + np.array(offset, np.int32)
 
 
 def _split(points: np.ndarray, k: int, feats: np.ndarray | None = None) -> list[np.ndarray]:
@@ -347,9 +352,7 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                     k = max(2, min(int(round(area / die_area)), 12))
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         if k == 1:  # the blob's own outline (no pixel list needed)
-            cs, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            c = _candidate(cv2.convexHull(np.vstack(cs)) + np.array([x, y], np.int32),
-                           float(area), scale)
+            c = _candidate(_mask_hull(blob, (x, y)), float(area), scale)
             if c is not None and area >= min_area * 0.5:
                 dice.append(c)
             continue
