@@ -97,7 +97,7 @@ START=$(date +%s.%N)
 PASSED=()
 FAILED=()
 now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+since() { awk -v a="$1" -v b="$(now)" -v d="${2:-1}" 'BEGIN { printf "%.*f", d, b - a }'; }
 log() { printf '[pi-check %6ss] %s\n' "$(since "$START")" "$*"; }
 
 # step NAME COMMAND...: runs it in a subshell that stops at its first failing command (set -e
@@ -236,6 +236,7 @@ run_install() {
 INSTALL_T0=$(now)
 step "deploy/install.sh --not-a-pi --no-start inside the root" run_install || exit 1
 INSTALL_S=$(since "$INSTALL_T0")
+INSTALL_LOG=$LAST_LOG
 grep -E '^ *[0-9.]+s (==>|install.sh|    [^ ])' "$LAST_LOG" | sed 's/^/            /' || true
 
 # -- smoke: the commands, under emulation -------------------------------------------------------
@@ -289,6 +290,7 @@ PY
 }
 step "companion dice read --set d6 on a rendered roll of 4 dice: the faces rendered" \
     dice_read_matches || true
+DICE_READ_MS=$(sed -n 's/^read .* in \([0-9]*\) ms$/\1/p' "$LAST_LOG")
 
 serve_answers_health() {
     local out=$ROOT/opt/pi-check/serve.out port="" i rc=0 t0
@@ -392,10 +394,16 @@ SERVE_IMPORTS='import companion.cli, waitress, web, vision.sources, vision.table
 import_times() {
     local i t0
     for i in $(seq 1 "$1"); do
-        t0=$(now); in_root "$VENV/bin/python" -c pass; echo "pass $(since "$t0")"
-        t0=$(now); in_root "$VENV/bin/python" -c "$SERVE_IMPORTS"; echo "serve $(since "$t0")"
+        t0=$(now); in_root "$VENV/bin/python" -c pass; echo "pass $(since "$t0" 2)"
+        t0=$(now); in_root "$VENV/bin/python" -c "$SERVE_IMPORTS"; echo "serve $(since "$t0" 2)"
     done | sort -k1,1 -k2,2n | awk '{ v[$1, ++n[$1]] = $2 }
         END { printf "%s %s\n", v["pass", int((n["pass"] + 1) / 2)], v["serve", int((n["serve"] + 1) / 2)] }'
+}
+# seconds between two of install.sh's "==> " lines in its timed log
+phase_s() {
+    awk -v a="==> $1" -v b="==> $2" '
+        index($0, a) { t0 = $1 + 0 } index($0, b) && !t1 { t1 = $1 + 0 }
+        END { printf "%.0f", t1 - t0 }' "$INSTALL_LOG"
 }
 figures() {
     local bare serve wheels
@@ -405,10 +413,13 @@ figures() {
     {
         echo "| measure (arm64 under qemu-user on $(uname -m), $(nproc) cores) | figure |"
         echo "|---|---|"
-        echo "| install.sh --not-a-pi, whole (apt, user, venv, pip, unit) | ${INSTALL_S} s |"
+        echo "| install.sh --not-a-pi, whole | ${INSTALL_S} s |"
+        echo "| of which apt (python3-venv, python3-pip, curl) | $(phase_s "system packages" "service user") s |"
+        echo "| of which the venv and pip (upgrade pip, build, install the wheels) | $(phase_s "python venv" "config") s |"
         echo "| python -c pass (median of 7) | ${bare} s |"
         echo "| import of what serve loads (median of 7) | ${serve} s ($(awk -v a="$serve" -v b="$bare" 'BEGIN { printf "%.1f", a / b }') x python -c pass) |"
         echo "| serve --simulate: start to /api/health answering | ${SERVE_READY_S:-?} s |"
+        echo "| dice read of the rendered 4-dice roll (the reader's own time) | ${DICE_READ_MS:-?} ms |"
         echo "| wheels in the venv | ${wheels}|"
         echo "| from the OS | $(in_root python3 -c "import numpy, $CANARY as c; print('numpy', numpy.__version__, '$CANARY', c.__version__)") |"
     } | tee "$FIGURES"
