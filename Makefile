@@ -7,7 +7,7 @@ DATA   ?= data
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench venv clean
+.PHONY: run test bench venv clean pi-check
 
 venv: $(STAMP)
 
@@ -26,6 +26,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) tests/bench/run.py $(BENCH)
+
+# deploy/install.sh and the smoke commands on an arm64 Debian Bookworm root under qemu emulation.
+# Needs root; needs no .venv. See "Checking the install without a Pi" in docs/hardware.md.
+pi-check:
+	tests/pi/pi_check.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

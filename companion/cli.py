@@ -182,7 +182,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _dice(args: argparse.Namespace) -> int:
     from vision.cli import run as run_dice  # imported here: only `dice` needs OpenCV
 
-    rest = (["--data", args.data] if args.data else []) + args.rest
+    # --data belongs to the dice subcommand (`read`, `teach`, `watch`), so it goes after it
+    data = ["--data", args.data] if args.data and args.rest else []
+    rest = args.rest[:1] + data + args.rest[1:]
     return run_dice(rest)
 
 

@@ -6,6 +6,8 @@
 #   sudo deploy/install.sh            # install or update, then (re)start the service
 #   sudo deploy/install.sh --no-start # install only
 #   sudo deploy/install.sh --kiosk pi # also open the dashboard full screen for desktop user "pi"
+#   sudo deploy/install.sh --not-a-pi --no-start # a test root that is not Raspberry Pi OS
+#                                     # (make pi-check): the Raspberry Pi OS packages are skipped
 set -euo pipefail
 
 PREFIX=/opt/companion
@@ -16,15 +18,17 @@ UNIT=/etc/systemd/system/companion.service
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 START=1
 KIOSK_USER=""
+NOT_A_PI=0
 
 usage() {
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-start) START=0 ;;
         --kiosk) KIOSK_USER=${2:?--kiosk needs the desktop user name}; shift ;;
+        --not-a-pi) NOT_A_PI=1 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -42,9 +46,15 @@ if ! grep -q 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
 fi
 
 say "system packages"
-packages=(python3 python3-venv python3-pip python3-picamera2 python3-lgpio curl)
+packages=(python3 python3-venv python3-pip curl)
+pi_packages=(python3-picamera2 python3-lgpio)   # from Raspberry Pi OS's own archive only
 if [ -n "$KIOSK_USER" ]; then
-    packages+=(chromium-browser)
+    pi_packages+=(chromium-browser)
+fi
+if [ "$NOT_A_PI" -eq 1 ]; then
+    echo "    --not-a-pi: skipped ${pi_packages[*]} (Raspberry Pi OS only: camera, GPIO pins)"
+else
+    packages+=("${pi_packages[@]}")
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -78,7 +88,23 @@ if [ ! -x "$PREFIX/venv/bin/python" ]; then
     python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
 "$PREFIX/venv/bin/pip" install --quiet --upgrade pip
-"$PREFIX/venv/bin/pip" install --quiet --upgrade "$SRC"
+# picamera2 and simplejpeg come built against the OS's numpy (1.24 on Bookworm). A newer numpy
+# installed into the venv would shadow it and they would fail to import ("numpy.dtype size
+# changed"): the camera would never open. So the venv keeps the OS's numpy, and pip picks the
+# wheels that work with it (OpenCV 4.11 for numpy 1.24). Never build numpy or OpenCV from source.
+pip_args=(--upgrade --only-binary numpy --only-binary opencv-python-headless)
+os_numpy=$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+if [ -n "$os_numpy" ]; then
+    echo "    keeping the OS's numpy $os_numpy"
+    printf 'numpy==%s\n' "$os_numpy" > "$PREFIX/constraints.txt"
+    pip_args+=(--constraint "$PREFIX/constraints.txt")
+    # an install made before this rule may hold its own numpy: remove it (only the venv's copy)
+    own_numpy='import numpy, sys; sys.exit(not numpy.__file__.startswith(sys.prefix))'
+    if "$PREFIX/venv/bin/python" -c "$own_numpy" 2>/dev/null; then
+        "$PREFIX/venv/bin/pip" uninstall --quiet --yes numpy
+    fi
+fi
+"$PREFIX/venv/bin/pip" install --quiet "${pip_args[@]}" "$SRC"
 
 say "config $CONFIG_DIR/config.toml"
 if [ ! -e "$CONFIG_DIR/config.toml" ]; then
@@ -93,7 +119,15 @@ install -m 0644 "$SRC/deploy/50-companion-poweroff.rules" /etc/polkit-1/rules.d/
 
 say "systemd unit"
 install -m 0644 "$SRC/deploy/companion.service" "$UNIT"
-systemctl daemon-reload
+# A root being prepared (an image, a chroot) runs no systemd: enabling works offline, while
+# reloading and starting wait for its first boot. A booted Pi always has /run/systemd/system.
+booted=0
+[ -d /run/systemd/system ] && booted=1
+if [ "$booted" -eq 1 ]; then
+    systemctl daemon-reload
+else
+    echo "    systemd is not running here: the unit is enabled and starts at the next boot"
+fi
 systemctl enable companion.service >/dev/null
 
 if [ -n "$KIOSK_USER" ]; then
@@ -115,7 +149,9 @@ DESKTOP
     chown "$KIOSK_USER:$KIOSK_USER" "$home/.config/autostart/companion-kiosk.desktop"
 fi
 
-if [ "$START" -eq 1 ]; then
+if [ "$START" -eq 1 ] && [ "$booted" -eq 0 ]; then
+    echo "install.sh: warning: systemd is not running here, so the service is not started" >&2
+elif [ "$START" -eq 1 ]; then
     say "starting"
     systemctl restart companion.service
     systemctl --no-pager --lines=5 status companion.service || true
