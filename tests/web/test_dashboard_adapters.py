@@ -80,7 +80,10 @@ def test_hardware_status_is_shown_and_buttons_pressed_only_in_simulation(session
 
 def test_without_hardware_the_dashboard_says_so(session):
     body = client(session).get("/api/hardware").get_json()
-    assert body == {"status": None, "simulate": False, "can_press": False}
+    assert body == {"status": None, "simulate": False, "can_press": False, "starting": []}
+    # While `serve` is still attaching them (after the dashboard answers) the page keeps asking.
+    body = client(session, starting={"hardware", "camera"}).get("/api/hardware").get_json()
+    assert body["status"] is None and body["starting"] == ["camera", "hardware"]
 
 
 def test_the_event_stream_answers_once_where_it_cannot_leave_the_request_thread(session):
