@@ -27,6 +27,8 @@ def take_connection(environ: dict) -> socket.socket | None:
     sock = getattr(channel, "socket", None)
     if not isinstance(sock, socket.socket) or not callable(getattr(channel, "del_channel", None)):
         return None
+    if getattr(getattr(channel, "adj", None), "channel_request_lookahead", None) != 0:
+        return None             # waitress may be reading this connection meanwhile: not safe
     deadline = time.monotonic() + FLUSH_WAIT
     while getattr(channel, "total_outbufs_len", 0):
         if time.monotonic() > deadline or not getattr(channel, "connected", False):
