@@ -46,15 +46,6 @@ def encode(event: str, data: Any, id: int | None = None) -> bytes:
     return f"{head}event: {event}\ndata: {text}\n\n".encode()
 
 
-class _Latest:
-    """The newest value of one event name; encoded only once someone is watching."""
-
-    __slots__ = ("id", "data", "frame")
-
-    def __init__(self, id: int | None, data: Any, frame: bytes | None):
-        self.id, self.data, self.frame = id, data, frame
-
-
 class _Stream:
     """One open stream, touched only by the writer thread (after ``Ticket.start``)."""
 
@@ -98,7 +89,7 @@ class StreamHub:
         self.keepalive, self.stall = keepalive, stall
         self.retry = f"retry: {int(retry_ms)}\n\n".encode()
         self._lock = threading.Lock()
-        self._latest: dict[str, _Latest] = {}
+        self._latest: dict[str, tuple[int | None, bytes]] = {}   # event -> (id, frame)
         self._dirty: dict[str, bytes] = {}     # frames published since the writer last looked
         self._incoming: list[tuple[Ticket, socket.socket, bytes]] = []
         self._admitted: Counter[str] = Counter()
@@ -111,25 +102,18 @@ class StreamHub:
     # -- any thread -------------------------------------------------------------------------------
 
     def publish(self, event: str, data: Any, id: int | None = None) -> bool:
-        """The newest value of ``event`` for every stream; False (and logged) when it cannot be
-        encoded as strict JSON, in which case the streams keep the value they had."""
+        """The newest value of ``event`` for every stream, encoded here once; False (and logged)
+        when it is not strict JSON, in which case the streams keep the value they had."""
+        frame = self._encode(event, data, id)
+        if frame is None:
+            return False
         with self._lock:
-            if self._overtaken(event, id):
-                return True          # an older value than the one already out: nothing to send
-            watching = self._open > 0
-        frame = None
-        if watching:
-            frame = self._encode(event, data, id)
-            if frame is None:
-                return False
-        with self._lock:
-            if self._overtaken(event, id):  # again: another thread may have published meanwhile
-                return True
-            self._latest[event] = _Latest(id, data, frame)
-            if frame is not None:
-                self._dirty[event] = frame
-        if frame is not None:
-            self._wake()
+            old = self._latest.get(event)
+            if id is not None and old is not None and old[0] is not None and id < old[0]:
+                return True          # overtaken by a newer value already out: nothing to send
+            self._latest[event] = (id, frame)
+            self._dirty[event] = frame
+        self._wake()
         return True
 
     def admit(self, address: str) -> Ticket:
@@ -152,7 +136,7 @@ class StreamHub:
     def opening(self) -> bytes:
         """What a new stream is sent first: the retry delay and the newest frame of each event."""
         with self._lock:
-            return self.retry + b"".join(self._frames())
+            return self.retry + b"".join(frame for _id, frame in self._latest.values())
 
     def count(self, address: str | None = None) -> int:
         with self._lock:
@@ -174,10 +158,6 @@ class StreamHub:
 
     # -- internals shared with the request threads ------------------------------------------------
 
-    def _overtaken(self, event: str, id: int | None) -> bool:
-        old = self._latest.get(event)
-        return id is not None and old is not None and old.id is not None and id < old.id
-
     def _encode(self, event: str, data: Any, id: int | None) -> bytes | None:
         try:
             return encode(event, data, id)
@@ -185,16 +165,6 @@ class StreamHub:
             self.frames_skipped += 1
             log.error("not sending the %s event (id %s): it is not strict JSON (%s)", event, id, exc)
             return None
-
-    def _frames(self) -> list[bytes]:
-        """The newest frame of each event (caller holds the lock); encodes what no one saw yet."""
-        frames = []
-        for event, latest in self._latest.items():
-            if latest.frame is None:
-                latest.frame = self._encode(event, latest.data, latest.id)
-            if latest.frame is not None:
-                frames.append(latest.frame)
-        return frames
 
     def _start(self, ticket: Ticket, sock: socket.socket, head: bytes) -> None:
         with self._lock:
@@ -255,7 +225,7 @@ class StreamHub:
                         return
                     incoming, self._incoming = self._incoming, []
                     updates, self._dirty = self._dirty, {}
-                    current = self._frames() if incoming else []
+                    current = [frame for _id, frame in self._latest.values()] if incoming else []
                 for stream in list(streams.values()):
                     for event, frame in updates.items():
                         stream.queue(event, frame)

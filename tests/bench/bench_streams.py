@@ -6,7 +6,9 @@ selector, so reading 200 streams takes no thread of the driver's and none of the
 Delivery runs from just before a POST is sent to the moment the reader has the frame with that
 change's seq; both sides read CLOCK_MONOTONIC. Server CPU is the child's user+system time over the
 changes. The reference is the same server with no stream open, measured in the same run; the
-code before this work (BEFORE, a git ref) is measured too where the repository has it. Everything
+code before this work (BEFORE, a git ref) is measured too where the repository has it. The kinds
+of phase take turns over ROUNDS rounds (a busy moment of a shared machine falls on each), and the
+start-ups of both trees alternate too. Everything
 talks only to 127.0.0.1, and every phase is bounded in count and time.
 """
 
@@ -35,6 +37,7 @@ BEFORE = os.environ.get("STREAMS_BENCH_BEFORE", "f55824e")   # main before issue
 CHANGES = 100
 PACE = 0.04
 STARTS = 5
+ROUNDS = int(os.environ.get("STREAMS_BENCH_ROUNDS", "3"))
 FRAME_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
 CONFIG = "[server]\nstreams_per_address = 250\n"
 
@@ -207,36 +210,37 @@ def phase(streams: int, churn: int = 0, cwd: Path | None = None, changes: int = 
             "cpu_ms": cpu / changes * 1000}
 
 
-def start_up(cwd: Path | None, *args: str) -> dict:
-    """Serve to the first healthy answer, and on to every adapter attached, over STARTS runs;
-    then one more run under ``-X importtime`` counts the modules imported by the healthy answer."""
-    healthy, ready = [], []
-    modules = None
+def start_up(trees: list, *args: str) -> list[dict]:
+    """For each tree (None: this one), serve to the first healthy answer and on to every adapter
+    attached, STARTS times, the trees taking turns; then one more run each under ``-X importtime``
+    counts the modules imported by the healthy answer."""
+    runs = {i: {"healthy": [], "ready": [], "modules": None} for i in range(len(trees))}
     for run in range(STARTS + 1):
-        server = Serve(cwd, *args, imports=run == STARTS)
-        try:
-            first = None
-            while True:
-                try:
-                    health = server.request("GET", "/api/health")
-                except (OSError, http.client.HTTPException):
-                    server.conn.close()
-                    time.sleep(0.002)
-                    continue
-                if first is None:
-                    first = time.perf_counter()
-                if not health.get("starting"):
-                    break
-                time.sleep(0.005)
-            if run == STARTS:
-                modules = sum(1 for t in server.imported if t <= first)
-            else:
-                healthy.append(first - server.started)
-                ready.append(time.perf_counter() - server.started)
-        finally:
-            server.close()
-    return {"healthy": statistics.median(healthy), "ready": statistics.median(ready),
-            "modules": modules}
+        for i, tree in enumerate(trees):
+            server = Serve(tree, *args, imports=run == STARTS)
+            try:
+                first = None
+                while True:
+                    try:
+                        health = server.request("GET", "/api/health")
+                    except (OSError, http.client.HTTPException):
+                        server.conn.close()
+                        time.sleep(0.002)
+                        continue
+                    if first is None:
+                        first = time.perf_counter()
+                    if not health.get("starting"):
+                        break
+                    time.sleep(0.005)
+                if run == STARTS:
+                    runs[i]["modules"] = sum(1 for t in server.imported if t <= first)
+                else:
+                    runs[i]["healthy"].append(first - server.started)
+                    runs[i]["ready"].append(time.perf_counter() - server.started)
+            finally:
+                server.close()
+    return [{"healthy": statistics.median(r["healthy"]), "ready": statistics.median(r["ready"]),
+             "modules": r["modules"]} for r in runs.values()]
 
 
 def before_tree() -> tempfile.TemporaryDirectory | None:
@@ -252,15 +256,48 @@ def before_tree() -> tempfile.TemporaryDirectory | None:
     return tmp
 
 
+def combined(results: list[dict]) -> dict:
+    """Rounds folded: medians, except counts (summed) and the slowest POST (the slowest of all)."""
+    out = {}
+    for key, value in results[0].items():
+        values = [r[key] for r in results]
+        if key in ("missing", "deliveries"):
+            out[key] = sum(values)
+        elif key == "post_max":
+            out[key] = max(values)
+        elif key == "open":
+            out[key] = min(values)
+        else:
+            out[key] = statistics.median(values) if value is not None else None
+    return out
+
+
 def run():
     rows = []
-    none = phase(0)
-    fifty = phase(50)
-    many = phase(200)
-    churned = phase(50, churn=10, changes=50)
+    old = before_tree()
+    try:
+        _measure(rows, old)
+    finally:
+        if old is not None:
+            old.cleanup()
+    return rows
+
+
+def _measure(rows: list, old) -> None:
+    rounds: dict[str, list] = {"none": [], "fifty": [], "many": [], "churned": [], "past": []}
+    for _ in range(ROUNDS):   # interleaved, so a busy moment of the machine falls on every kind
+        rounds["none"].append(phase(0))
+        rounds["fifty"].append(phase(50))
+        rounds["many"].append(phase(200))
+        rounds["churned"].append(phase(50, churn=10, changes=50))
+        if old is not None:
+            rounds["past"].append(phase(40, cwd=Path(old.name)))
+    none, fifty, many, churned = (combined(rounds[k]) for k in ("none", "fifty", "many", "churned"))
+    ratio = statistics.median(f["cpu_ms"] / n["cpu_ms"] for f, n in zip(rounds["fifty"], rounds["none"]))
     rows += [
         ("no stream open: POST median / p95", f"{none['post_median']:.1f} / {none['post_p95']:.1f} ms",
-         f"reference; server CPU {none['cpu_ms']:.2f} ms a change ({CHANGES} changes, {PACE * 1000:.0f} ms apart)"),
+         f"reference; server CPU {none['cpu_ms']:.2f} ms a change ({CHANGES} changes, {PACE * 1000:.0f} ms "
+         f"apart; medians of {ROUNDS} interleaved rounds here and below)"),
         ("200 streams: POST p95", f"{many['post_p95']:.1f} ms",
          f"target <= 20 ms; {many['post_p95'] / none['post_p95']:.2f}x the reference; median {many['post_median']:.1f} ms, "
          f"{many['open']} streams open at the server"),
@@ -268,37 +305,31 @@ def run():
          f"target <= 30 ms; median {many['delivery_median']:.1f} ms; {many['deliveries']} deliveries, "
          f"{many['missing']} missing"),
         ("50 streams: server CPU per change", f"{fifty['cpu_ms']:.2f} ms",
-         f"target <= 3x none: {fifty['cpu_ms'] / none['cpu_ms']:.2f}x; delivery p95 {fifty['delivery_p95']:.1f} ms, "
+         f"target <= 3x none: {ratio:.2f}x (median of the rounds' ratios); delivery p95 {fifty['delivery_p95']:.1f} ms, "
          f"{fifty['missing']} missing"),
         ("200 streams: server CPU per change", f"{many['cpu_ms']:.2f} ms",
          f"{many['cpu_ms'] / none['cpu_ms']:.2f}x none"),
         ("50 streams reset and reopened 10x: slowest POST after", f"{churned['post_max']:.1f} ms",
-         f"target <= 50 ms; {churned['post_max'] / none['post_p95']:.2f}x the reference p95; 50 POSTs; "
+         f"target <= 50 ms; slowest with no stream {none['post_max']:.1f} ms; 50 POSTs a round; "
          f"{churned['open']} streams open at the server (50 expected), {churned['missing']} deliveries missing"),
     ]
-    old = before_tree()
-    try:
-        if old is not None:
-            past = phase(40, cwd=Path(old.name))
-            rows.append((f"40 streams on {BEFORE} (a thread each): server CPU per change",
-                         f"{past['cpu_ms']:.2f} ms",
-                         f"now at 50 streams {fifty['cpu_ms'] / past['cpu_ms']:.2f}x of it; its POST p95 "
-                         f"{past['post_p95']:.1f} ms, delivery p95 {past['delivery_p95']:.1f} ms (48 threads: "
-                         "it cannot hold 50)"))
-        for label, args in (("no camera", ()), ("--simulate", ("--simulate",))):
-            now = start_up(None, *args)
-            note = (f"median of {STARTS}; every adapter attached at {now['ready'] * 1000:.0f} ms"
-                    if args else f"median of {STARTS}; target <= 500 ms")
-            if old is not None:
-                was = start_up(Path(old.name), *args)
-                note += (f"; {BEFORE}: {was['healthy'] * 1000:.0f} ms, {was['modules']} modules "
-                         f"(ratio {now['healthy'] / was['healthy']:.2f})")
-            rows.append((f"serve {label}: to healthy, modules then", f"{now['healthy'] * 1000:.0f} ms, "
-                         f"{now['modules']}", note))
-    finally:
-        if old is not None:
-            old.cleanup()
-    return rows
+    if old is not None:
+        past = combined(rounds["past"])
+        rows.append((f"40 streams on {BEFORE} (a thread each): server CPU per change",
+                     f"{past['cpu_ms']:.2f} ms",
+                     f"now at 50 streams {fifty['cpu_ms'] / past['cpu_ms']:.2f}x of it; its POST p95 "
+                     f"{past['post_p95']:.1f} ms, delivery p95 {past['delivery_p95']:.1f} ms (48 threads: "
+                     "it cannot hold 50)"))
+    trees = [None] + ([Path(old.name)] if old is not None else [])
+    for label, args in (("no camera", ()), ("--simulate", ("--simulate",))):
+        now, *was = start_up(trees, *args)
+        note = (f"median of {STARTS}; every adapter attached at {now['ready'] * 1000:.0f} ms"
+                if args else f"median of {STARTS}; target <= 500 ms")
+        if was:
+            note += (f"; {BEFORE}, interleaved: {was[0]['healthy'] * 1000:.0f} ms, {was[0]['modules']} "
+                     f"modules (ratio {now['healthy'] / was[0]['healthy']:.2f})")
+        rows.append((f"serve {label}: to healthy, modules then", f"{now['healthy'] * 1000:.0f} ms, "
+                     f"{now['modules']}", note))
 
 
 if __name__ == "__main__":
