@@ -265,10 +265,12 @@ def combined(results: list[dict]) -> dict:
             out[key] = sum(values)
         elif key == "post_max":
             out[key] = max(values)
+        elif None in values:     # the code before has no stream count in its health answer
+            out[key] = None
         elif key == "open":
             out[key] = min(values)
         else:
-            out[key] = statistics.median(values) if value is not None else None
+            out[key] = statistics.median(values)
     return out
 
 
