@@ -41,7 +41,7 @@ def _serve(args: argparse.Namespace) -> int:
     ext: dict = {}
     try:
         app = create_app(session, config=config,
-                         extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate,
+                         extras={"data_dir": data, "simulate": args.simulate,
                                  "camera": None, "starting": {"camera", "hardware"}})
         ext = app.extensions["companion"]
         host = args.host or config.host
