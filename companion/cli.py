@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -36,20 +37,16 @@ def _serve(args: argparse.Namespace) -> int:
     journal = Journal(data / "journal.sqlite3")
     session = Session(journal, Catalog(config.components_dir))
     stopping = threading.Event()
-    adapters: list = []          # closed in reverse order on the way out
+    adapters = _Adapters(stopping)
+    ext: dict = {}
     try:
-        camera = _attach_camera(args, config, session, data)
-        if camera is not None:
-            adapters.append(camera)
-        hardware = _attach_hardware(args, config, session, camera)
-        if hardware is not None:
-            adapters.append(hardware)
-        app = create_app(session, config=config, hardware=hardware,
-                         extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate,
-                                 "camera": camera})
+        app = create_app(session, config=config,
+                         extras={"data_dir": data, "simulate": args.simulate,
+                                 "camera": None, "starting": {"camera", "hardware"}})
+        ext = app.extensions["companion"]
         host = args.host or config.host
         port = config.port if args.port is None else args.port
-        # Each live dashboard holds one thread on its event stream; leave room for a full table.
+        # Event streams leave their request thread (web/handoff.py): these threads answer requests.
         server = create_server(app, host=host, port=port, threads=args.threads,
                                channel_timeout=60, ident="companion")
 
@@ -64,18 +61,67 @@ def _serve(args: argparse.Namespace) -> int:
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
+        # The camera stack (OpenCV) takes longer to import than all the rest of start-up: the
+        # dashboard answers first, and /api/health lists what is still "starting".
+        threading.Thread(target=adapters.attach, args=(args, config, session, data, ext),
+                         name="adapters", daemon=True).start()
         try:
             server.run()
         except (OSError, ValueError) as exc:
             if not stopping.is_set():
                 raise
             log.debug("server loop ended: %s", exc)
+        if adapters.failed is not None:
+            raise adapters.failed
     finally:
+        # The way out, in order: no new work, streams closed (pages reconnect to the next
+        # service), adapters closed in reverse, the journal last.
         stopping.set()
-        for adapter in reversed(adapters):
-            adapter.close()
+        if ext.get("streams") is not None:
+            ext["streams"].close()
+        adapters.close()
         journal.close()
     return 0
+
+
+class _Adapters:
+    """The adapters `serve` attaches after the dashboard answers, closed in reverse order."""
+
+    def __init__(self, stopping: threading.Event):
+        self.stopping = stopping
+        self.failed: BaseException | None = None
+        self._open: list = []
+        self._lock = threading.Lock()
+
+    def attach(self, args: argparse.Namespace, config, session: Session, data: Path, ext: dict) -> None:
+        try:
+            camera = _attach_camera(args, config, session, data)
+            if self._keep(ext, "camera", camera):
+                self._keep(ext, "hardware", _attach_hardware(args, config, session, camera))
+        except Exception as exc:  # a bad [camera] or [gpio] section stops the service, as before
+            self.failed = exc
+            log.error("cannot attach the adapters: %s", exc)
+            os.kill(os.getpid(), signal.SIGTERM)   # the same way out as a stop from outside
+
+    def _keep(self, ext: dict, name: str, adapter) -> bool:
+        """Put an attached adapter to work; False (and it closed) when the service is stopping."""
+        with self._lock:
+            if self.stopping.is_set():
+                if adapter is not None:
+                    adapter.close()
+                return False
+            if adapter is not None:
+                self._open.append(adapter)
+            ext[name] = adapter
+            ext["starting"].discard(name)
+            return True
+
+    def close(self) -> None:
+        with self._lock:
+            self.stopping.set()
+            for adapter in reversed(self._open):
+                adapter.close()
+            self._open = []
 
 
 def _attach_camera(args: argparse.Namespace, config, session: Session, data: Path):
@@ -101,11 +147,11 @@ def _attach_camera(args: argparse.Namespace, config, session: Session, data: Pat
 
 def _attach_hardware(args: argparse.Namespace, config, session: Session, camera):
     """Buttons, LEDs, buzzer and the serial peripheral, from the config (defaults in simulation)."""
-    from hardware.wiring import attach  # imported here: only `serve` drives devices
-
     sections = {name: config.section(name) for name in ("gpio", "serial", "tokens")}
     if not args.simulate and not any(sections.values()):
         return None   # nothing configured: a laptop or a Pi without table hardware yet
+    from hardware.wiring import attach  # imported here: only `serve` with devices drives them
+
     return attach(session, sections, simulate=args.simulate,
                   read_dice=camera.read_now if camera is not None else None,
                   confirm=lambda: _confirm_waiting_read(session),

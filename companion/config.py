@@ -27,6 +27,8 @@ class Config:
     join_code: str | None = None         # None: one is made and kept in the data folder
     watch_requires_code: bool = False
     trust_loopback: bool = True
+    streams_per_address: int = 8         # live event streams (dashboards) one device may hold
+    streams_total: int = 256
     components_dir: Path | None = None
     sections: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -66,6 +68,11 @@ def load(arg: str | os.PathLike | None, data: Path) -> Config:
         config.join_code = code
         config.watch_requires_code = server.get("watch_requires_code", bool, False)
         config.trust_loopback = server.get("trust_loopback", bool, True)
+        for key in ("streams_per_address", "streams_total"):
+            value = server.get(key, int, getattr(config, key))
+            if not 1 <= value <= 1000:
+                raise server.fail(key, "must be between 1 and 1000")
+            setattr(config, key, value)
     if "components" in raw:
         comp = top.table("components")
         folder = Path(comp.get("dir", str)).expanduser()

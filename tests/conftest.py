@@ -55,6 +55,20 @@ class Server:
             raise RuntimeError(f"server did not start: {line!r} {self.proc.stderr.read()}")
         self.port = int(match.group(1))
         self.url = f"http://127.0.0.1:{self.port}"
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 60.0) -> dict:
+        """Until the adapters (camera, buttons) have attached: the dashboard answers before."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                status, health = self.get("/api/health")
+            except OSError:
+                status, health = None, None
+            if status == 200 and not health.get("starting"):
+                return health
+            time.sleep(0.02)
+        raise RuntimeError(f"server not ready (exit {self.proc.poll()})")
 
     def request(self, method: str, path: str, body=None, raw: bytes | None = None,
                 headers: dict | None = None):

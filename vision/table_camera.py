@@ -94,7 +94,8 @@ class TableCamera:
     def throw(self, faces: list[str] | None = None) -> list[str]:
         """Simulation: throw the dice the game expects now (random faces unless given) into the
         simulated tray; returns the faces that landed."""
-        entry = self._entry()
+        # The state the player is looking at, not the listener's copy, which may lag a moment.
+        entry = _entry(self.session.view().get("expect"))
         if entry is None or not hasattr(self.source, "throw"):
             raise IllegalAction("no dice are expected now" if entry is None
                                 else "only the simulated tray can be thrown from here")
@@ -168,8 +169,13 @@ class TableCamera:
                 pass   # not one of ours (typed in), or already gone
 
     def _entry(self) -> dict[str, Any] | None:
-        dice = (self._expect or {}).get("dice") or []
-        return dice[0] if dice and dice[0].get("set") else None
+        return _entry(self._expect)
+
+
+def _entry(expect: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The die the game expects to be rolled now, where it is one the camera can read."""
+    dice = (expect or {}).get("dice") or []
+    return dice[0] if dice and dice[0].get("set") else None
 
 
 def settings(section: dict[str, Any], source: str) -> dict[str, Any]:

@@ -34,10 +34,13 @@ def json_body() -> dict[str, Any]:
 def health():
     s = session()
     view = s.view()
-    hw = current_app.extensions["companion"].get("hardware")
+    ext = current_app.extensions["companion"]
+    hw = ext.get("hardware")
     return jsonify({"ok": True, "version": companion.__version__, "seq": view["seq"],
                     "game": view["game"], "journal": s.journal.path,
-                    "hardware": hw.status() if hw is not None else None})
+                    "hardware": hw.status() if hw is not None else None,
+                    "starting": sorted(ext.get("starting") or ()),  # adapters still attaching
+                    "streams": ext["streams"].count()})
 
 
 @api.get("/state")

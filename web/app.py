@@ -10,6 +10,7 @@ from companion.errors import (BadAction, CompanionError, Conflict, DataFileError
                               NoGame, SetupError)
 from web import settings
 from web.access import Access, Denied
+from web.events import HandOff, make_hub
 
 MAX_BODY = 64 * 1024
 
@@ -27,6 +28,8 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
         ext["access"] = Access.from_config(config, ext.get("data_dir"))
     if ext.get("dashboard") is None:
         ext["dashboard"] = settings.load(config)
+    ext["streams"] = make_hub(session, config)
+    app.wsgi_app = HandOff(app.wsgi_app, ext["streams"])   # event streams leave their thread
 
     @app.before_request
     def guard():

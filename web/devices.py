@@ -28,7 +28,8 @@ def hardware_status():
     simulate = bool(_ext().get("simulate"))
     out = {"status": hw.status() if hw is not None else None,
            "simulate": simulate,
-           "can_press": simulate and hw is not None and hasattr(hw, "press")}
+           "can_press": simulate and hw is not None and hasattr(hw, "press"),
+           "starting": sorted(_ext().get("starting") or ())}
     if camera is not None:
         out["camera"] = camera.status()
         out["can_throw"] = simulate and hasattr(camera.source, "throw")

@@ -107,6 +107,8 @@ def measure() -> dict:
     import psutil  # a test extra; only this benchmark needs it
 
     with tempfile.TemporaryDirectory() as data:
+        # ten phones from one address: past the default cap of streams per address (8)
+        Path(data, "config.toml").write_text(f"[server]\nstreams_per_address = {CLIENTS + 2}\n")
         proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0",
                                  "--data", data], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                 text=True)

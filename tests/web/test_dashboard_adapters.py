@@ -80,7 +80,23 @@ def test_hardware_status_is_shown_and_buttons_pressed_only_in_simulation(session
 
 def test_without_hardware_the_dashboard_says_so(session):
     body = client(session).get("/api/hardware").get_json()
-    assert body == {"status": None, "simulate": False, "can_press": False}
+    assert body == {"status": None, "simulate": False, "can_press": False, "starting": []}
+    # While `serve` is still attaching them (after the dashboard answers) the page keeps asking.
+    body = client(session, starting={"hardware", "camera"}).get("/api/hardware").get_json()
+    assert body["status"] is None and body["starting"] == ["camera", "hardware"]
+
+
+def test_the_event_stream_answers_once_where_it_cannot_leave_the_request_thread(session):
+    """Flask's test client is no waitress: the stream's opening frames, then the end; the page
+    reconnects after `retry:`, and the place it took is free again."""
+    c = client(session)
+    res = c.get("/api/events")
+    assert res.status_code == 200 and res.mimetype == "text/event-stream"
+    seq = session.seq
+    assert res.data.startswith(f"retry: 1000\n\nid: {seq}\nevent: state\ndata: {{".encode())
+    assert res.data.endswith(b"}\n\n") and res.data.count(b"event: ") == 1
+    assert c.head("/api/events").status_code == 200
+    assert c.get("/api/health").get_json()["streams"] == 0
 
 
 def test_confirming_a_read_passes_the_faces_to_the_session(session):

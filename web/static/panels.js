@@ -259,7 +259,8 @@
     const res = await C.api("GET", "/api/hardware");
     if (!res.ok || (!res.data.status && !res.data.can_press && !res.data.camera)) {
       box.hidden = true;
-      P.noHardware = res.ok;  // no adapter attached: stop asking until the page reloads
+      // no adapter attached: stop asking until the page reloads (unless they are still starting)
+      P.noHardware = res.ok && !(res.data.starting || []).length;
       return;
     }
     const status = res.data.status || {};
