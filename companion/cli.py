@@ -15,8 +15,9 @@ import threading
 from pathlib import Path
 
 from companion import config as config_mod
+from companion import strict_json
 from companion.actions import Action
-from companion.errors import CompanionError
+from companion.errors import BadJSON, CompanionError
 from companion.games import Catalog, available
 from companion.journal import Journal
 from companion.paths import data_dir
@@ -27,9 +28,8 @@ TICK_SECONDS = 0.2
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from waitress import create_server  # imported here: only `serve` needs a web server
-
-    from web import create_app
+    from web import create_app  # imported here: only `serve` needs a web server
+    from web.serving import make_server, run_until
 
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
@@ -50,13 +50,12 @@ def _serve(args: argparse.Namespace) -> int:
         host = args.host or config.host
         port = config.port if args.port is None else args.port
         # Each live dashboard holds one thread on its event stream; leave room for a full table.
-        server = create_server(app, host=host, port=port, threads=args.threads,
-                               channel_timeout=60, ident="companion")
+        server = make_server(app, host, port, args.threads)
 
         def stop(signum, _frame):
+            # Only the flag: the serving loop drains the requests in flight, then closes.
             log.info("stopping on signal %s", signum)
             stopping.set()
-            server.close()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
@@ -64,12 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
-        try:
-            server.run()
-        except (OSError, ValueError) as exc:
-            if not stopping.is_set():
-                raise
-            log.debug("server loop ended: %s", exc)
+        run_until(server, stopping)
     finally:
         stopping.set()
         for adapter in reversed(adapters):
@@ -149,9 +143,9 @@ def _replay(args: argparse.Namespace) -> int:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            records.append((number, json.loads(line)))
-        except ValueError as exc:
-            print(f"{path}:{number}: not valid JSON ({exc})", file=sys.stderr)
+            records.append((number, strict_json.loads(line, what="the line")))
+        except BadJSON as exc:
+            print(f"{path}:{number}: {exc}", file=sys.stderr)
             return 2
     if records and isinstance(records[0][1], dict) and "setup" in records[0][1]:
         first = records.pop(0)[1]

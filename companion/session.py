@@ -8,6 +8,7 @@ gains an undo entry; at start-up the stack is rebuilt by replaying the journal.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
@@ -16,13 +17,15 @@ from typing import Any, Callable
 
 from companion import dice_reads
 from companion.actions import Action
-from companion.errors import BadAction, Conflict, IllegalAction, NoGame, SetupError
+from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, NoGame,
+                              SetupError)
 from companion.events import EventBus, Listener
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
 from companion.rng import rng_for
 from companion.timers import Timer
 
+log = logging.getLogger(__name__)
 TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
                  "timer.expire")
 
@@ -104,8 +107,9 @@ class Session:
         except (TypeError, ValueError) as exc:
             raise SetupError(f"options must be plain JSON ({exc})") from exc
         engine = self.catalog(game)
-        options = engine.prepare_options(options, self.history(limit=200))
-        engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
+        with _refused_unless_clean(SetupError, f"{game} options"):
+            options = engine.prepare_options(options, self.history(limit=200))
+            engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
         with self._lock:
             record = self.journal.start_game(game, options, seed, self.clock())
             self._begin(record)
@@ -153,7 +157,8 @@ class Session:
                 )
                 self._stack.pop()
             else:
-                table = self._apply(self._top(), action)
+                with _refused_unless_clean(BadAction, action.type):
+                    table = self._apply(self._top(), action)
                 self._seq = self.journal.append(
                     self._record.id, "action", action.to_json(), now, result=self._result(table)
                 )
@@ -313,6 +318,25 @@ class Session:
             "dice_read": table.dice_read,
             "_timers": timers,
         }
+
+
+class _refused_unless_clean:
+    """An engine that trips over odd input (a TypeError on a list where a name goes) refuses it
+    instead of failing the request: nothing was journaled, and the log keeps the traceback so
+    the missing check gets written. The rules' own refusals pass through unchanged."""
+
+    def __init__(self, error: type[CompanionError], what: str):
+        self.error, self.what = error, what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, _tb) -> bool:
+        if exc is None or isinstance(exc, CompanionError) or not isinstance(exc, Exception):
+            return False
+        log.error("%s could not be used; refused", self.what, exc_info=exc)
+        raise self.error(f"{self.what}: the data could not be used "
+                         f"({type(exc).__name__}: {exc})") from exc
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
 import companion
+from companion import strict_json
 from companion.errors import BadAction, SetupError
 from companion.games import available
 
@@ -19,12 +19,9 @@ def session():
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object, or a clear 400: never a half-read body."""
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadAction(f"the body is not valid JSON ({exc})") from exc
+    """The request's JSON object, or a clear 400 naming the field: never a half-read body, never
+    a NaN or Infinity (JSON has neither), never nesting deeper than the strict parser allows."""
+    body = strict_json.loads(request.get_data(cache=True) or b"null")
     if not isinstance(body, dict):
         raise BadAction("the body must be a JSON object")
     return body

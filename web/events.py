@@ -6,17 +6,27 @@ for a newer seq (the latest state wins; nothing queues up behind a slow phone).
 
 from __future__ import annotations
 
-import json
+import logging
 
 from flask import Blueprint, Response, current_app, stream_with_context
 
+from companion import strict_json
+
 events = Blueprint("events", __name__)
+log = logging.getLogger(__name__)
 KEEPALIVE = 15.0
 SLICE = 1.0  # how often a quiet stream looks whether the server is stopping
 
 
 def _frame(view: dict) -> str:
-    return f"id: {view['seq']}\nevent: state\ndata: {json.dumps(view, separators=(',', ':'))}\n\n"
+    """One state frame, encoded strictly. A state JSON cannot carry (a NaN an engine made) is
+    logged and held back: a frame the pages' JSON.parse throws on would freeze every screen."""
+    try:
+        data = strict_json.dumps(view, separators=(",", ":"))
+    except ValueError as exc:
+        log.error("state %s not sent: it is not strict JSON (%s)", view.get("seq"), exc)
+        return f": state {view.get('seq')} held back: not strict JSON\n\n"
+    return f"id: {view['seq']}\nevent: state\ndata: {data}\n\n"
 
 
 @events.get("/api/events")
