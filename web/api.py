@@ -29,9 +29,14 @@ def json_body() -> dict[str, Any]:
 
 @api.get("/health")
 def health():
+    """A bare status for anyone (a monitor, a phone before joining); the journal's path and the
+    hardware only for the trusted screen."""
+    ext = current_app.extensions["companion"]
+    if not ext["access"].trusted(request):
+        return jsonify({"ok": True})
     s = session()
     view = s.view()
-    hw = current_app.extensions["companion"].get("hardware")
+    hw = ext.get("hardware")
     return jsonify({"ok": True, "version": companion.__version__, "seq": view["seq"],
                     "game": view["game"], "journal": s.journal.path,
                     "hardware": hw.status() if hw is not None else None})

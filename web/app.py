@@ -47,10 +47,10 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
                                    **(extras or {})}
     ext = app.extensions["companion"]
     # The access rules and the dashboard settings may be injected (tests); else from the config.
-    if ext.get("access") is None:
-        ext["access"] = Access.from_config(config, ext.get("data_dir"))
     if ext.get("dashboard") is None:
         ext["dashboard"] = settings.load(config)
+    if ext.get("access") is None:
+        ext["access"] = Access.from_config(config, ext.get("data_dir"), ext["dashboard"].public_url)
 
     @app.before_request
     def guard():
