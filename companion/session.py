@@ -269,6 +269,7 @@ class Session:
                 raise BadAction("dice.confirm needs data.faces: one face for each die read")
             read = dice_reads.confirmed(waiting, faces)
         else:
+            dice_reads.check_source(action.data, engine.expect(table.game))
             read = dice_reads.proposal(action, dice_reads.check_dice(action.data),
                                        self.read_threshold)
             if read["doubtful"]:
