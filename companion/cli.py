@@ -18,8 +18,11 @@ from companion import config as config_mod
 from companion import strict_json
 from companion.actions import Action
 from companion.errors import BadJSON, CompanionError
+from companion.backups import Backups
 from companion.games import Catalog, available
 from companion.journal import Journal
+from companion.journal_commands import JOURNAL
+from companion.journal_recovery import DataLock, RecoveryLog, open_journal
 from companion.paths import data_dir
 from companion.session import Session
 
@@ -33,8 +36,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
-    journal = Journal(data / "journal.sqlite3")
-    session = Session(journal, Catalog(config.components_dir))
+    lock = DataLock(data)
+    journal, session, backups = _open_journal(data, config)
     stopping = threading.Event()
     adapters: list = []          # closed in reverse order on the way out
     try:
@@ -46,7 +49,7 @@ def _serve(args: argparse.Namespace) -> int:
             adapters.append(hardware)
         app = create_app(session, config=config, hardware=hardware,
                          extras={"stopping": stopping, "data_dir": data, "simulate": args.simulate,
-                                 "camera": camera})
+                                 "camera": camera, "notices": RecoveryLog(data)})
         host = args.host or config.host
         port = config.port if args.port is None else args.port
         # Each live dashboard holds one thread on its event stream; leave room for a full table.
@@ -59,7 +62,8 @@ def _serve(args: argparse.Namespace) -> int:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        threading.Thread(target=_tick, args=(session, stopping), name="ticker", daemon=True).start()
+        threading.Thread(target=_tick, args=(session, backups, stopping), name="ticker",
+                         daemon=True).start()
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
@@ -68,8 +72,28 @@ def _serve(args: argparse.Namespace) -> int:
         stopping.set()
         for adapter in reversed(adapters):
             adapter.close()
+        if journal.last_seq() != backups.newest_seq():
+            backups.take("the service stopped")
         journal.close()
+        lock.release()
     return 0
+
+
+def _open_journal(data: Path, config) -> tuple[Journal, Session, Backups]:
+    """The journal, recovered first when it is damaged (the table is told what was lost), the
+    session replaying it, and the rolling backups that watch it."""
+    backups = Backups(data / "backups")
+    journal, session, report = open_journal(
+        data / JOURNAL, lambda j: Session(j, Catalog(config.components_dir)),
+        backups=lambda: [(b.path, b.seq) for b in backups.listing()])
+    notices = RecoveryLog(data)
+    backups.journal = journal
+    if report is not None:
+        notices.add(report)
+        backups.take("after the recovery")     # the old backups went aside with the damage
+    session.set_notices(notices.notices())
+    session.add_listener(backups.on_view)
+    return journal, session, backups
 
 
 def _attach_camera(args: argparse.Namespace, config, session: Session, data: Path):
@@ -119,12 +143,13 @@ def _display_host(host: str) -> str:
     return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
 
 
-def _tick(session: Session, stopping: threading.Event) -> None:
+def _tick(session: Session, backups: Backups, stopping: threading.Event) -> None:
     while not stopping.wait(TICK_SECONDS):
         try:
             session.tick()
         except CompanionError as exc:
             log.warning("timer tick failed: %s", exc)
+        backups.tick()
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -180,6 +205,14 @@ def _dice(args: argparse.Namespace) -> int:
     return run_dice(rest)
 
 
+def _journal(args: argparse.Namespace) -> int:
+    from companion import journal_commands
+
+    data = data_dir(args.data)
+    config = config_mod.load(None, data)
+    return journal_commands.run(args.rest, data, lambda j: Session(j, Catalog(config.components_dir)))
+
+
 def _doctor(args: argparse.Namespace) -> int:
     from hardware.doctor import run as run_doctor  # imported here: only `doctor` needs devices
 
@@ -231,6 +264,11 @@ def build_parser() -> argparse.ArgumentParser:
                           prefix_chars="+")
     dice.add_argument("rest", nargs=argparse.REMAINDER)
     dice.set_defaults(func=_dice)
+
+    journal = sub.add_parser("journal", help="check, recover, export or restore the journal",
+                             add_help=False, prefix_chars="+")
+    journal.add_argument("rest", nargs=argparse.REMAINDER)
+    journal.set_defaults(func=_journal)
 
     doctor = sub.add_parser("doctor", help="check the camera, buttons, serial device, data folder",
                             add_help=False, prefix_chars="+")

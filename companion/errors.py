@@ -36,12 +36,14 @@ class JournalError(CompanionError, RuntimeError):
 
 
 class JournalDamage(JournalError):
-    """The journal is damaged from ``seq`` on (None: where is not known, e.g. an unreadable
-    file). Start-up answers it by recovering the longest intact prefix."""
+    """The journal is damaged at entry ``seq`` (None: where is not known, e.g. an unreadable
+    file); ``refused``: the entry reads intact but the rules refuse it on replay, so no copy of
+    it can be used. Start-up answers it by recovering the longest intact prefix."""
 
-    def __init__(self, message: str, seq: int | None = None):
+    def __init__(self, message: str, seq: int | None = None, refused: bool = False):
         super().__init__(message)
         self.seq = seq
+        self.refused = refused
 
 
 class NoGame(CompanionError, LookupError):

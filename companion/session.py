@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 from companion import dice_reads
 from companion.actions import Action
-from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, NoGame,
-                              SetupError)
+from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
+                              NoGame, SetupError)
 from companion.events import EventBus, Listener
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
@@ -63,11 +63,15 @@ class Session:
         self._stack: list[_Step] = []
         self._seq = 0
         self._view: dict[str, Any] | None = None
+        self._notices: list[dict[str, Any]] = []
         self._load()
 
     # -- start-up: replay the journal ----------------------------------------------------------
 
     def _load(self) -> None:
+        """Replay the current game. An entry the rules refuse on replay was accepted when it was
+        written, so the journal no longer says what happened: that is JournalDamage (start-up
+        recovers what comes before it), never a rules message about a move nobody made."""
         with self._lock:
             self._seq = self.journal.last_seq()
             record = self.journal.current_game()
@@ -78,13 +82,23 @@ class Session:
                         if self._stack:
                             self._stack.pop()
                         continue
-                    action = Action.from_json(entry.payload)
-                    self._stack.append(_Step(entry.seq, action, self._apply(self._top(), action)))
+                    try:
+                        action = Action.from_json(entry.payload)
+                        table = self._apply(self._top(), action)
+                    except Exception as exc:  # noqa: BLE001 - any refusal here is damage
+                        raise JournalDamage(
+                            f"{self.journal.path}: entry {entry.seq} ({entry.payload.get('type')}) "
+                            f"cannot be replayed: {exc}", seq=entry.seq, refused=True) from exc
+                    self._stack.append(_Step(entry.seq, action, table))
             self._refresh()
 
     def _begin(self, record: GameRecord) -> None:
-        engine = self.catalog(record.game)
-        game = engine.setup(record.options, rng_for(record.seed, "setup"))
+        engine = self.catalog(record.game)     # an engine this build lacks is no damage
+        try:
+            game = engine.setup(record.options, rng_for(record.seed, "setup"))
+        except Exception as exc:  # noqa: BLE001 - it was set up once: the record is damaged
+            raise JournalDamage(f"{self.journal.path}: game {record.id} cannot be set up again: "
+                                f"{exc}", seq=record.start_seq) from exc
         self._record, self._engine = record, engine
         self._base, self._stack = Table(game), []
 
@@ -182,6 +196,13 @@ class Session:
             if not self._changed.wait_for(lambda: self._seq > after_seq, timeout):
                 return None
         return self.view()
+
+    def set_notices(self, notices: list[dict[str, Any]]) -> None:
+        """What the table must be told that is not the game (a journal recovered at start-up):
+        in every view as ``notices`` until cleared."""
+        with self._lock:
+            self._notices = list(notices)
+            self._refresh()
 
     def add_listener(self, listener: Listener) -> None:
         self._bus.add(listener)
@@ -301,7 +322,7 @@ class Session:
         if table is None:
             self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
                           "reminders": [], "timers": {}, "outcome": None, "undo": None, "dice_read": None,
-                          "_timers": {}}
+                          "notices": self._notices, "_timers": {}}
             return
         engine = self._engine
         timers = {**table.timers, **engine.timers(table.game)}
@@ -317,6 +338,7 @@ class Session:
             "outcome": engine.outcome(table.game),
             "undo": self.undo_preview(),
             "dice_read": table.dice_read,
+            "notices": self._notices,
             "_timers": timers,
         }
 

@@ -75,6 +75,16 @@ def act():
     return jsonify(session().submit(body, if_seq=if_seq))
 
 
+@api.delete("/notices")
+def dismiss_notices():
+    """The table has read what start-up had to tell it (a recovered journal): clear it."""
+    book = current_app.extensions["companion"].get("notices")
+    if book is not None:
+        book.acknowledge()
+    session().set_notices([])
+    return jsonify(session().view())
+
+
 @api.get("/history")
 def history():
     return jsonify({"games": session().history()})
