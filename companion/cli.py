@@ -37,7 +37,11 @@ def _serve(args: argparse.Namespace) -> int:
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
     lock = DataLock(data)
-    journal, session, backups = _open_journal(data, config)
+    try:
+        journal, session, backups = _open_journal(data, config)
+    except BaseException:
+        lock.release()
+        raise
     stopping = threading.Event()
     adapters: list = []          # closed in reverse order on the way out
     try:

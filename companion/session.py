@@ -12,8 +12,9 @@ import logging
 import random
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from companion import dice_reads
 from companion.actions import Action
@@ -343,23 +344,18 @@ class Session:
         }
 
 
-class _refused_unless_clean:
+@contextmanager
+def _refused_unless_clean(error: type[CompanionError], what: str) -> Iterator[None]:
     """An engine that trips over odd input (a TypeError on a list where a name goes) refuses it
     instead of failing the request: nothing was journaled, and the log keeps the traceback so
     the missing check gets written. The rules' own refusals pass through unchanged."""
-
-    def __init__(self, error: type[CompanionError], what: str):
-        self.error, self.what = error, what
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind, exc, _tb) -> bool:
-        if exc is None or isinstance(exc, CompanionError) or not isinstance(exc, Exception):
-            return False
-        log.error("%s could not be used; refused", self.what, exc_info=exc)
-        raise self.error(f"{self.what}: the data could not be used "
-                         f"({type(exc).__name__}: {exc})") from exc
+    try:
+        yield
+    except CompanionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever the engine tripped over
+        log.error("%s could not be used; refused", what, exc_info=exc)
+        raise error(f"{what}: the data could not be used ({type(exc).__name__}: {exc})") from exc
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
