@@ -1,12 +1,14 @@
 """Start-up with a damaged journal: keep the damaged files aside, rebuild the journal from the
 longest intact prefix, say plainly what was lost.
 
-The prefix is taken entry by entry from whichever copy holds that entry intact (its CRC, its
-JSON, its place in its game): the journal as SQLite reads it, the journal with its write-ahead
-log mended (journal_wal.repair: committed frames SQLite would drop), and the rolling backups,
-newest first (companion/backups.py). It ends at the first entry no copy holds intact, or before
-an entry the rules refuse on replay. So nothing that the newest intact backup or the prefix
-holds is lost; what comes after is kept, as it was, in the damaged copy.
+Each game replays from its own start, so the prefix is taken game by game: from the game's
+start, entry by entry, from whichever copy holds that entry intact (its CRC, its JSON, its
+place in its game): the journal as SQLite reads it, the journal with its write-ahead log mended
+(journal_wal.repair: committed frames SQLite would drop), and the rolling backups, newest first
+(companion/backups.py). A game's run ends at the first entry no copy holds intact, or before an
+entry the rules refuse on replay; damage in a finished game never costs the game in progress.
+So nothing that the newest intact backup or the prefix holds is lost; what comes after is
+kept, as it was, in the damaged copy.
 
 Recovery writes a fresh journal beside the damaged one and swaps it in (the damaged file, its
 -wal and -shm go to ``<data>/damaged/<time>/``, with every older backup: entries after the
@@ -85,14 +87,17 @@ class _Copy:
 
 
 def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
-            backups: list[Path] = (), now: Callable[[], float] = time.time) -> Recovery:
-    """Rebuild the journal at ``path`` from its longest intact prefix (see the module's
-    docstring). The journal must not be open. Returns what was done."""
+            backups: list[Path] = (), found: Path | None = None,
+            now: Callable[[], float] = time.time) -> Recovery:
+    """Rebuild the journal at ``path`` from what its copies hold intact (see the module's
+    docstring). The journal must not be open. ``found``: a folder holding the files as they were
+    found, before SQLite opened them (opening and closing moves the log into the main file).
+    Returns what was done."""
     path = Path(path)
     at = now()
     aside = _aside(path.parent / "damaged", at)
     for suffix in ("", "-wal", "-shm"):
-        src = Path(str(path) + suffix)
+        src = (found / (path.name + suffix)) if found is not None else Path(str(path) + suffix)
         if src.exists():
             shutil.copy2(src, aside / src.name)
     copies, lost_commits, mended_seen = [], 0, 0
@@ -141,34 +146,58 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
     """Open the journal and build what reads it (``load``: the session); on damage, recover
     and try again. ``backups()`` lists (file, last seq) newest first. Always returns a usable
     journal, or raises JournalError for what is no damage (a newer schema, a foreign file)."""
+    path = Path(path)
     report: Recovery | None = None
-    for _ in range(attempts):
-        journal = None
-        try:
-            journal = Journal(path)
-            if journal.wal is not None:    # an unclean stop: every game is looked at, not one
-                journal.check_entries()
-            listing = backups()
-            if listing and listing[0][1] > journal.last_seq():
-                raise JournalDamage(f"the journal ends at entry {journal.last_seq()}, but the "
-                                    f"backup {listing[0][0].name} holds entries up to "
-                                    f"{listing[0][1]}: the end of the journal was lost")
-            return journal, load(journal), report
-        except JournalDamage as exc:
-            if journal is not None:
-                journal.close()
-            step = recover(path, str(exc).replace(f"{path}: ", "").replace(f"{path} ", "the file "),
-                           first_bad=exc.seq if exc.refused else None,
-                           backups=[p for p, _ in backups()])
-            if report is not None:       # a second look found more: one report of both
-                step.reason = f"{report.reason}; then {step.reason}"
-                step.damaged_copy = report.damaged_copy
-                step.seen_through = max(step.seen_through, report.seen_through)
-                step.lost = _runs({n for a, b in report.lost + step.lost for n in range(a, b + 1)})
-                step.sources = list(dict.fromkeys(report.sources + step.sources))
-            report = step
+    with tempfile.TemporaryDirectory(prefix="companion-found-") as found:
+        unclean = _keep_as_found(path, Path(found))
+        for attempt in range(attempts):
+            journal = None
+            try:
+                journal = Journal(path)
+                if journal.wal is not None:  # an unclean stop: every game is looked at, not one
+                    journal.check_entries()
+                listing = backups()
+                if listing and listing[0][1] > journal.last_seq():
+                    raise JournalDamage(f"the journal ends at entry {journal.last_seq()}, but "
+                                        f"the backup {listing[0][0].name} holds entries up to "
+                                        f"{listing[0][1]}: the end of the journal was lost")
+                return journal, load(journal), report
+            except JournalDamage as exc:
+                if journal is not None:
+                    _close_quietly(journal)
+                reason = str(exc).replace(f"{path}: ", "").replace(f"{path} ", "the file ")
+                step = recover(path, reason, first_bad=exc.seq if exc.refused else None,
+                               backups=[p for p, _ in backups()],
+                               found=Path(found) if unclean and attempt == 0 else None)
+                if report is not None:     # a second look found more: one report of both
+                    step.reason = f"{report.reason}; then {step.reason}"
+                    step.damaged_copy = report.damaged_copy
+                    step.seen_through = max(step.seen_through, report.seen_through)
+                    step.lost = _runs({n for a, b in report.lost + step.lost
+                                       for n in range(a, b + 1)})
+                    step.sources = list(dict.fromkeys(report.sources + step.sources))
+                report = step
     raise JournalError(f"{path}: still damaged after {attempts} recoveries; restore a backup "
                        "(companion journal restore)")
+
+
+def _keep_as_found(path: Path, found: Path) -> bool:
+    """After an unclean stop (a log beside the journal), copy both as they are: SQLite moves
+    the log into the main file when the connection that found damage closes."""
+    wal = Path(str(path) + "-wal")
+    if not wal.exists():
+        return False
+    for src in (path, wal):
+        if src.exists():
+            shutil.copyfile(src, found / src.name)
+    return True
+
+
+def _close_quietly(journal: Journal) -> None:
+    try:
+        journal.close()
+    except sqlite3.DatabaseError as exc:      # a damaged file may fail its closing checkpoint
+        log.info("closing the damaged journal: %s", exc)
 
 
 class RecoveryLog:
