@@ -16,10 +16,14 @@ import threading
 from pathlib import Path
 
 from companion import config as config_mod
+from companion import strict_json
 from companion.actions import Action
-from companion.errors import CompanionError
+from companion.errors import BadJSON, CompanionError
+from companion.backups import Backups
 from companion.games import Catalog, available
 from companion.journal import Journal
+from companion.journal_commands import JOURNAL
+from companion.journal_recovery import DataLock, RecoveryLog, open_journal
 from companion.paths import data_dir
 from companion.session import Session
 
@@ -28,36 +32,40 @@ TICK_SECONDS = 0.2
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from waitress import create_server  # imported here: only `serve` needs a web server
-
-    from web import create_app
+    from web import create_app  # imported here: only `serve` needs a web server
+    from web.serving import make_server, run_until
 
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
-    journal = Journal(data / "journal.sqlite3")
-    session = Session(journal, Catalog(config.components_dir))
+    lock = DataLock(data)
+    try:
+        journal, session, backups = _open_journal(data, config)
+    except BaseException:
+        lock.release()
+        raise
     stopping = threading.Event()
     adapters = _Adapters(stopping)
     ext: dict = {}
     try:
         app = create_app(session, config=config,
-                         extras={"data_dir": data, "simulate": args.simulate,
-                                 "camera": None, "starting": {"camera", "hardware"}})
+                         extras={"data_dir": data, "simulate": args.simulate, "camera": None,
+                                 "starting": {"camera", "hardware"},
+                                 "notices": RecoveryLog(data)})
         ext = app.extensions["companion"]
         host = args.host or config.host
         port = config.port if args.port is None else args.port
         # Event streams leave their request thread (web/handoff.py): these threads answer requests.
-        server = create_server(app, host=host, port=port, threads=args.threads,
-                               channel_timeout=60, ident="companion")
+        server = make_server(app, host, port, args.threads)
 
         def stop(signum, _frame):
+            # Only the flag: the serving loop drains the requests in flight, then closes.
             log.info("stopping on signal %s", signum)
             stopping.set()
-            server.close()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        threading.Thread(target=_tick, args=(session, stopping), name="ticker", daemon=True).start()
+        threading.Thread(target=_tick, args=(session, backups, stopping), name="ticker",
+                         daemon=True).start()
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
@@ -65,12 +73,7 @@ def _serve(args: argparse.Namespace) -> int:
         # dashboard answers first, and /api/health lists what is still "starting".
         threading.Thread(target=adapters.attach, args=(args, config, session, data, ext),
                          name="adapters", daemon=True).start()
-        try:
-            server.run()
-        except (OSError, ValueError) as exc:
-            if not stopping.is_set():
-                raise
-            log.debug("server loop ended: %s", exc)
+        run_until(server, stopping)
         if adapters.failed is not None:
             raise adapters.failed
     finally:
@@ -80,7 +83,10 @@ def _serve(args: argparse.Namespace) -> int:
         if ext.get("streams") is not None:
             ext["streams"].close()
         adapters.close()
+        if journal.last_seq() != backups.newest_seq():
+            backups.take("the service stopped")
         journal.close()
+        lock.release()
     return 0
 
 
@@ -122,6 +128,23 @@ class _Adapters:
             for adapter in reversed(self._open):
                 adapter.close()
             self._open = []
+
+
+def _open_journal(data: Path, config) -> tuple[Journal, Session, Backups]:
+    """The journal, recovered first when it is damaged (the table is told what was lost), the
+    session replaying it, and the rolling backups that watch it."""
+    backups = Backups(data / "backups")
+    journal, session, report = open_journal(
+        data / JOURNAL, lambda j: Session(j, Catalog(config.components_dir)),
+        backups=lambda: [(b.path, b.seq) for b in backups.listing()])
+    notices = RecoveryLog(data)
+    backups.journal = journal
+    if report is not None:
+        notices.add(report)
+        backups.take("after the recovery")     # the old backups went aside with the damage
+    session.set_notices(notices.notices())
+    session.add_listener(backups.on_view)
+    return journal, session, backups
 
 
 def _attach_camera(args: argparse.Namespace, config, session: Session, data: Path):
@@ -171,12 +194,13 @@ def _display_host(host: str) -> str:
     return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
 
 
-def _tick(session: Session, stopping: threading.Event) -> None:
+def _tick(session: Session, backups: Backups, stopping: threading.Event) -> None:
     while not stopping.wait(TICK_SECONDS):
         try:
             session.tick()
         except CompanionError as exc:
             log.warning("timer tick failed: %s", exc)
+        backups.tick()
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -195,9 +219,9 @@ def _replay(args: argparse.Namespace) -> int:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            records.append((number, json.loads(line)))
-        except ValueError as exc:
-            print(f"{path}:{number}: not valid JSON ({exc})", file=sys.stderr)
+            records.append((number, strict_json.loads(line, what="the line")))
+        except BadJSON as exc:
+            print(f"{path}:{number}: {exc}", file=sys.stderr)
             return 2
     if records and isinstance(records[0][1], dict) and "setup" in records[0][1]:
         first = records.pop(0)[1]
@@ -232,6 +256,14 @@ def _dice(args: argparse.Namespace) -> int:
     data = ["--data", args.data] if args.data and args.rest else []
     rest = args.rest[:1] + data + args.rest[1:]
     return run_dice(rest)
+
+
+def _journal(args: argparse.Namespace) -> int:
+    from companion import journal_commands
+
+    data = data_dir(args.data)
+    config = config_mod.load(None, data)
+    return journal_commands.run(args.rest, data, lambda j: Session(j, Catalog(config.components_dir)))
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -285,6 +317,11 @@ def build_parser() -> argparse.ArgumentParser:
                           prefix_chars="+")
     dice.add_argument("rest", nargs=argparse.REMAINDER)
     dice.set_defaults(func=_dice)
+
+    journal = sub.add_parser("journal", help="check, recover, export or restore the journal",
+                             add_help=False, prefix_chars="+")
+    journal.add_argument("rest", nargs=argparse.REMAINDER)
+    journal.set_defaults(func=_journal)
 
     doctor = sub.add_parser("doctor", help="check the camera, buttons, serial device, data folder",
                             add_help=False, prefix_chars="+")

@@ -7,7 +7,9 @@ A missing file is fine (embedded defaults); a broken one stops start-up with a c
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,10 @@ from companion.errors import DataFileError
 
 ADAPTER_SECTIONS = ("camera", "gpio", "serial", "tokens", "dashboard")
 KNOWN = {"server", "components", *ADAPTER_SECTIONS}
+# A chosen join code must be as hard to guess as a made one (web/access.py has the arithmetic).
+JOIN_CODE_MIN = 8
+_HOSTNAME = re.compile(r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
+                       r"(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$")
 
 
 @dataclass
@@ -25,6 +31,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 8000
     join_code: str | None = None         # None: one is made and kept in the data folder
+    allowed_hosts: tuple[str, ...] = ()  # names the table answers to besides its own
     watch_requires_code: bool = False
     trust_loopback: bool = True
     streams_per_address: int = 8         # live event streams (dashboards) one device may hold
@@ -63,9 +70,15 @@ def load(arg: str | os.PathLike | None, data: Path) -> Config:
         if not 1 <= config.port <= 65535:
             raise server.fail("port", "must be between 1 and 65535")
         code = server.get("join_code", str, None)
-        if code is not None and not (4 <= len(code) <= 32 and code.isalnum()):
-            raise server.fail("join_code", "must be 4 to 32 letters or digits")
+        if code is not None and not (JOIN_CODE_MIN <= len(code) <= 32 and code.isalnum()):
+            raise server.fail("join_code", f"must be {JOIN_CODE_MIN} to 32 letters or digits "
+                              "(better: leave it out, and a random one is made)")
         config.join_code = code
+        hosts = server.strings("allowed_hosts", [])
+        for name in hosts:
+            if not (_HOSTNAME.match(name.lower().rstrip(".")) or _is_address(name)):
+                raise server.fail("allowed_hosts", f"{name!r} is not a host name or address")
+        config.allowed_hosts = tuple(h.lower().rstrip(".") for h in hosts)
         config.watch_requires_code = server.get("watch_requires_code", bool, False)
         config.trust_loopback = server.get("trust_loopback", bool, True)
         for key in ("streams_per_address", "streams_total"):
@@ -81,3 +94,11 @@ def load(arg: str | os.PathLike | None, data: Path) -> Config:
         if name in raw:
             config.sections[name] = top.table(name).data
     return config
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    return True

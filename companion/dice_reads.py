@@ -9,6 +9,7 @@ type and the data field the faces go into.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from companion.actions import Action
@@ -16,6 +17,25 @@ from companion.errors import BadAction, IllegalAction
 
 READ_ACTIONS = ("dice.read", "dice.confirm", "dice.dismiss")
 MAX_DICE = 30
+READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Every dashboard shows a read's photo: only the service's own photo log may be named, never an
+# address elsewhere that each screen would then fetch.
+OWN_PHOTO = re.compile(r"^/api/dice/[A-Za-z0-9_-]{1,64}\.jpg$")
+
+
+def check_source(data: dict[str, Any], expect: dict[str, Any] | None) -> None:
+    """A read's id, photo and set: an id a URL can carry, a photo of our own photo log, and a
+    set the game expects dice of now."""
+    read_id, image, name = data.get("id"), data.get("image"), data.get("set")
+    if read_id is not None and (not isinstance(read_id, str) or not READ_ID.match(read_id)):
+        raise BadAction("dice.read: data.id must be 1 to 64 letters, digits, '-' or '_'")
+    if image is not None and (not isinstance(image, str) or not OWN_PHOTO.match(image)):
+        raise BadAction("dice.read: data.image must be a photo of the service's own photo log "
+                        "(/api/dice/<id>.jpg), not another address")
+    sets = sorted({e["set"] for e in (expect or {}).get("dice") or [] if isinstance(e.get("set"), str)})
+    if name is not None and (not isinstance(name, str) or name not in sets):
+        raise BadAction(f"dice.read: data.set {str(name)[:40]!r} is not a set of the dice "
+                        f"expected now ({', '.join(sets) or 'no dice are expected'})")
 
 
 def check_dice(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,6 +9,11 @@ class BadAction(CompanionError, ValueError):
     """An action that is not well formed: unknown type, missing or mistyped fields."""
 
 
+class BadJSON(BadAction):
+    """A body or a line that is not strict JSON (NaN, Infinity, too deep, duplicate keys);
+    the message names the field."""
+
+
 class IllegalAction(CompanionError, ValueError):
     """A well-formed action that the rules forbid now.
 
@@ -28,6 +33,17 @@ class DataFileError(CompanionError, ValueError):
 
 class JournalError(CompanionError, RuntimeError):
     """The journal file is missing, corrupt, foreign or from a newer companion."""
+
+
+class JournalDamage(JournalError):
+    """The journal is damaged at entry ``seq`` (None: where is not known, e.g. an unreadable
+    file); ``refused``: the entry reads intact but the rules refuse it on replay, so no copy of
+    it can be used. Start-up answers it by recovering the longest intact prefix."""
+
+    def __init__(self, message: str, seq: int | None = None, refused: bool = False):
+        super().__init__(message)
+        self.seq = seq
+        self.refused = refused
 
 
 class NoGame(CompanionError, LookupError):

@@ -2,23 +2,34 @@
 
 WAL mode with ``synchronous=FULL`` and one transaction per entry: with NORMAL a committed
 transaction can roll back after a power loss. History is never rewritten: undo is an entry too.
+
+Damage is looked for where it would otherwise pass unseen. Each entry (and each game's record)
+carries a CRC-32 of what it says, so a flipped bit inside a payload is damage, not a move the
+rules refuse; payloads are read as bytes and decoded here, so bad UTF-8 is damage too, not an
+``OperationalError``; a game's entries must follow each other without a gap. Reading raises
+``JournalDamage`` naming the first bad entry, and start-up recovers the intact prefix
+(companion/journal_recovery.py). Opening also reads the write-ahead log left by an unclean
+shutdown (companion/journal_wal.py): committed transactions that SQLite would silently drop
+because a frame before them is damaged are damage as well. ``check()`` looks at everything.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
+import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion.errors import JournalError
+from companion import journal_wal, strict_json
+from companion.errors import BadJSON, JournalDamage, JournalError
 
 APPLICATION_ID = 0x434D5031  # "CMP1": tells our journal from any other SQLite file
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2           # 2: a CRC-32 on every entry and game record
 KINDS = ("action", "undo")
+MARKERS = ("game.start", "game.close")   # entries of the session's own, not replayed
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -29,17 +40,26 @@ CREATE TABLE games (
     started_at REAL NOT NULL,
     start_seq  INTEGER NOT NULL,
     closed_at  REAL,
-    result     TEXT
+    result     TEXT,
+    crc        INTEGER
 );
 CREATE TABLE entries (
     seq     INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id INTEGER NOT NULL REFERENCES games(id),
     kind    TEXT NOT NULL,
     payload TEXT NOT NULL,
-    at      REAL NOT NULL
+    at      REAL NOT NULL,
+    crc     INTEGER
 );
 CREATE INDEX entries_by_game ON entries(game_id, seq);
 """
+_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN crc INTEGER; ALTER TABLE entries ADD COLUMN crc INTEGER;"}
+_COLUMNS = {"games": ["id", "game", "options", "seed", "started_at", "start_seq", "closed_at",
+                      "result", "crc"],
+            "entries": ["seq", "game_id", "kind", "payload", "at", "crc"]}
+GAME_ROWS = ("SELECT id, game, CAST(options AS BLOB), seed, started_at, start_seq, closed_at, "
+              "CAST(result AS BLOB), crc FROM games")
+ENTRY_ROWS = "SELECT seq, game_id, kind, CAST(payload AS BLOB), at, crc FROM entries"
 
 
 @dataclass(frozen=True)
@@ -60,6 +80,70 @@ class Entry:
     kind: str
     payload: dict[str, Any]
     at: float
+    game_id: int = 0
+
+
+@dataclass
+class Health:
+    """What ``check`` found; ``first_damaged`` is the first entry that cannot be trusted."""
+
+    games: int = 0
+    moves: int = 0               # entries the players made (starts and closes not counted)
+    last_seq: int = 0
+    problems: list[str] = field(default_factory=list)
+    first_damaged: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def entry_crc(seq: int, game_id: int, kind: str, payload: str, at: float) -> int:
+    return zlib.crc32(f"{seq}\x1f{game_id}\x1f{kind}\x1f{at!r}\x1f{payload}".encode())
+
+
+def game_crc(gid: int, game: str, options: str, seed: int, started_at: float, start_seq: int) -> int:
+    return zlib.crc32(f"{gid}\x1f{game}\x1f{options}\x1f{seed}\x1f{started_at!r}\x1f{start_seq}".encode())
+
+
+def read_entry(row: tuple) -> Entry:
+    """An entry from its row, or ValueError saying what about it is damaged."""
+    seq, game_id, kind, raw, at, crc = row
+    if not isinstance(raw, bytes):
+        raise ValueError("its payload is not text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("its payload is not UTF-8") from None
+    if crc is not None and crc != entry_crc(seq, game_id, kind, text, at):
+        raise ValueError("its checksum does not match what it says")
+    try:
+        payload = strict_json.loads(text, what="its payload")
+    except BadJSON as exc:
+        raise ValueError(str(exc)) from None
+    if kind not in KINDS or not isinstance(payload, dict) or not isinstance(payload.get("type"), str):
+        raise ValueError("it is not a companion entry")
+    return Entry(seq, kind, payload, at, game_id)
+
+
+def read_game(row: tuple) -> GameRecord:
+    """A game's record from its row, or ValueError saying what about it is damaged."""
+    gid, game, options, seed, started_at, start_seq, closed_at, result, crc = row
+    try:
+        options_text = options.decode("utf-8")
+        result_text = result.decode("utf-8") if result is not None else None
+    except (AttributeError, UnicodeDecodeError):
+        raise ValueError("its options are not UTF-8 text") from None
+    if crc is not None and crc != game_crc(gid, game, options_text, seed, started_at, start_seq):
+        raise ValueError("its checksum does not match what it says")
+    try:
+        opts = strict_json.loads(options_text, what="its options")
+        outcome = strict_json.loads(result_text, what="its result") if result_text else None
+    except BadJSON as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(opts, dict) or not isinstance(seed, int):
+        raise ValueError("it is not a companion game record")
+    return GameRecord(gid, game, opts, seed, started_at, start_seq, closed_at, outcome)
 
 
 class Journal:
@@ -69,17 +153,18 @@ class Journal:
         self.path = str(path)
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self.wal: journal_wal.WalScan | None = None   # what the log of an unclean stop held
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                self.wal = journal_wal.scan(self.path + "-wal")
+                if self.wal is not None and self.wal.lost_commits:
+                    raise JournalDamage(f"{self.path}: {self.wal.describe()}")
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._prepare()
         except sqlite3.DatabaseError as exc:
             self.close()
-            raise JournalError(
-                f"{self.path} is not a usable companion journal ({exc}); "
-                "move it aside to start a fresh one"
-            ) from exc
+            raise JournalDamage(f"{self.path} is not a usable companion journal ({exc})") from exc
         except Exception:
             self.close()
             raise
@@ -94,12 +179,19 @@ class Journal:
                 f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
             )
         elif app_id != APPLICATION_ID:
+            if self._looks_like_ours():   # our tables under a damaged header
+                raise JournalDamage(f"{self.path}: the file's header is damaged "
+                                    f"(application id {app_id:#x})")
             raise JournalError(
                 f"{self.path} is an SQLite file of another program (application_id {app_id:#x}), "
                 "not a companion journal; choose another data folder"
             )
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
+            # A newer companion counts up by one; a number far beyond over our own tables is a
+            # flipped bit in the header.
+            if version > SCHEMA_VERSION + 64 and self._looks_like_ours():
+                raise JournalDamage(f"{self.path}: the file's header is damaged (schema {version})")
             raise JournalError(
                 f"{self.path} was written by a newer companion (schema {version}, "
                 f"this one reads {SCHEMA_VERSION}); upgrade companion"
@@ -112,25 +204,36 @@ class Journal:
         db.execute("PRAGMA foreign_keys=ON")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            raise JournalError(f"{self.path} is damaged ({check}); restore a backup")
+            raise JournalDamage(f"{self.path} is damaged ({check})")
+        if 0 < version < SCHEMA_VERSION:
+            db.executescript("BEGIN IMMEDIATE;" + "".join(_MIGRATIONS[v] for v in
+                                                           range(version, SCHEMA_VERSION))
+                             + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+
+    def _looks_like_ours(self) -> bool:
+        for table, columns in _COLUMNS.items():
+            found = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
+            if found not in (columns, columns[:-1]):
+                return False
+        return True
 
     # -- writing: one transaction each ---------------------------------------------------
 
     def start_game(self, game: str, options: dict[str, Any], seed: int, at: float) -> GameRecord:
         """Close any open game and open a new one; returns its record."""
+        options_text = _encode(options, "the game's options")
         with self._write() as db:
             db.execute("UPDATE games SET closed_at = ? WHERE closed_at IS NULL", (at,))
             start_seq = self._next_seq(db)
-            cur = db.execute(
-                "INSERT INTO games (game, options, seed, started_at, start_seq) VALUES (?,?,?,?,?)",
-                (game, json.dumps(options, sort_keys=True), seed, at, start_seq),
+            gid = (db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0) + 1
+            db.execute(
+                "INSERT INTO games (id, game, options, seed, started_at, start_seq, crc) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (gid, game, options_text, seed, at, start_seq,
+                 game_crc(gid, game, options_text, seed, at, start_seq)),
             )
             # The start takes a sequence number of its own, so every client sees the change.
-            db.execute(
-                "INSERT INTO entries (game_id, kind, payload, at) VALUES (?, 'action', ?, ?)",
-                (cur.lastrowid, json.dumps({"type": "game.start", "source": "session"}), at),
-            )
-            gid = cur.lastrowid
+            self._insert(db, gid, "action", {"type": "game.start", "source": "session"}, at)
         return self.game(gid)
 
     def append(
@@ -144,74 +247,93 @@ class Journal:
         """Append one entry (and the game's result when it changes); returns its seq."""
         if kind not in KINDS:
             raise ValueError(f"unknown journal entry kind {kind!r}")
+        result_text = _encode(result, "the game's result") if result is not None else None
         with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO entries (game_id, kind, payload, at) VALUES (?,?,?,?)",
-                (game_id, kind, json.dumps(payload, sort_keys=True), at),
-            )
-            db.execute(
-                "UPDATE games SET result = ? WHERE id = ?",
-                (json.dumps(result, sort_keys=True) if result is not None else None, game_id),
-            )
-            return cur.lastrowid
+            seq = self._insert(db, game_id, kind, payload, at)
+            db.execute("UPDATE games SET result = ? WHERE id = ?", (result_text, game_id))
+            return seq
 
     def close_game(self, game_id: int, at: float) -> int:
         """Close (abandon or put away) a game; it stays in the history. Returns the new seq."""
         with self._write() as db:
             db.execute("UPDATE games SET closed_at = ? WHERE id = ?", (at, game_id))
-            cur = db.execute(
-                "INSERT INTO entries (game_id, kind, payload, at) VALUES (?, 'action', ?, ?)",
-                (game_id, json.dumps({"type": "game.close", "source": "session"}), at),
-            )
-            return cur.lastrowid
+            return self._insert(db, game_id, "action", {"type": "game.close", "source": "session"}, at)
 
     # -- reading -------------------------------------------------------------------------
 
     def current_game(self) -> GameRecord | None:
-        with self._lock:
-            row = self._conn().execute(
-                "SELECT * FROM games WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-        return self._game(row) if row else None
+        row = self._one(GAME_ROWS + " WHERE closed_at IS NULL ORDER BY id DESC LIMIT 1")
+        return self._checked_game(row) if row else None
 
     def game(self, game_id: int) -> GameRecord:
-        with self._lock:
-            row = self._conn().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._one(GAME_ROWS + " WHERE id = ?", (game_id,))
         if row is None:
             raise JournalError(f"{self.path}: no game {game_id}")
-        return self._game(row)
+        return self._checked_game(row)
 
     def history(self, limit: int = 50) -> list[GameRecord]:
         with self._lock:
-            rows = self._conn().execute(
-                "SELECT * FROM games ORDER BY id DESC LIMIT ?", (limit,)
-            ).fetchall()
-        return [self._game(r) for r in rows]
+            rows = self._conn().execute(GAME_ROWS + " ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [self._checked_game(r) for r in rows]
 
     def entries(self, game_id: int) -> list[Entry]:
-        """The game's entries after its start, oldest first."""
-        with self._lock:
-            rows = self._conn().execute(
-                "SELECT seq, kind, payload, at FROM entries WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            ).fetchall()
+        """The game's entries after its start, oldest first; JournalDamage at the first one
+        that is damaged or missing."""
+        record = self.game(game_id)
         out = []
-        for seq, kind, payload, at in rows:
-            try:
-                data = json.loads(payload)
-            except ValueError as exc:
-                raise JournalError(f"{self.path}: entry {seq} is not valid JSON ({exc})") from exc
-            if kind not in KINDS or not isinstance(data, dict):
-                raise JournalError(f"{self.path}: entry {seq} is not a companion entry")
-            if data.get("type") in ("game.start", "game.close"):
+        expected = record.start_seq
+        for entry in self._game_entries(record):
+            if entry.seq != expected:
+                raise JournalDamage(f"{self.path}: entries {expected} to {entry.seq - 1} of game "
+                                    f"{game_id} are missing", seq=expected)
+            expected += 1
+            if entry.seq == record.start_seq:
+                if entry.payload.get("type") != "game.start":
+                    raise JournalDamage(f"{self.path}: game {game_id} does not begin with its "
+                                        "start", seq=entry.seq)
                 continue
-            out.append(Entry(seq, kind, data, at))
+            if entry.payload.get("type") not in MARKERS:
+                out.append(entry)
+        if expected == record.start_seq:
+            raise JournalDamage(f"{self.path}: game {game_id} has lost its start entry",
+                                seq=record.start_seq)
         return out
 
     def last_seq(self) -> int:
-        with self._lock:
-            row = self._conn().execute("SELECT MAX(seq) FROM entries").fetchone()
+        row = self._one("SELECT MAX(seq) FROM entries")
         return row[0] or 0
+
+    def check(self, full: bool = False) -> Health:
+        """Look at every game and every entry (and, with ``full``, every page of the file)."""
+        health = Health()
+        if self.wal is not None and self.wal.lost_commits:
+            health.problems.append(self.wal.describe())
+        pragma = "integrity_check" if full else "quick_check"
+        try:
+            with self._lock:
+                rows = self._conn().execute(f"PRAGMA {pragma}").fetchall()
+            if [r[0] for r in rows] != ["ok"]:
+                health.problems.append("SQLite finds the file damaged: "
+                                       + "; ".join(r[0] for r in rows[:3]))
+            games = self.history(limit=1 << 30)
+        except (sqlite3.DatabaseError, JournalDamage) as exc:
+            health.problems.append(str(exc))
+            return health
+        health.games = len(games)
+        for record in reversed(games):
+            try:
+                health.moves += len(self.entries(record.id))
+            except JournalDamage as exc:
+                health.problems.append(str(exc).replace(self.path + ": ", ""))
+                health.first_damaged = min(filter(None, (health.first_damaged, exc.seq)),
+                                           default=None)
+        health.last_seq = self.last_seq()
+        return health
+
+    def check_entries(self) -> None:
+        """Read every game's entries (after an unclean stop); JournalDamage at the first bad one."""
+        for record in self.history(limit=1 << 30):
+            self.entries(record.id)
 
     def backup(self, target: str | Path) -> None:
         """A consistent copy through SQLite's backup API (never copy the file and its -wal)."""
@@ -245,6 +367,50 @@ class Journal:
             raise JournalError(f"{self.path}: the journal is closed")
         return self._db
 
+    def _one(self, sql: str, args: tuple = ()) -> tuple | None:
+        with self._lock:
+            try:
+                return self._conn().execute(sql, args).fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise JournalDamage(f"{self.path}: cannot be read ({exc})") from exc
+
+    def _game_entries(self, record: GameRecord) -> Iterator[Entry]:
+        # By seq (the table itself, not the index): the game's rows up to the next game's start.
+        with self._lock:
+            try:
+                rows = self._conn().execute(
+                    ENTRY_ROWS + " WHERE seq >= ? AND seq < COALESCE("
+                    "(SELECT MIN(start_seq) FROM games WHERE id > ?), 1 << 62) ORDER BY seq",
+                    (record.start_seq, record.id)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise JournalDamage(f"{self.path}: the entries of game {record.id} cannot be "
+                                    f"read ({exc})", seq=record.start_seq) from exc
+        for row in rows:
+            try:
+                entry = read_entry(row)
+            except ValueError as exc:
+                raise JournalDamage(f"{self.path}: entry {row[0]} is damaged ({exc})",
+                                    seq=row[0]) from None
+            if entry.game_id != record.id:
+                raise JournalDamage(f"{self.path}: entry {row[0]} belongs to no game in order",
+                                    seq=row[0])
+            yield entry
+
+    def _checked_game(self, row: tuple) -> GameRecord:
+        try:
+            return read_game(row)
+        except ValueError as exc:
+            raise JournalDamage(f"{self.path}: game {row[0]}'s record is damaged ({exc})",
+                                seq=row[5] if isinstance(row[5], int) else None) from None
+
+    def _insert(self, db: sqlite3.Connection, game_id: int, kind: str, payload: dict[str, Any],
+                at: float) -> int:
+        text = _encode(payload, "the entry")
+        seq = self._next_seq(db)
+        db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
+                   (seq, game_id, kind, text, at, entry_crc(seq, game_id, kind, text, at)))
+        return seq
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
@@ -262,12 +428,10 @@ class Journal:
         row = db.execute("SELECT MAX(seq) FROM entries").fetchone()
         return (row[0] or 0) + 1
 
-    def _game(self, row) -> GameRecord:
-        gid, game, options, seed, started_at, start_seq, closed_at, result = row
-        try:
-            return GameRecord(
-                gid, game, json.loads(options), seed, started_at, start_seq, closed_at,
-                json.loads(result) if result else None,
-            )
-        except ValueError as exc:
-            raise JournalError(f"{self.path}: game {gid} has a damaged record ({exc})") from exc
+
+def _encode(value: Any, what: str) -> str:
+    """Strict JSON for the journal: what cannot be sent to a client is never written."""
+    try:
+        return strict_json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise JournalError(f"{what} is not plain JSON ({exc}); nothing was written") from exc

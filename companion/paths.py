@@ -20,3 +20,12 @@ def data_dir(arg: str | os.PathLike | None = None) -> Path:
     path = path.expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def fsync(path: str | os.PathLike) -> None:
+    """Flush a file (or a folder's entries, after a rename) to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

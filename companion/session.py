@@ -8,21 +8,25 @@ gains an undo entry; at start-up the stack is rebuilt by replaying the journal.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from companion import dice_reads
 from companion.actions import Action
-from companion.errors import BadAction, Conflict, IllegalAction, NoGame, SetupError
+from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
+                              NoGame, SetupError)
 from companion.events import EventBus, Listener
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
 from companion.rng import rng_for
 from companion.timers import Timer
 
+log = logging.getLogger(__name__)
 TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
                  "timer.expire")
 
@@ -60,11 +64,15 @@ class Session:
         self._stack: list[_Step] = []
         self._seq = 0
         self._view: dict[str, Any] | None = None
+        self._notices: list[dict[str, Any]] = []
         self._load()
 
     # -- start-up: replay the journal ----------------------------------------------------------
 
     def _load(self) -> None:
+        """Replay the current game. An entry the rules refuse on replay was accepted when it was
+        written, so the journal no longer says what happened: that is JournalDamage (start-up
+        recovers what comes before it), never a rules message about a move nobody made."""
         with self._lock:
             self._seq = self.journal.last_seq()
             record = self.journal.current_game()
@@ -75,13 +83,23 @@ class Session:
                         if self._stack:
                             self._stack.pop()
                         continue
-                    action = Action.from_json(entry.payload)
-                    self._stack.append(_Step(entry.seq, action, self._apply(self._top(), action)))
+                    try:
+                        action = Action.from_json(entry.payload)
+                        table = self._apply(self._top(), action)
+                    except Exception as exc:  # noqa: BLE001 - any refusal here is damage
+                        raise JournalDamage(
+                            f"{self.journal.path}: entry {entry.seq} ({entry.payload.get('type')}) "
+                            f"cannot be replayed: {exc}", seq=entry.seq, refused=True) from exc
+                    self._stack.append(_Step(entry.seq, action, table))
             self._refresh()
 
     def _begin(self, record: GameRecord) -> None:
-        engine = self.catalog(record.game)
-        game = engine.setup(record.options, rng_for(record.seed, "setup"))
+        engine = self.catalog(record.game)     # an engine this build lacks is no damage
+        try:
+            game = engine.setup(record.options, rng_for(record.seed, "setup"))
+        except Exception as exc:  # noqa: BLE001 - it was set up once: the record is damaged
+            raise JournalDamage(f"{self.journal.path}: game {record.id} cannot be set up again: "
+                                f"{exc}", seq=record.start_seq) from exc
         self._record, self._engine = record, engine
         self._base, self._stack = Table(game), []
 
@@ -104,8 +122,9 @@ class Session:
         except (TypeError, ValueError) as exc:
             raise SetupError(f"options must be plain JSON ({exc})") from exc
         engine = self.catalog(game)
-        options = engine.prepare_options(options, self.history(limit=200))
-        engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
+        with _refused_unless_clean(SetupError, f"{game} options"):
+            options = engine.prepare_options(options, self.history(limit=200))
+            engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
         with self._lock:
             record = self.journal.start_game(game, options, seed, self.clock())
             self._begin(record)
@@ -153,7 +172,8 @@ class Session:
                 )
                 self._stack.pop()
             else:
-                table = self._apply(self._top(), action)
+                with _refused_unless_clean(BadAction, action.type):
+                    table = self._apply(self._top(), action)
                 self._seq = self.journal.append(
                     self._record.id, "action", action.to_json(), now, result=self._result(table)
                 )
@@ -177,6 +197,13 @@ class Session:
             if not self._changed.wait_for(lambda: self._seq > after_seq, timeout):
                 return None
         return self.view()
+
+    def set_notices(self, notices: list[dict[str, Any]]) -> None:
+        """What the table must be told that is not the game (a journal recovered at start-up):
+        in every view as ``notices`` until cleared."""
+        with self._lock:
+            self._notices = list(notices)
+            self._refresh()
 
     def add_listener(self, listener: Listener) -> None:
         self._bus.add(listener)
@@ -264,6 +291,7 @@ class Session:
                 raise BadAction("dice.confirm needs data.faces: one face for each die read")
             read = dice_reads.confirmed(waiting, faces)
         else:
+            dice_reads.check_source(action.data, engine.expect(table.game))
             read = dice_reads.proposal(action, dice_reads.check_dice(action.data),
                                        self.read_threshold)
             if read["doubtful"]:
@@ -295,7 +323,7 @@ class Session:
         if table is None:
             self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
                           "reminders": [], "timers": {}, "outcome": None, "undo": None, "dice_read": None,
-                          "_timers": {}}
+                          "notices": self._notices, "_timers": {}}
             return
         engine = self._engine
         timers = {**table.timers, **engine.timers(table.game)}
@@ -311,8 +339,23 @@ class Session:
             "outcome": engine.outcome(table.game),
             "undo": self.undo_preview(),
             "dice_read": table.dice_read,
+            "notices": self._notices,
             "_timers": timers,
         }
+
+
+@contextmanager
+def _refused_unless_clean(error: type[CompanionError], what: str) -> Iterator[None]:
+    """An engine that trips over odd input (a TypeError on a list where a name goes) refuses it
+    instead of failing the request: nothing was journaled, and the log keeps the traceback so
+    the missing check gets written. The rules' own refusals pass through unchanged."""
+    try:
+        yield
+    except CompanionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever the engine tripped over
+        log.error("%s could not be used; refused", what, exc_info=exc)
+        raise error(f"{what}: the data could not be used ({type(exc).__name__}: {exc})") from exc
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:

@@ -1,7 +1,8 @@
 """`companion doctor`: a self-test of the table's hardware that says what is wrong and how to fix it.
 
-Checks the config file, the data folder (free space, write speed), the GPIO backend, each
-configured button, LED and buzzer, the shutdown button, the serial device, and the camera when
+Checks the config file, the data folder (free space, write speed, the journal's health and its
+newest backup), the GPIO backend, each configured button, LED and buzzer, the shutdown button,
+the serial device, and the camera when
 the composition root hands in a probe (vision is another adapter: ``run(argv, camera=probe)``,
 where ``probe(simulate) -> [{"check", "status", "detail", "fix"}]``). ``--simulate`` runs the
 same checks against mock pins and the simulated serial device and exits 0 when all pass.
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.errors import CompanionError, DataFileError
+from companion.journal_commands import doctor_findings as journal_findings
 
 MIN_FREE = 200 * 2**20        # below this the journal may not be able to grow
 WARN_FREE = 1024 * 2**20
@@ -280,6 +282,8 @@ def run(argv: list[str], camera: Callable[[bool], list[dict]] | None = None) -> 
     try:
         folder = data_dir(args.data)
         findings += check_data(folder)
+        findings += [Finding(f["check"], f["status"], f["detail"], f.get("fix", ""))
+                     for f in journal_findings(folder)]
     except OSError as exc:
         findings.append(Finding("data folder", "fail", str(exc), "give --data a folder you can write"))
     if config_ok:

@@ -123,9 +123,34 @@ def decode(line: bytes) -> Message:
     return Message(parts[0], tuple(unescape(p) for p in parts[1:]))
 
 
+def realign(line: bytes, types: set[str] = DEVICE_MESSAGES) -> Message | None:
+    """The valid message at the end of a line that noise ran into, or None.
+
+    Noise without a newline glues itself to the front of the next line, and that line fails
+    its checksum whole. The message may still be there: try each place a known message type
+    starts, longest first; the checksum decides, as it does for any line."""
+    starts = sorted({i for kind in types for i in _finds(line, kind.encode() + b" ") if i > 0}
+                    | {i for kind in types for i in _finds(line, kind.encode() + b"*") if i > 0})
+    for i in starts:
+        try:
+            return decode(line[i:])
+        except ProtocolError:
+            continue
+    return None
+
+
+def _finds(data: bytes, needle: bytes) -> list[int]:
+    out, i = [], data.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = data.find(needle, i + 1)
+    return out
+
+
 class LineSplitter:
-    """Cuts a byte stream into lines with bounded memory: an overlong run is dropped whole,
-    up to its next newline, and counted (so a flood of garbage without newlines costs nothing).
+    """Cuts a byte stream into lines with bounded memory. A run longer than a line (noise with
+    no newline) keeps only its last ``limit`` bytes and is counted: the line the noise ran into
+    survives for ``realign``, and a flood of garbage costs a fixed buffer, nothing more.
     """
 
     def __init__(self, limit: int = MAX_LINE + 2):
@@ -139,16 +164,15 @@ class LineSplitter:
         start = 0
         while True:
             nl = data.find(b"\n", start)
-            chunk = data[start:] if nl < 0 else data[start:nl]
-            if not self._skipping:
-                self._buf += chunk
-                if len(self._buf) > self.limit:
-                    self._buf.clear()
-                    self._skipping = True
+            self._buf += data[start:] if nl < 0 else data[start:nl]
+            if len(self._buf) > self.limit:
+                del self._buf[:-self.limit]
+                if not self._skipping:
                     self.overlong += 1
+                    self._skipping = True
             if nl < 0:
                 return lines
-            if not self._skipping and self._buf:
+            if self._buf:
                 lines.append(bytes(self._buf))
             self._buf.clear()
             self._skipping = False

@@ -89,7 +89,7 @@ class SerialLink:
         self._peer: tuple[str, str] | None = None    # (device id, boot id) of the numbering
         self._expected = 1
         self._greeted = False
-        self.counters = {"lines": 0, "rejected": 0, "overlong": 0, "events": 0, "duplicates": 0,
+        self.counters = {"lines": 0, "rejected": 0, "realigned": 0, "overlong": 0, "events": 0, "duplicates": 0,
                          "out_of_order": 0, "before_hello": 0, "unexpected": 0, "reconnects": 0, "dropped_by_device": 0,
                          "sent": 0}
         self.changed = threading.Condition(self._lock)
@@ -247,9 +247,12 @@ class SerialLink:
         try:
             msg = protocol.decode(line)
         except ProtocolError as exc:
-            self.counters["rejected"] += 1
-            log.debug("rejected serial line %r: %s", line[:40], exc)
-            return None
+            msg = protocol.realign(line)
+            if msg is None:
+                self.counters["rejected"] += 1
+                log.debug("rejected serial line %r: %s", line[:40], exc)
+                return None
+            self.counters["realigned"] += 1
         if msg.type not in protocol.DEVICE_MESSAGES:
             self.counters["unexpected"] += 1
             return None

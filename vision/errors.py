@@ -25,3 +25,8 @@ class CameraError(VisionError, OSError):
 
 class StaleSet(VisionError, ValueError):
     """A taught set saved by an older recognizer; it is taught again from its kept photos."""
+
+
+class DamagedSet(VisionError, ValueError):
+    """A taught set whose files cannot be read (empty, not JSON, a broken archive); the message
+    names the file and how to teach the set again."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision import sets
 from vision.errors import VisionError
+from vision.images import read_image
 from vision.reader import DieRead
 
 
@@ -62,7 +63,7 @@ class PhotoLog:
         meta = self.get(entry)
         if not meta.get("corrected"):
             raise VisionError(f"entry {entry}: no correction recorded")
-        frame = cv2.imread(str(self.folder / f"{entry}.jpg"))
+        frame = read_image(self.folder / f"{entry}.jpg")
         set_dir = sets.sets_dir(self.data_dir) / meta["set"]
         photos = set_dir / "photos"
         if not photos.is_dir():

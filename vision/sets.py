@@ -6,15 +6,18 @@ teaching photos themselves, so a set can be taught again with added photos (corr
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.errors import BadImage, StaleSet, TeachError, UnknownSet
+from vision import images
+from vision.errors import BadImage, DamagedSet, StaleSet, TeachError, UnknownSet
 from vision.faces import FaceModel, build_model
 from vision.finder import Candidate, find_dice
 
@@ -36,14 +39,7 @@ def check_name(name: str, what: str = "set") -> str:
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    p = Path(path)
-    if not p.is_file():
-        raise BadImage(f"{path}: no such image file" if not p.exists() else f"{path}: not a file")
-    data = np.fromfile(str(p), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise BadImage(f"{path}: not an image OpenCV can decode")
-    return img
+    return images.read_image(path)
 
 
 def main_die(frame: np.ndarray) -> Candidate | None:
@@ -112,7 +108,7 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
         folder = sets_dir(data_dir) / name
         if _NAME.match(name) and (folder / "model.json").is_file():
             try:
-                return FaceModel.load(folder)
+                return _load_model(folder)
             except StaleSet:
                 if not (folder / "photos").is_dir():
                     raise
@@ -121,12 +117,47 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
                 log.warning("dice set %r was taught by an older recognizer; teaching it "
                             "again from its photos", name)
                 teach(name, folder / "photos", data_dir)
-                return FaceModel.load(folder)
+                return _load_model(folder)
     if name in BUILTIN:
         return None
     known = sorted(BUILTIN | set(taught_sets(data_dir)))
     raise UnknownSet(f"unknown dice set {name!r}: built in or taught here: {', '.join(known)}"
                      f" (teach one with `companion dice teach {name} FOLDER`)")
+
+
+def _load_model(folder: Path) -> FaceModel:
+    """The set's model, or DamagedSet naming the file that is wrong and how to mend it."""
+    meta_path, arrays = folder / "model.json", folder / "model.npz"
+    mend = (f"teach the set again (companion dice teach {folder.name} FOLDER"
+            + (f"; its photos are in {folder / 'photos'})" if (folder / "photos").is_dir() else ")"))
+    try:
+        text = meta_path.read_text(encoding="utf-8")
+        meta = json.loads(text) if text.strip() else None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DamagedSet(f"{meta_path}: cannot be read ({exc}): {mend}") from None
+    problem = _meta_problem(meta)
+    if problem:
+        raise DamagedSet(f"{meta_path}: {problem}: {mend}")
+    try:
+        return FaceModel.load(folder)
+    except StaleSet:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        raise DamagedSet(f"{arrays}: cannot be used with {meta_path.name} ({exc}): {mend}") from None
+
+
+def _meta_problem(meta) -> str | None:
+    if not isinstance(meta, dict):
+        return "empty" if meta is None else f"not a JSON object but {type(meta).__name__}"
+    faces = meta.get("faces")
+    if not isinstance(meta.get("name"), str):
+        return "no set name"
+    if not isinstance(faces, list) or len(faces) < 2 or not all(isinstance(f, str) for f in faces):
+        return "no list of two or more face names"
+    reject = meta.get("reject")
+    if isinstance(reject, bool) or not isinstance(reject, (int, float)) or not math.isfinite(reject):
+        return "no finite 'reject' distance"
+    return None
 
 
 def taught_sets(data_dir: Path | None) -> list[str]:

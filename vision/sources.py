@@ -17,7 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import CameraError
+from vision.errors import BadImage, CameraError
+from vision.images import read_image
 
 IMAGE_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 VIDEO_EXT = {".mp4", ".avi", ".mkv", ".mov", ".webm", ".mjpg", ".mjpeg"}
@@ -159,10 +160,10 @@ class FolderSource(FrameSource):
             self._i = 0
         path = self.files[self._i]
         self._i += 1
-        frame = cv2.imdecode(np.fromfile(str(path), np.uint8), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"{path}: not a decodable image")
-        return frame
+        try:
+            return read_image(path)
+        except BadImage as exc:
+            raise CameraError(str(exc)) from None
 
     def _describe(self):
         return f"folder={str(self.folder)!r} {self._i}/{len(self.files)}"

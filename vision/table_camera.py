@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import numpy as np
 from companion.actions import Action
 from companion.errors import CompanionError, IllegalAction
 from vision import sets as taught
-from vision.errors import UnknownSet
+from vision.errors import UnknownSet, VisionError
 from vision.photolog import PhotoLog
 from vision.reader import DEFAULT_THRESHOLD, DieRead, Reader
 from vision.render import GAME_SETS, write_teaching_photos
@@ -30,6 +31,7 @@ from vision.watcher import CameraWatcher
 
 log = logging.getLogger(__name__)
 BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
+RETRY_SET_S = 5.0   # a set that failed to load is tried again this often (mended meanwhile?)
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -56,6 +58,8 @@ class TableCamera:
         self.last_error: str | None = None
         self.reads = 0
         self._readers: dict[str, Reader] = {}
+        self._failed: dict[str, float] = {}        # set name -> when loading it last failed
+        self.retry_set_s = RETRY_SET_S
         self._teaching = threading.Lock()
         self._rng = random.Random(0)   # simulated throws repeat from run to run
         self._expect = session.view().get("expect")
@@ -122,15 +126,24 @@ class TableCamera:
     def _reader(self, engine_set: str) -> Reader | None:
         name = taught_set_for(engine_set, self.overrides)
         if name not in self._readers:
+            failed = self._failed.get(name)
+            if failed is not None and time.monotonic() - failed < self.retry_set_s:
+                return None           # the set's files were bad a moment ago: not every frame
             try:
-                self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
-            except UnknownSet as exc:
-                if not (self.simulate and name in GAME_SETS):
-                    self.last_error = str(exc)
+                try:
+                    self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+                except UnknownSet:
+                    if not (self.simulate and name in GAME_SETS):
+                        raise
+                    self._teach_stand_ins(name)
+                    self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+            except VisionError as exc:   # unknown, or a damaged file (named): say so, go on
+                self._failed[name] = time.monotonic()
+                if self.last_error != str(exc):
                     log.warning("camera: %s", exc)
-                    return None
-                self._teach_stand_ins(name)
-                self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+                self.last_error = str(exc)
+                return None
+            self._failed.pop(name, None)
         return self._readers[name]
 
     def _teach_stand_ins(self, name: str) -> None:

@@ -8,6 +8,8 @@
         w.read_now()                     # a player pressed "read now"
 
 The latest frame is kept for the dashboard behind a Condition ("the latest frame wins").
+A frame that cannot be had or read (a camera gone for a moment, a damaged taught set) is a
+problem reported in ``error``, never the end of the watcher.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Callable
 
 import numpy as np
 
+from vision.errors import VisionError
 from vision.reader import DieRead, Reader
 from vision.settle import SettleDetector
 from vision.sources import FrameSource
@@ -26,6 +29,7 @@ from vision.sources import FrameSource
 log = logging.getLogger(__name__)
 
 OnRoll = Callable[[list[DieRead], np.ndarray], None]
+RETRY_S = 1.0       # after a failed frame: a camera that went away gets a moment to come back
 
 
 class CameraWatcher:
@@ -100,7 +104,12 @@ class CameraWatcher:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                frame = self.source.read()
+                try:
+                    frame = self.source.read()
+                except Exception as e:  # noqa: BLE001 - a frame that cannot be had: say, retry
+                    self._trouble(e, "the camera gave no frame")
+                    self._stop.wait(RETRY_S)
+                    continue
                 if frame is None:
                     if self.stop_at_end:
                         break
@@ -110,26 +119,42 @@ class CameraWatcher:
                     self._latest = frame
                     self._frame_no += 1
                     self._frame_cv.notify_all()
-                now_requested = self._read_now.is_set()
-                settled = self.settle.update(frame)
-                if now_requested or settled:
-                    self._read_now.clear()
-                    reads = self.reader.read(frame)
-                    if self.reader.last_obstructed and not now_requested:
-                        now = time.monotonic()
-                        if self._obstructed_since is None:
-                            self._obstructed_since = now
-                        if now - self._obstructed_since < self.hand_patience_s:
-                            self.settle.arm()  # a hand in the tray: wait for it to leave
-                            continue
-                    self._obstructed_since = None
-                    self.rolls += 1
-                    try:
-                        self.on_roll(reads, frame)
-                    except Exception:  # a listener's bug must not stop the camera
-                        log.exception("on_roll callback failed")
+                self._look(frame)
                 if self.idle_s:
                     time.sleep(self.idle_s)
         except BaseException as e:  # noqa: BLE001 - reported, not swallowed
             self.error = e
             log.exception("camera watcher stopped")
+
+    def _look(self, frame: np.ndarray) -> None:
+        now_requested = self._read_now.is_set()
+        settled = self.settle.update(frame)
+        if not (now_requested or settled):
+            return
+        self._read_now.clear()
+        try:
+            reads = self.reader.read(frame)
+        except Exception as e:  # noqa: BLE001 - a damaged set file, a bad frame: say, go on
+            self._trouble(e, "reading the dice failed")
+            return
+        if self.reader.last_obstructed and not now_requested:
+            now = time.monotonic()
+            if self._obstructed_since is None:
+                self._obstructed_since = now
+            if now - self._obstructed_since < self.hand_patience_s:
+                self.settle.arm()  # a hand in the tray: wait for it to leave
+                return
+        self._obstructed_since = None
+        self.error = None
+        self.rolls += 1
+        try:
+            self.on_roll(reads, frame)
+        except Exception:  # a listener's bug must not stop the camera
+            log.exception("on_roll callback failed")
+
+    def _trouble(self, error: Exception, what: str) -> None:
+        """Keep watching; the latest problem is ``error`` (the dashboard shows it), logged once
+        for each new message rather than for every frame."""
+        if self.error is None or str(self.error) != str(error):
+            log.warning("camera: %s: %s", what, error, exc_info=not isinstance(error, VisionError))
+        self.error = error

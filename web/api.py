@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
 import companion
+from companion import strict_json
 from companion.errors import BadAction, SetupError
 from companion.games import available
 
@@ -19,12 +19,9 @@ def session():
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object, or a clear 400: never a half-read body."""
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadAction(f"the body is not valid JSON ({exc})") from exc
+    """The request's JSON object, or a clear 400 naming the field: never a half-read body, never
+    a NaN or Infinity (JSON has neither), never nesting deeper than the strict parser allows."""
+    body = strict_json.loads(request.get_data(cache=True) or b"null")
     if not isinstance(body, dict):
         raise BadAction("the body must be a JSON object")
     return body
@@ -32,9 +29,13 @@ def json_body() -> dict[str, Any]:
 
 @api.get("/health")
 def health():
+    """A bare status for anyone (a monitor, a phone before joining); the journal's path and the
+    hardware only for the trusted screen."""
+    ext = current_app.extensions["companion"]
+    if not ext["access"].trusted(request):
+        return jsonify({"ok": True})
     s = session()
     view = s.view()
-    ext = current_app.extensions["companion"]
     hw = ext.get("hardware")
     return jsonify({"ok": True, "version": companion.__version__, "seq": view["seq"],
                     "game": view["game"], "journal": s.journal.path,
@@ -74,6 +75,16 @@ def act():
         raise BadAction("if_seq must be the seq number you last saw")
     body.setdefault("source", "api")
     return jsonify(session().submit(body, if_seq=if_seq))
+
+
+@api.delete("/notices")
+def dismiss_notices():
+    """The table has read what start-up had to tell it (a recovered journal): clear it."""
+    book = current_app.extensions["companion"].get("notices")
+    if book is not None:
+        book.acknowledge()
+    session().set_notices([])
+    return jsonify(session().view())
 
 
 @api.get("/history")

@@ -1,11 +1,19 @@
-"""The Flask application factory: one app per session, no module-level services."""
+"""The Flask application factory: one app per session, no module-level services.
+
+Every answer is JSON written strictly (no NaN or Infinity), errors included: each exception path
+has a JSON handler, so a client never gets an HTML error page or a number it cannot parse.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask import Flask, jsonify, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException
 
+from companion import strict_json
 from companion.errors import (BadAction, CompanionError, Conflict, DataFileError, IllegalAction,
                               NoGame, SetupError)
 from web import settings
@@ -13,21 +21,37 @@ from web.access import Access, Denied
 from web.events import HandOff, make_hub
 
 MAX_BODY = 64 * 1024
+log = logging.getLogger(__name__)
+
+
+class StrictJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, strict both ways: a non-finite number in an answer is our error (logged,
+    answered as a JSON 500), never a body the pages' ``JSON.parse`` throws on."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("default", self.default)
+        kwargs.setdefault("ensure_ascii", self.ensure_ascii)
+        kwargs.setdefault("sort_keys", self.sort_keys)
+        return strict_json.dumps(obj, **kwargs)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return strict_json.loads(s)
 
 
 def create_app(session, *, config: Any = None, hardware: Any = None, extras: dict | None = None) -> Flask:
     """Build the app around a live ``Session``; adapters (hardware) are optional extras."""
     app = Flask(__name__)
+    app.json = StrictJSONProvider(app)
+    app.json.sort_keys = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-    app.config["JSON_SORT_KEYS"] = False
     app.extensions["companion"] = {"session": session, "config": config, "hardware": hardware,
                                    **(extras or {})}
     ext = app.extensions["companion"]
     # The access rules and the dashboard settings may be injected (tests); else from the config.
-    if ext.get("access") is None:
-        ext["access"] = Access.from_config(config, ext.get("data_dir"))
     if ext.get("dashboard") is None:
         ext["dashboard"] = settings.load(config)
+    if ext.get("access") is None:
+        ext["access"] = Access.from_config(config, ext.get("data_dir"), ext["dashboard"].public_url)
     ext["streams"] = make_hub(session, config)
     app.wsgi_app = HandOff(app.wsgi_app, ext["streams"])   # event streams leave their thread
 
@@ -79,5 +103,16 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
     @app.errorhandler(405)
     def not_allowed(_exc):
         return jsonify({"error": "that method is not allowed here"}), 405
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return jsonify({"error": exc.description or exc.name}), exc.code or 500
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        # Our bug, not the client's: say so in JSON and keep the traceback for the log.
+        log.error("%s %s failed", request.method, request.path, exc_info=exc)
+        return jsonify({"error": "the table service hit an internal error (the log has the "
+                                 "details): look at the table before trying again"}), 500
 
     return app

@@ -42,10 +42,12 @@ def give_code():
     code = json_body().get("code")
     if not isinstance(code, str) or not code.strip():
         raise Denied(400, "type the join code shown on the table screen", need="join_code")
-    _ext()["access"].attempt(request.remote_addr or "?", code)
+    access = _ext()["access"]
+    access.attempt(request, code)
     res = jsonify({"joined": True})
-    # HttpOnly: scripts never see it; SameSite=Strict: another site's page never sends it.
-    res.set_cookie(COOKIE, code.strip().upper(), max_age=COOKIE_DAYS * 86400, httponly=True,
+    # The cookie holds a token, not the code. HttpOnly: scripts never see it; SameSite=Strict:
+    # another site's page never sends it.
+    res.set_cookie(COOKIE, access.token(), max_age=COOKIE_DAYS * 86400, httponly=True,
                    samesite="Strict", secure=request.is_secure)
     return res
 

@@ -15,7 +15,6 @@ within about ten seconds; one that stops reading for ``stall`` seconds is droppe
 
 from __future__ import annotations
 
-import json
 import logging
 import selectors
 import socket
@@ -23,6 +22,8 @@ import threading
 import time
 from collections import Counter
 from typing import Any
+
+from companion import strict_json
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class Refused(Exception):
 
 def encode(event: str, data: Any, id: int | None = None) -> bytes:
     """One server-sent event, its data strict JSON (no NaN or Infinity: ValueError instead)."""
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+    text = strict_json.dumps(data, separators=(",", ":"))
     head = f"id: {id}\n" if id is not None else ""
     return f"{head}event: {event}\ndata: {text}\n\n".encode()
 
@@ -102,11 +103,13 @@ class StreamHub:
     # -- any thread -------------------------------------------------------------------------------
 
     def publish(self, event: str, data: Any, id: int | None = None) -> bool:
-        """The newest value of ``event`` for every stream, encoded here once; False (and logged)
-        when it is not strict JSON, in which case the streams keep the value they had."""
+        """The newest value of ``event`` for every stream, encoded here once. False (and logged)
+        when it is not strict JSON: the streams then get a comment saying it was held back, since
+        a frame the pages' JSON.parse throws on would freeze every screen."""
         frame = self._encode(event, data, id)
+        sent = frame is not None
         if frame is None:
-            return False
+            frame = f": {event} {id} held back: not strict JSON\n\n".encode()
         with self._lock:
             old = self._latest.get(event)
             if id is not None and old is not None and old[0] is not None and id < old[0]:
@@ -114,7 +117,7 @@ class StreamHub:
             self._latest[event] = (id, frame)
             self._dirty[event] = frame
         self._wake()
-        return True
+        return sent
 
     def admit(self, address: str) -> Ticket:
         """Reserve a stream for ``address`` or raise Refused with the reason."""

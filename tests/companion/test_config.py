@@ -16,10 +16,12 @@ def test_no_file_means_embedded_defaults(tmp_path):
 
 def test_values_are_read_and_relative_dirs_resolved(tmp_path):
     (tmp_path / "config.toml").write_text(
-        '[server]\nport = 9000\njoin_code = "abc123"\n[components]\ndir = "mine"\n'
+        '[server]\nport = 9000\njoin_code = "abc123de"\n'
+        'allowed_hosts = ["Table.Example.", "192.168.1.7"]\n[components]\ndir = "mine"\n'
         '[gpio]\npin_factory = "mock"\n')
     cfg = config.load(None, tmp_path)
-    assert cfg.port == 9000 and cfg.join_code == "abc123"
+    assert cfg.port == 9000 and cfg.join_code == "abc123de"
+    assert cfg.allowed_hosts == ("table.example", "192.168.1.7")
     assert cfg.components_dir == tmp_path / "mine"
     assert cfg.section("gpio") == {"pin_factory": "mock"}
 
@@ -30,6 +32,9 @@ def test_values_are_read_and_relative_dirs_resolved(tmp_path):
     ('[server]\nport = "eighty"', "server.port: expected int"),
     ("[server]\nport = 70000", "server.port: must be between"),
     ('[server]\njoin_code = "a b"', "server.join_code"),
+    ('[server]\njoin_code = "TABLE42"', "server.join_code: must be 8 to 32"),
+    ('[server]\nallowed_hosts = "table.example"', "server.allowed_hosts: expected list"),
+    ('[server]\nallowed_hosts = ["evil example"]', "server.allowed_hosts: 'evil example'"),
     ("[server]\nwatch_requires_code = 1", "server.watch_requires_code"),
 ])
 def test_broken_files_name_the_key(tmp_path, text, words):

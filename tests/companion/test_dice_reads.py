@@ -82,3 +82,25 @@ def test_many_dice_in_one_frame_become_one_roll_action(tmp_path):
     # "X-Men 1 point, Marvel 2": two X-Men and one Marvel make 4 points.
     assert view["state"]["last_roll"]["faces"] == faces
     assert view["state"]["going_first"]["rolls"] == {entry["player"]: 4}
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"image": "http://evil.example/tracker.png"}, "own photo log"),
+    ({"image": "/api/dice/../../etc/passwd.jpg"}, "own photo log"),
+    ({"image": ["/api/dice/r1.jpg"]}, "own photo log"),
+    ({"set": "xmen-alert"}, "not a set of the dice expected now (incredibles-movement)"),
+    ({"set": {"a": 1}}, "not a set of the dice expected now"),
+    ({"id": "../r1"}, "data.id"),
+])
+def test_a_read_names_only_our_own_photos_and_the_expected_set(session, data, words):
+    """Issue 18: `dice.read` accepted any `image` URL (every dashboard then fetched it from
+    anywhere) and any `set` string."""
+    action = read(("3", 0.97))
+    bad = Action("dice.read", data={**action.data, **data}, source="camera")
+    seq = session.seq
+    with pytest.raises(BadAction, match=words.replace("(", r"\(").replace(")", r"\)")):
+        session.submit(bad)
+    assert session.seq == seq
+    ok = Action("dice.read", data={**action.data, "id": "20261201-r1", "image": "/api/dice/20261201-r1.jpg"},
+                source="camera")
+    assert session.submit(ok)["dice_read"]["image"] == "/api/dice/20261201-r1.jpg"

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from companion.errors import JournalError
+from companion.errors import JournalDamage, JournalError
 from companion.journal import APPLICATION_ID, Journal
 
 
@@ -46,8 +46,12 @@ def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "j.sqlite3"
     Journal(path).close()
     with sqlite3.connect(path) as raw:
-        raw.execute("PRAGMA user_version = 99")
+        raw.execute("PRAGMA user_version = 3")
     with pytest.raises(JournalError, match="newer companion"):
+        Journal(path)
+    with sqlite3.connect(path) as raw:      # a flipped bit, not a companion from the future
+        raw.execute(f"PRAGMA user_version = {2 | 1 << 20}")
+    with pytest.raises(JournalDamage, match="header is damaged"):
         Journal(path)
 
 

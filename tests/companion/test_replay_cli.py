@@ -37,7 +37,7 @@ def test_an_illegal_line_exits_2_naming_line_and_reason(tmp_path):
 def test_malformed_json_line_exits_2(tmp_path):
     path = write(tmp_path, {"setup": {"players": ["dash"]}}, "{roll")
     proc = replay(path, "--game", "incredibles")
-    assert proc.returncode == 2 and "game.jsonl:2: not valid JSON" in proc.stderr
+    assert proc.returncode == 2 and "game.jsonl:2: the line is not valid JSON" in proc.stderr
 
 
 def test_players_from_the_command_line(tmp_path):

@@ -75,12 +75,31 @@ def test_the_line_splitter_keeps_memory_bounded_and_resynchronises():
     splitter = host.LineSplitter()
     good = host.encode("HB", 5)
     out = splitter.feed(b"\xff" * 100_000)          # a flood with no newline at all
+    assert out == [] and len(splitter._buf) <= splitter.limit
     out += splitter.feed(b"tail of garbage\n" + good[:4])
     out += splitter.feed(good[4:])
-    assert out == [good.rstrip(b"\n")]
+    # the overlong run's last bytes come out as one line that no message can be read from
+    assert len(out) == 2 and len(out[0]) == splitter.limit and out[1] == good.rstrip(b"\n")
+    assert host.realign(out[0]) is None
     assert splitter.overlong == 1 and len(splitter._buf) == 0
     lines = firmware.Lines()
     assert lines.feed(b"\xff" * 5000 + b"\n" + good) == [good.rstrip(b"\n")]
+
+
+def test_a_line_that_noise_ran_into_is_still_read():
+    """Noise without a newline glues itself to the next line, which then fails its checksum
+    whole: the message at its end is found again, and the checksum still guards it."""
+    splitter = host.LineSplitter()
+    event = host.encode("EV", 7, "BTN", 1, "DOWN")
+    out = splitter.feed(bytes(range(11, 256)) * 3 + event)      # 735 bytes of noise, no newline
+    assert len(out) == 1 and out[0].endswith(event.rstrip(b"\n"))
+    with pytest.raises(ProtocolError):
+        host.decode(out[0])
+    assert host.realign(out[0]) == host.Message("EV", ("7", "BTN", "1", "DOWN"))
+    flipped = bytearray(out[0])
+    flipped[-8] ^= 0x01                                          # damage inside the message
+    assert host.realign(bytes(flipped)) is None
+    assert host.realign(b"noise EV EV " + host.encode("HB", 3).rstrip(b"\n")).type == "HB"
 
 
 def test_a_lower_case_checksum_is_not_the_same_line():

@@ -34,20 +34,20 @@ def raw_request(server, method, path, body: bytes | None = None, headers: dict |
 def test_the_pis_own_screen_is_trusted_and_sees_the_code(server):
     status, access = server.get("/api/access")
     assert status == 200 and access["trusted"] and access["joined"]
-    assert len(access["code"]) == 6 and access["code"] in access["join_url"]
+    assert len(access["code"]) == 8 and access["code"] in access["join_url"]
     assert "/play?code=" in access["join_url"] and "127.0.0.1" not in access["join_url"]
     assert server.post("/api/session", GAME)[0] == 201
 
 
 def test_changing_the_game_needs_the_join_code_watching_does_not(server_factory, tmp_path):
     server = configured(server_factory, tmp_path,
-                        '[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n')
+                        '[server]\njoin_code = "TABLE4242"\ntrust_loopback = false\n')
     status, body = server.post("/api/session", GAME)
     assert status == 401 and body["need"] == "join_code" and "join code" in body["error"]
     status, body = server.post("/api/session", GAME, headers={"X-Join-Code": "WRONG1"})
     assert status == 403 and "not right" in body["error"]
     assert server.get("/api/state")[1]["game"] is None          # nothing was started
-    status, view = server.post("/api/session", GAME, headers={"X-Join-Code": "table42"})
+    status, view = server.post("/api/session", GAME, headers={"X-Join-Code": "table4242"})
     assert status == 201 and view["game"] == "incredibles"
     # anyone may watch, but only those with the code see it
     assert server.get("/api/state")[0] == 200
@@ -62,7 +62,7 @@ def test_changing_the_game_needs_the_join_code_watching_does_not(server_factory,
 
 def test_joining_sets_a_cookie_that_later_requests_carry(server_factory, tmp_path):
     server = configured(server_factory, tmp_path,
-                        '[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n'
+                        '[server]\njoin_code = "TABLE4242"\ntrust_loopback = false\n'
                         "watch_requires_code = true\n")
     assert server.get("/api/state")[0] == 401
     status, _cookie, _ = raw_request(server, "GET", "/api/events")
@@ -71,7 +71,7 @@ def test_joining_sets_a_cookie_that_later_requests_carry(server_factory, tmp_pat
     status, cookie, body = raw_request(server, "POST", "/api/join", json.dumps({"code": "nope"}).encode(),
                                        {"Content-Type": "application/json"})
     assert status == 403 and cookie is None
-    status, cookie, body = raw_request(server, "POST", "/api/join", json.dumps({"code": "TABLE42"}).encode(),
+    status, cookie, body = raw_request(server, "POST", "/api/join", json.dumps({"code": "TABLE4242"}).encode(),
                                        {"Content-Type": "application/json"})
     assert status == 200 and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     pair = cookie.split(";")[0]
@@ -94,10 +94,10 @@ def test_the_generated_code_is_kept_in_the_data_folder(server_factory, tmp_path)
 
 def test_guessing_codes_is_cut_off(server_factory, tmp_path):
     server = configured(server_factory, tmp_path,
-                        '[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n')
+                        '[server]\njoin_code = "TABLE4242"\ntrust_loopback = false\n')
     for i in range(10):
         assert server.post("/api/join", {"code": f"GUESS{i}"})[0] == 403
-    status, body = server.post("/api/join", {"code": "TABLE42"})
+    status, body = server.post("/api/join", {"code": "TABLE4242"})
     assert status == 429 and "too many" in body["error"]
 
 

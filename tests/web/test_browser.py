@@ -196,9 +196,9 @@ def test_two_phones_acting_at_once_get_a_clear_answer_each(server, pages):
 def test_a_wrong_join_code_is_refused_and_the_right_one_lets_a_phone_play(server_factory, tmp_path, pages):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "config.toml").write_text('[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n')
+    (data / "config.toml").write_text('[server]\njoin_code = "TABLE4242"\ntrust_loopback = false\n')
     server = server_factory(data=data)
-    server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE42"})
+    server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE4242"})
     phone = pages(server.url + "/play")
     phone.wait_for_selector("#join:not([hidden])")
     phone.wait_for_selector("body[data-rendered]")          # watching needs no code
@@ -210,7 +210,7 @@ def test_a_wrong_join_code_is_refused_and_the_right_one_lets_a_phone_play(server
     assert "not right" in phone.inner_text("#join-error")
     assert server.get("/api/state")[1]["seq"] == rendered(phone)
 
-    phone.fill("#join-code", "table42")
+    phone.fill("#join-code", "table4242")
     phone.locator("#join-form button").click()
     phone.wait_for_selector("#join", state="hidden")
     phone.wait_for_selector('#controls [data-key="roll-2"]')
@@ -303,20 +303,20 @@ def test_screenshots_for_the_docs(server, browser, tmp_path):
 def test_a_table_that_asks_the_code_even_to_watch(server_factory, tmp_path, pages):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "config.toml").write_text('[server]\njoin_code = "TABLE42"\ntrust_loopback = false\n'
+    (data / "config.toml").write_text('[server]\njoin_code = "TABLE4242"\ntrust_loopback = false\n'
                                       "watch_requires_code = true\n")
     server = server_factory(data=data)
-    _, view = server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE42"})
+    _, view = server.post("/api/session", FIXED_DASH, headers={"X-Join-Code": "TABLE4242"})
     table = pages(server.url + "/table", 800, 480)
     table.wait_for_selector("#join:not([hidden])")
     assert "even to watch" in table.inner_text("#join-why")
     table.wait_for_timeout(300)
     assert table.evaluate("document.body.dataset.rendered") is None     # nothing shown yet
-    table.fill("#join-code", "TABLE42")
+    table.fill("#join-code", "TABLE4242")
     table.locator("#join-form button").click()
     wait_rendered(table, view["seq"])
     assert "roll the Movement Die" in table.inner_text("#banner")
-    assert table.inner_text("#join-code-shown") == "TABLE42"            # joined: may show it
+    assert table.inner_text("#join-code-shown") == "TABLE4242"            # joined: may show it
 
 
 def test_sound_is_on_for_the_table_and_off_for_phones_and_kid_mode_sticks(server, pages):

@@ -153,16 +153,19 @@ def _serve_once(data):
                            str(data)], capture_output=True, text=True, timeout=60)
 
 
-def test_a_corrupt_journal_stops_start_up_with_a_clear_message(tmp_path):
+def test_a_corrupt_journal_is_kept_aside_and_the_table_starts_saying_so(server_factory, tmp_path):
+    """Issue 18: the service always starts; the damaged file is kept as it was."""
     data = tmp_path / "data"
     data.mkdir()
     journal = data / "journal.sqlite3"
     journal.write_bytes(b"this is not a database, it is a shopping list" * 100)
     before = journal.read_bytes()
-    proc = _serve_once(data)
-    assert proc.returncode == 2
-    assert "not a usable companion journal" in proc.stderr and "Traceback" not in proc.stderr
-    assert journal.read_bytes() == before
+    server = server_factory(data=data)
+    status, view = server.get("/api/state")
+    assert status == 200 and view["game"] is None
+    assert "not a usable companion journal" in view["notices"][0]["text"]
+    (kept,) = (data / "damaged").iterdir()
+    assert (kept / "journal.sqlite3").read_bytes() == before
 
 
 def test_a_foreign_sqlite_file_is_not_taken_for_a_journal(tmp_path):

@@ -109,6 +109,20 @@
     }
   }
 
+  // What start-up had to tell the table (a journal found damaged and recovered): shown until
+  // someone who may change the game says they have read it.
+  function notices(view) {
+    const box = C.$("alerts");
+    const list = view.notices || [];
+    box.hidden = !list.length;
+    box.replaceChildren(...list.map((n) => el("p", {}, el("span", { "aria-hidden": "true" }, "⚠ "), n.text)));
+    if (list.length && C.access && C.access.joined) {
+      box.append(C.button("✔", "Understood", async () => {
+        if ((await C.send("DELETE", "/api/notices")).ok) { box.hidden = true; box.replaceChildren(); }
+      }, { "data-key": "dismiss-notices" }));
+    }
+  }
+
   function board(view) {
     const box = C.$("board");
     if (!view.game) { box.replaceChildren(); return; }
@@ -121,6 +135,7 @@
     C.$("title").textContent = view.title || "companion";
     if (view.game) await C.gameInfo(view.game);
     if (view !== C.view) return;
+    notices(view);
     banner(view);
     board(view);
     P.timers(view, phone && C.access && C.access.joined);

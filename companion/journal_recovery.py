@@ -1,0 +1,406 @@
+"""Start-up with a damaged journal: keep the damaged files aside, rebuild the journal from the
+longest intact prefix, say plainly what was lost.
+
+Each game replays from its own start, so the prefix is taken game by game: from the game's
+start, entry by entry, from whichever copy holds that entry intact (its CRC, its JSON, its
+place in its game): the journal as SQLite reads it, the journal with its write-ahead log mended
+(journal_wal.repair: committed frames SQLite would drop), and the rolling backups, newest first
+(companion/backups.py). A game's run ends at the first entry no copy holds intact, or before an
+entry the rules refuse on replay; damage in a finished game never costs the game in progress.
+So nothing that the newest intact backup or the prefix holds is lost; what comes after is
+kept, as it was, in the damaged copy.
+
+Recovery writes a fresh journal beside the damaged one and swaps it in (the damaged file, its
+-wal and -shm go to ``<data>/damaged/<time>/``, with every older backup: entries after the
+cut get numbers again, and an old backup must never be mistaken for this journal's past).
+A record of it goes to ``<data>/recoveries.json``, for the table's notice and `companion doctor`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sqlite3
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from companion import journal_wal
+from companion.errors import JournalDamage, JournalError
+from companion.journal import (ENTRY_ROWS, GAME_ROWS, Journal, entry_crc, game_crc, read_entry,
+                               read_game)
+from companion.paths import fsync
+
+log = logging.getLogger(__name__)
+RECORDS = "recoveries.json"
+
+
+@dataclass
+class Recovery:
+    """What one start-up found and did; ``text`` says it in plain words."""
+
+    at: float
+    reason: str
+    damaged_copy: str
+    kept: int                          # entries kept
+    kept_through: int                  # the last entry kept (0: none)
+    seen_through: int                  # the last entry any copy showed, intact or not
+    lost: list[list[int]]              # [first, last] runs of entries no intact copy held
+    games: int
+    sources: list[str] = field(default_factory=list)   # the copies entries were taken from
+    acknowledged: bool = False
+
+    @property
+    def lost_count(self) -> int:
+        return sum(b - a + 1 for a, b in self.lost)
+
+    def text(self) -> str:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.at))
+        kept = (f"kept {self.games} game(s), {self.kept} entries up to entry {self.kept_through}"
+                if self.kept else "no entry could be kept")
+        runs = ", ".join(f"{a} to {b}" if a != b else f"{a}" for a, b in self.lost)
+        lost = (f"Lost: entries {runs} ({self.lost_count}), which no intact copy held; they "
+                "are still in the damaged copy." if self.lost else "Nothing was lost.")
+        return (f"The journal was found damaged at start-up ({when}): {self.reason}. "
+                f"Recovered from {' and '.join(self.sources) or 'nothing'}: {kept}. {lost} "
+                f"The damaged files are kept in the data folder, in {self.where}.")
+
+    @property
+    def where(self) -> str:
+        """The damaged copy's folder, from the data folder (no absolute path on every screen)."""
+        copy = Path(self.damaged_copy)
+        return f"{copy.parent.name}/{copy.name}"
+
+
+@dataclass
+class _Copy:
+    """The intact rows one copy of the journal holds."""
+
+    label: str
+    games: dict[int, tuple] = field(default_factory=dict)      # id -> raw row (texts decoded)
+    entries: dict[int, tuple] = field(default_factory=dict)    # seq -> raw row
+    seen: int = 0
+
+
+def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
+            backups: list[Path] = (), found: Path | None = None,
+            now: Callable[[], float] = time.time) -> Recovery:
+    """Rebuild the journal at ``path`` from what its copies hold intact (see the module's
+    docstring). The journal must not be open. ``found``: a folder holding the files as they were
+    found, before SQLite opened them (opening and closing moves the log into the main file).
+    Returns what was done."""
+    path = Path(path)
+    at = now()
+    aside = _aside(path.parent / "damaged", at)
+    for suffix in ("", "-wal", "-shm"):
+        src = (found / (path.name + suffix)) if found is not None else Path(str(path) + suffix)
+        if src.exists():
+            shutil.copy2(src, aside / src.name)
+    copies, lost_commits, mended_seen = [], 0, 0
+    with tempfile.TemporaryDirectory(prefix="companion-recover-") as scratch:
+        native = _scratch_copy(aside, path.name, Path(scratch) / "native")
+        copies.append(read_copy(native, "the journal"))
+        wal = aside / (path.name + "-wal")
+        scan = journal_wal.scan(wal) if wal.exists() else None
+        if scan is not None and (scan.lost_commits or scan.valid < scan.frames):
+            lost_commits = scan.lost_commits
+            mended = _scratch_copy(aside, path.name, Path(scratch) / "mended", wal_fix=True)
+            copies.append(read_copy(mended, "its write-ahead log, mended"))
+            mended_seen = copies[-1].seen
+        for backup in backups:
+            copy = read_copy(Path(backup), f"the backup {Path(backup).name}")
+            if _agrees(copies[0], copy):
+                copies.append(copy)
+            else:
+                log.warning("recovery: %s disagrees with the journal; not used", backup)
+        games, entries, used = _prefix(copies, first_bad)
+        tmp = path.with_name(path.name + ".recovering")
+        _write(tmp, games, entries)
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)   # copied aside above
+    os.replace(tmp, path)
+    fsync(path.parent)
+    for backup in backups:                                  # another numbering from here on
+        if Path(backup).exists():
+            (aside / "backups").mkdir(exist_ok=True)
+            shutil.move(str(backup), aside / "backups" / Path(backup).name)
+    seen = max([c.seen for c in copies] + [max(entries, default=0)])
+    if lost_commits and mended_seen <= copies[0].seen:
+        # the mended log held nothing readable: count its lost commits as lost entries
+        seen = max(seen, copies[0].seen + lost_commits)
+    result = Recovery(at, reason, str(aside), len(entries), max(entries, default=0), seen,
+                      _runs(set(range(1, seen + 1)) - set(entries)), len(games),
+                      [c.label for c in copies if c.label in used])
+    (aside / "REPORT.txt").write_text(result.text() + "\n", encoding="utf-8")
+    log.warning("%s", result.text())
+    return result
+
+
+def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
+                 backups: Callable[[], list[tuple[Path, int]]] = lambda: [],
+                 attempts: int = 4) -> tuple[Journal, Any, Recovery | None]:
+    """Open the journal and build what reads it (``load``: the session); on damage, recover
+    and try again. ``backups()`` lists (file, last seq) newest first. Always returns a usable
+    journal, or raises JournalError for what is no damage (a newer schema, a foreign file)."""
+    path = Path(path)
+    report: Recovery | None = None
+    with tempfile.TemporaryDirectory(prefix="companion-found-") as found:
+        unclean = _keep_as_found(path, Path(found))
+        for attempt in range(attempts):
+            journal = None
+            try:
+                journal = Journal(path)
+                if journal.wal is not None:  # an unclean stop: every game is looked at, not one
+                    journal.check_entries()
+                listing = backups()
+                if listing and listing[0][1] > journal.last_seq():
+                    raise JournalDamage(f"the journal ends at entry {journal.last_seq()}, but "
+                                        f"the backup {listing[0][0].name} holds entries up to "
+                                        f"{listing[0][1]}: the end of the journal was lost")
+                return journal, load(journal), report
+            except JournalDamage as exc:
+                if journal is not None:
+                    _close_quietly(journal)
+                reason = str(exc).replace(f"{path}: ", "").replace(f"{path} ", "the file ")
+                step = recover(path, reason, first_bad=exc.seq if exc.refused else None,
+                               backups=[p for p, _ in backups()],
+                               found=Path(found) if unclean and attempt == 0 else None)
+                if report is not None:     # a second look found more: one report of both
+                    step.reason = f"{report.reason}; then {step.reason}"
+                    step.damaged_copy = report.damaged_copy
+                    step.seen_through = max(step.seen_through, report.seen_through)
+                    step.lost = _runs({n for a, b in report.lost + step.lost
+                                       for n in range(a, b + 1)})
+                    step.sources = list(dict.fromkeys(report.sources + step.sources))
+                report = step
+    raise JournalError(f"{path}: still damaged after {attempts} recoveries; restore a backup "
+                       "(companion journal restore)")
+
+
+def _keep_as_found(path: Path, found: Path) -> bool:
+    """After an unclean stop (a log beside the journal), copy both as they are: SQLite moves
+    the log into the main file when the connection that found damage closes."""
+    wal = Path(str(path) + "-wal")
+    if not wal.exists():
+        return False
+    for src in (path, wal):
+        if src.exists():
+            shutil.copyfile(src, found / src.name)
+    return True
+
+
+def _close_quietly(journal: Journal) -> None:
+    try:
+        journal.close()
+    except sqlite3.DatabaseError as exc:      # a damaged file may fail its closing checkpoint
+        log.info("closing the damaged journal: %s", exc)
+
+
+class RecoveryLog:
+    """``<data>/recoveries.json``: every recovery, and whether the table has seen its notice."""
+
+    def __init__(self, data_dir: str | Path):
+        self.path = Path(data_dir) / RECORDS
+
+    def records(self) -> list[Recovery]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            return [Recovery(**r) for r in raw]
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError, TypeError) as exc:
+            log.warning("%s cannot be read (%s); starting it afresh", self.path, exc)
+            return []
+
+    def add(self, record: Recovery) -> None:
+        self._save(self.records() + [record])
+
+    def notices(self) -> list[dict[str, Any]]:
+        return [{"kind": "journal", "at": r.at, "text": r.text(), "lost": r.lost_count}
+                for r in self.records() if not r.acknowledged]
+
+    def acknowledge(self) -> None:
+        records = self.records()
+        for r in records:
+            r.acknowledged = True
+        self._save(records)
+
+    def _save(self, records: list[Recovery]) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps([asdict(r) for r in records], indent=1), encoding="utf-8")
+        tmp.replace(self.path)
+
+
+class DataLock:
+    """The running service holds ``<data>/companion.lock``: recovering or restoring the journal
+    under it would pull the file from under a live session."""
+
+    def __init__(self, data_dir: str | Path):
+        import fcntl
+
+        self.path = Path(data_dir) / "companion.lock"
+        self._file = open(self.path, "a+")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            raise JournalError(f"the table service is running on {data_dir} (it holds "
+                               f"{self.path}): stop it first (sudo systemctl stop companion)") from None
+
+    def release(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    @staticmethod
+    def held(data_dir: str | Path) -> bool:
+        try:
+            DataLock(data_dir).release()
+        except JournalError:
+            return True
+        return False
+
+
+# -- the copies ---------------------------------------------------------------------------------
+
+def _aside(folder: Path, at: float) -> Path:
+    base = folder / time.strftime("%Y%m%d-%H%M%S", time.localtime(at))
+    target, n = base, 1
+    while target.exists():
+        n += 1
+        target = base.with_name(f"{base.name}-{n}")
+    target.mkdir(parents=True)
+    return target
+
+
+def _scratch_copy(aside: Path, name: str, folder: Path, wal_fix: bool = False) -> Path:
+    folder.mkdir()
+    db = folder / name
+    if (aside / name).exists():
+        shutil.copyfile(aside / name, db)
+    wal = aside / (name + "-wal")
+    if wal.exists():
+        if wal_fix:
+            journal_wal.repair(wal, Path(str(db) + "-wal"))
+        else:
+            shutil.copyfile(wal, Path(str(db) + "-wal"))
+    return db
+
+
+def read_copy(path: Path, label: str) -> _Copy:
+    """Every intact game record and entry one file holds, as far as it can be read."""
+    copy = _Copy(label)
+    if not path.exists():
+        return copy
+    try:
+        db = sqlite3.connect(path)
+    except sqlite3.DatabaseError:
+        return copy
+    try:
+        for row in db.execute(GAME_ROWS + " ORDER BY id"):
+            try:
+                record = read_game(row)
+            except ValueError:
+                continue
+            copy.games[record.id] = (record.id, record.game, row[2].decode(), record.seed,
+                                     record.started_at, record.start_seq, record.closed_at,
+                                     row[7].decode() if row[7] is not None else None)
+        rows = 0
+        for row in db.execute(ENTRY_ROWS + " ORDER BY seq"):
+            rows += 1
+            try:
+                entry = read_entry(row)
+            except ValueError:
+                # a damaged row still says how far the journal went, unless its number is
+                # what the damage hit
+                if isinstance(row[0], int) and row[0] <= max(copy.entries, default=0) + rows:
+                    copy.seen = max(copy.seen, row[0])
+                continue
+            copy.seen = max(copy.seen, entry.seq)
+            copy.entries[entry.seq] = (entry.seq, entry.game_id, entry.kind, row[3].decode(), entry.at)
+    except sqlite3.DatabaseError as exc:
+        log.info("recovery: %s readable only in part (%s)", label, exc)
+    finally:
+        db.close()
+    return copy
+
+
+def _agrees(primary: _Copy, other: _Copy) -> bool:
+    """A backup belongs to this journal when the entries both hold intact are the same."""
+    return all(primary.entries[s] == row for s, row in other.entries.items() if s in primary.entries)
+
+
+def _prefix(copies: list[_Copy], first_bad: int | None) -> tuple[dict, dict, set[str]]:
+    """Game by game (each replays from its own start), the longest run of entries from the
+    game's start, each from the first copy that holds it intact; a game whose record or start
+    entry no copy holds intact is left out. ``first_bad`` (an entry the rules refused) ends
+    its game's run."""
+    records: dict[int, tuple] = {}
+    for copy in copies:
+        for gid, row in copy.games.items():
+            records.setdefault(gid, row)
+    games: dict[int, tuple] = {}
+    entries: dict[int, tuple] = {}
+    used: set[str] = set()
+    for gid in sorted(records):
+        seq = records[gid][5]
+        while seq != first_bad:
+            found = next(((c, c.entries[seq]) for c in copies
+                          if seq in c.entries and c.entries[seq][1] == gid), None)
+            if found is None:
+                break
+            copy, row = found
+            if seq == records[gid][5] and json.loads(row[3]).get("type") != "game.start":
+                break
+            entries[seq] = row
+            used.add(copy.label)
+            seq += 1
+        if seq > records[gid][5]:
+            games[gid] = records[gid]
+    return games, entries, used
+
+
+def _runs(numbers: set[int]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for n in sorted(numbers):
+        if out and out[-1][1] == n - 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return out
+
+
+def _write(tmp: Path, games: dict[int, tuple], entries: dict[int, tuple]) -> None:
+    """The kept prefix as a fresh journal (every row with its CRC, legacy rows too)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+    with Journal(tmp) as fresh:
+        db = fresh._conn()
+        db.execute("BEGIN IMMEDIATE")
+        order = sorted(games)
+        for i, gid in enumerate(order):
+            _, game, options, seed, started_at, start_seq, closed_at, result = games[gid]
+            last = i == len(order) - 1
+            if last:
+                end = max(s for s in entries if entries[s][1] == gid)
+                closed = json.loads(entries[end][3]).get("type") == "game.close"
+                closed_at = (closed_at or entries[end][4]) if closed else None
+                if not closed:
+                    result = None        # the game's outcome is the session's to work out again
+            else:
+                closed_at = closed_at or games[order[i + 1]][4]
+            db.execute("INSERT INTO games (id, game, options, seed, started_at, start_seq, "
+                       "closed_at, result, crc) VALUES (?,?,?,?,?,?,?,?,?)",
+                       (gid, game, options, seed, started_at, start_seq, closed_at, result,
+                        game_crc(gid, game, options, seed, started_at, start_seq)))
+        for seq in sorted(entries):
+            _, gid, kind, payload, at = entries[seq]
+            db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
+                       (seq, gid, kind, payload, at, entry_crc(seq, gid, kind, payload, at)))
+        db.execute("COMMIT")
+        if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise JournalError(f"{tmp}: the rebuilt journal does not check out")
+

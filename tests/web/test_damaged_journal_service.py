@@ -1,0 +1,152 @@
+"""A real `companion serve` on a damaged journal: it starts without a traceback, the table is
+told plainly what was recovered, `companion doctor` says so too, and the notice goes once read.
+Then the journal's own commands: check, export (a replay file), restore (one command)."""
+
+import json
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from companion.journal_wal import FRAME_HEADER, HEADER
+
+SETUP = {"game": "incredibles", "players": ["dash", "violet"], "seed": 11,
+         "starting_problems": ["A", "B", "C"]}
+MOVES = [("roll", "dash", {"face": "1"}), ("move", "dash", {"to": "start"}),
+         ("roll", "violet", {"face": "1"}), ("move", "violet", {"to": "start"})]
+
+
+def companion(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def played(server_factory, data):
+    server = server_factory(data=data)
+    assert server.post("/api/session", SETUP)[0] == 201
+    for type_, player, body in MOVES:
+        status, view = server.act(type_, player, **body)
+        assert status == 200, view
+    return server, view
+
+
+def test_a_damaged_log_is_recovered_and_the_table_is_told(server_factory, tmp_path):
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    server.kill()                                  # a crash: the moves are in the log
+    wal = data / "journal.sqlite3-wal"
+    raw = bytearray(wal.read_bytes())
+    raw[HEADER + FRAME_HEADER + 300] ^= 0x08        # a flipped bit in the first frame
+    wal.write_bytes(bytes(raw))
+
+    server = server_factory(data=data)
+    status, view = server.get("/api/state")
+    assert status == 200 and view["seq"] == before["seq"] and view["state"] == before["state"]
+    (notice,) = view["notices"]
+    assert notice["kind"] == "journal" and notice["lost"] == 0
+    assert "write-ahead log is damaged" in notice["text"] and "Nothing was lost" in notice["text"]
+    assert "damaged/" in notice["text"] and str(data) not in notice["text"]
+    assert len(list((data / "damaged").iterdir())) == 1
+    doctor = companion("--data", str(data), "doctor", "--simulate")
+    assert "WARN  journal recovered" in doctor.stdout and "OK    journal " in doctor.stdout
+    assert "OK    journal backup" in doctor.stdout                  # one taken after recovery
+    # read at the table: gone from the state, and from the next start
+    status, view = server.request("DELETE", "/api/notices")
+    assert status == 200 and view["notices"] == []
+    server.proc.send_signal(signal.SIGTERM)
+    _out, err = server.proc.communicate(timeout=30)
+    assert server.proc.returncode == 0 and "Traceback" not in err, err
+    assert "The journal was found damaged" in err                 # the log says so too
+    again = server_factory(data=data)
+    assert again.get("/api/state")[1]["notices"] == []
+
+
+def test_damage_in_the_main_file_starts_without_a_traceback(server_factory, tmp_path):
+    """Issue 18: invalid UTF-8 in a payload gave an OperationalError traceback at start-up."""
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    server.stop()                  # a clean stop: all in the main file, and a backup taken
+    path = data / "journal.sqlite3"
+    raw = bytearray(path.read_bytes())
+    at = raw.find(b'"to": "start"')               # the first move of the game in progress
+    assert at > 0
+    raw[at + 7] = 0xFF
+    path.write_bytes(bytes(raw))
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0",
+                             "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "dashboard at" in line
+        port = int(re.search(r"http://[^/]+:(\d+)/", line).group(1))
+        import urllib.request
+        view = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state").read())
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    text = view["notices"][0]["text"]
+    assert "not UTF-8" in text
+    # the backup taken when the service stopped holds the damaged entry intact
+    assert "the backup journal-" in text and "Nothing was lost" in text
+    assert view["seq"] == before["seq"] and view["state"] == before["state"]
+
+
+def test_check_export_and_restore(server_factory, tmp_path):
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    assert server.request("DELETE", "/api/session")[0] == 200     # a game's end: a backup
+    server.post("/api/session", SETUP)
+    rolled = server.act("roll", "dash", face="2")[1]
+    # while the service runs: check reads a snapshot, restore refuses
+    check = companion("--data", str(data), "journal", "check")
+    assert check.returncode == 0 and "OK:" in check.stdout and "snapshot" in check.stdout
+    refused = companion("--data", str(data), "journal", "restore")
+    assert refused.returncode == 2 and "the table service is running" in refused.stderr
+    server.stop()
+
+    check = companion("--data", str(data), "journal", "check")
+    assert check.returncode == 0 and "write-ahead log included" in check.stdout
+    out = tmp_path / "game1.jsonl"
+    export = companion("--data", str(data), "journal", "export", "--game", "1", "--out", str(out))
+    assert export.returncode == 0, export.stderr
+    replay = companion("replay", str(out), "--game", "incredibles")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["state"] == before["state"]      # the same game, replayed
+
+    raw = bytearray((data / "journal.sqlite3").read_bytes())
+    raw[raw.find(b'"face": "2"') + 9] ^= 0x01                         # damage the new game
+    (data / "journal.sqlite3").write_bytes(bytes(raw))
+    check = companion("--data", str(data), "journal", "check")
+    assert check.returncode == 1 and "DAMAGED" in check.stdout and "checksum" in check.stdout
+
+    # one command puts back the newest backup (taken when the service stopped)
+    restore = companion("--data", str(data), "journal", "restore")
+    assert restore.returncode == 0 and "restored" in restore.stdout, restore.stderr
+    assert any((data / "replaced").iterdir())
+    assert companion("--data", str(data), "journal", "check").returncode == 0
+    server = server_factory(data=data)
+    view = server.get("/api/state")[1]
+    assert view["seq"] == rolled["seq"] and view["state"] == rolled["state"]
+    assert view["notices"] == []
+
+
+@pytest.mark.browser
+def test_the_table_screen_shows_the_notice_until_it_is_read(server_factory, tmp_path, pages):
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    server.kill()
+    wal = data / "journal.sqlite3-wal"
+    raw = bytearray(wal.read_bytes())
+    raw[HEADER + 8] ^= 0x01                          # a salt of the first frame
+    wal.write_bytes(bytes(raw))
+    server = server_factory(data=data)
+    table = pages(server.url + "/table", 800, 480)
+    table.wait_for_selector("#alerts:not([hidden])")
+    assert "The journal was found damaged" in table.inner_text("#alerts")
+    assert "Nothing was lost" in table.inner_text("#alerts")
+    table.locator('[data-key="dismiss-notices"]').click()
+    table.wait_for_selector("#alerts", state="hidden")
+    assert server.get("/api/state")[1]["notices"] == []
