@@ -281,7 +281,9 @@ def test_a_lost_journal_comes_back_from_its_newest_backup(image, tmp_path):
     for name in ("journal.sqlite3", "journal.sqlite3-wal"):
         (data / name).unlink()
     report = assert_sound(image, data, floor=image.backup_seq)
-    assert report.kept_through == image.backup_seq and "the end of the journal was lost" in report.reason
+    # The backup is taken on the event bus's thread after the game ended, so it may also hold
+    # the next game's first entry: never less than it was asked for.
+    assert report.kept_through >= image.backup_seq and "the end of the journal was lost" in report.reason
 
 
 def test_the_recovery_is_recorded_for_the_table_and_not_repeated(image, tmp_path):
