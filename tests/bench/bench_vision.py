@@ -168,9 +168,10 @@ def real(tmp: Path) -> list[tuple[str, str, str]]:
     sub.write_text(json.dumps({k: web[k] for k in wkeys}))
     rows += _measure("real webcam photos (held out)", sub, web, web_root,
                      [str(web_root / k) for k in wkeys], None, "d6", tmp, (), set(wkeys))
-    _, rss = _cli(["read", "--set", "d6", "--json", *imgs])
-    rows.append(("peak RSS of `dice read` over the held-out tray photos", f"{rss:.0f} MB",
-                 f"{len(imgs)} 1024x1024 JPEGs"))
+    for name in _recognizers():
+        _, rss = _cli(["read", "--set", "d6", "--json", "--recognizer", name, *imgs])
+        rows.append((f"peak RSS of `dice read` over the held-out tray photos ({name})",
+                     f"{rss:.0f} MB", f"{len(imgs)} 1024x1024 JPEGs"))
     return rows
 
 

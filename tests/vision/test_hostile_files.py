@@ -20,7 +20,7 @@ from companion.session import Session
 from vision import images
 from vision.cli import run
 from vision.errors import BadImage, DamagedSet
-from vision.reader import Reader
+from vision.reader import make_reader as Reader  # the default recognizer
 from vision.simulated_tray import SimulatedTray
 from vision.table_camera import TableCamera
 from web import create_app
