@@ -8,6 +8,7 @@ import time
 import cv2
 import numpy as np
 import torch
+import torch.onnx
 import torch.nn.functional as F
 
 from vision import detector as det_rt
