@@ -7,7 +7,7 @@ DATA   ?= data
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench venv clean pi-check
+.PHONY: run test bench venv clean pi-check train-vision
 
 venv: $(STAMP)
 
@@ -31,6 +31,13 @@ bench: $(STAMP)
 # Needs root; needs no .venv. See "Checking the install without a Pi" in docs/hardware.md.
 pi-check:
 	tests/pi/pi_check.sh
+
+# Retrain the dice detector and face network from a seed (vision/models/; about 30 min on 2
+# cores). Needs the training extra (PyTorch, CPU) and ../shared/data/dice-real.
+SEED ?= 0
+train-vision: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[train]'
+	OMP_WAIT_POLICY=PASSIVE nice -n 10 $(PY) -m vision.training --seed $(SEED) $(TRAIN_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -165,7 +165,7 @@ def _attach_camera(args: argparse.Namespace, config, session: Session, data: Pat
     session.read_threshold = options["threshold"]
     return TableCamera(session, source, data, threshold=options["threshold"],
                        sets=options["sets"], simulate=args.simulate,
-                       settle_s=options["settle_s"]).start()
+                       settle_s=options["settle_s"], recognizer=options["recognizer"]).start()
 
 
 def _attach_hardware(args: argparse.Namespace, config, session: Session, camera):

@@ -33,6 +33,9 @@ class _Usage(Exception):
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--data", help="data folder (default: $COMPANION_DATA or per-user)")
+    common.add_argument("--recognizer", choices=("classical", "learned"), default="classical",
+                        help="the classical finder and pip reader (default) or the learned "
+                             "detector (docs/vision.md)")
     p = _Parser(prog="companion dice", description="Teach and read dice with the camera.")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     t = sub.add_parser("teach", parents=[common], help="teach a set from photos per face")
@@ -63,6 +66,7 @@ def _err(msg: str) -> int:
 
 def run(argv: list[str], data_dir: Path | None = None) -> int:
     """Parse and run one `dice` command; returns the exit code."""
+    import vision.onnx_runtime  # noqa: F401 (pins numpy's BLAS threads before numpy loads)
     from vision.errors import VisionError
 
     try:
@@ -90,11 +94,12 @@ def run(argv: list[str], data_dir: Path | None = None) -> int:
 
 def _teach(args, data: Path) -> int:
     from vision import sets
+    from vision.reader import teach
 
     if args.set in sets.BUILTIN:
         print(f"note: a taught set named {args.set!r} replaces the built-in one in {data}",
               file=sys.stderr)
-    info = sets.teach(args.set, args.folder, data)
+    info = teach(args.set, args.folder, data, args.recognizer)
     faces = ", ".join(f"{f} ({n})" for f, n in info["faces"].items())
     print(f"taught {info['set']}: {faces}")
     for s in info["skipped"]:
@@ -103,10 +108,10 @@ def _teach(args, data: Path) -> int:
 
 
 def _reader(args, data: Path):
-    from vision.reader import DEFAULT_THRESHOLD, Reader
+    from vision.reader import DEFAULT_THRESHOLD, make_reader
 
     th = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    return Reader(args.set, data, threshold=th)
+    return make_reader(args.set, data, threshold=th, recognizer=args.recognizer)
 
 
 def _read(args, data: Path) -> int:
@@ -128,14 +133,16 @@ def _read(args, data: Path) -> int:
         t0 = time.perf_counter()
         reads = reader.read(frame)
         ms = (time.perf_counter() - t0) * 1000
+        unread = reader.last_unread
         if args.json:
-            print(json.dumps({"image": path,
-                              "dice": [{"face": d.face, "confidence": round(d.confidence, 3),
-                                        "box": list(d.box)} for d in reads],
+            print(json.dumps({"image": path, "dice": [d.to_json() for d in reads],
+                              "unread": [list(b) for b in unread],
+                              "flagged": bool(unread) or any(not d.confirmed for d in reads),
                               "ms": round(ms, 2)}), flush=True)
         else:
             faces = " ".join(d.face + ("" if d.confirmed else "?") for d in reads) or "(no dice)"
-            print(f"{path}: {faces}  [{ms:.1f} ms]", flush=True)
+            more = f" + {len(unread)} unread?" if unread else ""
+            print(f"{path}: {faces}{more}  [{ms:.1f} ms]", flush=True)
     return status
 
 
@@ -162,11 +169,14 @@ def _watch(args, data: Path) -> int:
 
     def on_roll(reads, frame):
         count[0] += 1
+        unread = reader.last_unread
         if args.json:
-            print(json.dumps({"roll": count[0], "dice": [d.to_json() for d in reads]}), flush=True)
+            print(json.dumps({"roll": count[0], "dice": [d.to_json() for d in reads],
+                              "unread": [list(b) for b in unread]}), flush=True)
         else:
             faces = " ".join(d.face + ("" if d.confirmed else "?") for d in reads) or "(no dice)"
-            print(f"roll {count[0]}: {faces}", flush=True)
+            more = f" + {len(unread)} unread?" if unread else ""
+            print(f"roll {count[0]}: {faces}{more}", flush=True)
         if args.rolls and count[0] >= args.rolls:
             done.set()
 

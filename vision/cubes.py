@@ -1,6 +1,6 @@
 """Count coloured cubes (Invincible's bag cubes) by colour in a region of the frame.
 
-Cubes are found as blobs that differ from the tray (the dice finder's foreground), then each
+Cubes are found as blobs that differ from the tray (vision/tray.py), then each
 blob's median colour is matched to the nearest reference colour in Lab. The reference
 colours are defaults for ordinary plastic cubes; calibrate them from a photo of the real
 cubes with ``calibrate``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.finder import foreground
+from vision.tray import foreground
 
 # BGR references (assumed, typical plastic cubes)
 DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {

@@ -1,12 +1,11 @@
-"""Taught faces: a nearest-neighbour classifier over normalised patches of the die's top.
+"""Taught faces: the nearest taught photos in the face network's embedding.
 
-Teaching takes a few photos per face (each one die). In every photo the die's top face is
-found inside the finder's outline (which also holds the sides in view and some shadow) and
-cut out upright along its own edges, so only a quarter-turn ambiguity is left; the four
-quarter turns, small tilts, scales and shifts of each photo are all kept as templates.
-Reading cuts the top face out the same way and finds the nearest template. The confidence
-compares the nearest template of the best face with the nearest of any other face (a ratio
-test) and with how far reads of the teaching photos themselves fell.
+Teaching keeps, for every photo, the embedding of its die's top face at four quarter turns
+and a few small shifts and scales; reading embeds the die's crop and compares it with all of
+them (cosine similarity). The face is that of the nearest taught photo; the probability of
+each face is a softmax over each face's best similarity (temperature `TAU`), and a die whose
+best similarity falls below what the set's own photos reach (`reject`) is not a die of this
+set.
 """
 
 from __future__ import annotations
@@ -15,358 +14,75 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.errors import StaleSet
-from vision.finder import Candidate
 
-PATCH = 20  # feature patch side
-MODEL_VERSION = 2  # 2: templates cut around the top face (top_face), not the whole outline
-CONTRAST_FLOOR = 12.0  # below this grey-level spread a face is flat (a blank face)
-MARGIN_FULL = 0.7  # nearest other face this much farther (relatively) = full confidence
-
-
-def upright_crop(frame: np.ndarray, rect: tuple, out: int = 48, angle_jitter: float = 0.0,
-                 scale: float = 1.0, shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-    """The square ``rect`` (a rotated rect), rotated to sit upright, ``out`` px, grayscale."""
-    (cx, cy), (rw, rh), ang = rect
-    side = float(np.sqrt(max(rw * rh, 1.0))) * scale
-    cx += shift[0] * side
-    cy += shift[1] * side
-    f = out / side
-    M = cv2.getRotationMatrix2D((cx, cy), ang + angle_jitter, f)
-    M[0, 2] += out / 2 - cx
-    M[1, 2] += out / 2 - cy
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    return cv2.warpAffine(gray, M, (out, out), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
-TOP_WINDOW = 64  # px side of the window the top face is looked for in
-TOP_REACH = 1.6  # that window spans this many outline sides
-TOP_SIDES = (0.62, 0.98)  # the top face's side, in outline sides (sides and shadow widen it)
-EDGE_CLIP = 0.4  # gradients are clipped at this fraction of the window's strongest
-RIM = 0.1  # width of the top face's rim, in its sides
-RIM_WEIGHT = 0.3 / 30.0  # score lost per grey level of spread in the rim
-SMALL = 0.7  # an outline under this share of the scene's typical one is a partial die
-_ONES3 = np.ones((1, 3), np.float32)
-
-
-ANGLE_CLIP = 0.2  # orientation: gradients clipped at this fraction of the strongest
-ANGLE_SIGMA = 0.5  # ... and weighted by a Gaussian this wide (in window sides)
-_GAUSS = {}
-
-
-def _residual_angle(sx: np.ndarray, sy: np.ndarray) -> float:
-    """How far (degrees) the die's edges in a window lie from upright, modulo a quarter
-    turn: the mean of the gradients' orientations taken four times over (so edges a quarter
-    turn apart agree), magnitudes clipped low so that every edge pixel counts about alike
-    and a face's long border outweighs a symbol's strokes, nearer pixels weighted more."""
-    n = sx.shape[0]
-    if n not in _GAUSS:
-        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - n / 2
-        _GAUSS[n] = np.exp(-(xx ** 2 + yy ** 2) / (2 * (ANGLE_SIGMA * n) ** 2))[..., None]
-    xx2, yy2, xy = sx * sx, sy * sy, sx * sy
-    m2 = xx2 + yy2 + 1e-6
-    c2 = (xx2 - yy2) / m2
-    s2 = 2 * xy / m2
-    mag = np.sqrt(m2)
-    w = np.minimum(mag, ANGLE_CLIP * float(mag.max())) * _GAUSS[n]
-    c4 = float((w * (c2 * c2 - s2 * s2)).sum())
-    s4 = float((w * (2 * c2 * s2)).sum())
-    return float(np.degrees(np.arctan2(s4, c4)) / 4)
-
-
-def top_face(frame_bgr: np.ndarray, cand: Candidate, side_hint: float | None = None) -> tuple:
-    """The die's top face as a rotated square (cv2 rect) in frame pixels.
-
-    The finder's outline holds the top face and whatever sides and shadow are in view, so
-    the top face is neither centred in it nor as large. Looked for as the square, about
-    upright in the outline, whose four edges are the strongest: gradients clipped so that
-    long edges (a face's border) beat short, contrasted ones (a symbol's); among squares
-    with strong edges, the one whose rim is the most uniform wins, because a face has a
-    plain margin around its symbol while a square that takes in a side has a dark band on
-    two edges.
-    """
-    n = TOP_WINDOW
-    (cx, cy), (rw, rh), ang = cand.rect
-    outline = float(np.sqrt(max(rw * rh, 1.0)))
-    # An outline much smaller than the scene's dice is a die the finder saw only in part
-    # (a body close to the tray's colour leaves its symbol): look around it at die size.
-    small = bool(side_hint and outline < SMALL * side_hint)
-    ref = side_hint if small else outline
-    f = n / (ref * TOP_REACH)
-    if frame_bgr.ndim == 2:
-        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-
-    def window(a):
-        M = cv2.getRotationMatrix2D((cx, cy), a, f)
-        M[0, 2] += n / 2 - cx
-        M[1, 2] += n / 2 - cy
-        w = cv2.warpAffine(frame_bgr, M, (n, n), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        return (M, w, cv2.Sobel(w, cv2.CV_32F, 1, 0, ksize=3),
-                cv2.Sobel(w, cv2.CV_32F, 0, 1, ksize=3))
-
-    M, win, sx, sy = window(ang)
-    turn = _residual_angle(sx, sy)
-    if abs(turn) > 1.0:  # a degree is well within what the templates' tilts cover
-        ang += turn
-        M, win, sx, sy = window(ang)
-    gx = cv2.transform(np.abs(sx), _ONES3)
-    gy = cv2.transform(np.abs(sy), _ONES3)
-    t = EDGE_CLIP * float(max(gx.max(), gy.max()))
-    np.minimum(gx, t, out=gx)
-    np.minimum(gy, t, out=gy)
-    # an edge a pixel off (a slight tilt, perspective) still counts
-    gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))
-    gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
-    cx_ = np.zeros((n + 1, n), np.float32)
-    np.cumsum(gx, 0, out=cx_[1:])
-    cy_ = np.zeros((n, n + 1), np.float32)
-    np.cumsum(gy, 1, out=cy_[:, 1:])
-    on = n / TOP_REACH
-    reach = 0.3 * on
-    hyp = []  # (edge score, x, y, s): the best-edged square of every size
-    smin = int(on * TOP_SIDES[0] * (outline / ref if small else 1.0))
-    for s in range(smin, int(on * TOP_SIDES[1]) + 1):
-        lo = int(max(1, n / 2 - s / 2 - reach))
-        hi = int(min(n - s - 1, n / 2 - s / 2 + reach))
-        if hi < lo:
-            continue
-        m = hi + 1 - lo
-        cols = cx_[lo + s:hi + 1 + s] - cx_[lo:hi + 1]  # column sums over rows y..y+s
-        rows = cy_[:, lo + s:hi + 1 + s] - cy_[:, lo:hi + 1]  # row sums over cols x..x+s
-        e = (cols[:, lo:hi + 1] + cols[:, lo + s:hi + 1 + s]
-             + rows[lo:hi + 1] + rows[lo + s:hi + 1 + s])
-        i = int(np.argmax(e))
-        yy, xx = divmod(i, m)
-        hyp.append((float(e.flat[i]), lo + xx, lo + yy, s))
-    if not hyp:
-        return cand.rect
-    H = np.array(hyp)
-    H = H[H[:, 0] >= 0.6 * H[:, 0].max()]
-    E, X, Y, S = H[:, 0], H[:, 1].astype(int), H[:, 2].astype(int), H[:, 3].astype(int)
-    sm, sq = cv2.integral2(win, sdepth=cv2.CV_64F)
-    w = np.maximum(1, np.round(RIM * S)).astype(int)
-
-    def box(a, x0, y0, x1, y1):
-        return a[y1, x1] - a[y0, x1] - a[y1, x0] + a[y0, x0]
-
-    area = (S ** 2 - (S - 2 * w) ** 2)[:, None]
-    inner = (X + w, Y + w, X + S - w, Y + S - w)
-    mean = (box(sm, X, Y, X + S, Y + S) - box(sm, *inner)) / area
-    var = (box(sq, X, Y, X + S, Y + S) - box(sq, *inner)) / area - mean ** 2
-    spread = np.sqrt(np.maximum(var.sum(1), 0))
-    i = int(np.argmax(E / E.max() - RIM_WEIGHT * spread))
-    Mi = cv2.invertAffineTransform(M)
-    c = Mi @ np.array([X[i] + S[i] / 2, Y[i] + S[i] / 2, 1.0])
-
-    side = S[i] / f
-    return ((float(c[0]), float(c[1])), (side, side), ang)
-
-
-FEATURE = "hog"
-HOG_BINS = 8
-HOG_CELL = 8
-HOG_SIDE = 32
-_CELL_INDEX = (np.arange(HOG_SIDE)[:, None] // HOG_CELL) * (HOG_SIDE // HOG_CELL) + \
-    (np.arange(HOG_SIDE)[None, :] // HOG_CELL)
-
-
-def _hog(img: np.ndarray) -> np.ndarray:
-    """Histograms of unsigned gradient orientation in 8x8 cells (a small HOG of our own)."""
-    f = img.astype(np.float32)
-    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * HOG_BINS  # 0..8, unsigned
-    b0 = np.floor(ang).astype(np.int64) % HOG_BINS
-    w1 = ang - np.floor(ang)
-    b1 = (b0 + 1) % HOG_BINS
-    ncell = (HOG_SIDE // HOG_CELL) ** 2
-    idx0 = (_CELL_INDEX * HOG_BINS + b0).ravel()
-    idx1 = (_CELL_INDEX * HOG_BINS + b1).ravel()
-    h = np.bincount(idx0, (mag * (1 - w1)).ravel(), ncell * HOG_BINS)
-    h += np.bincount(idx1, (mag * w1).ravel(), ncell * HOG_BINS)
-    h = h / (np.linalg.norm(h) + 1e-6)
-    h = np.minimum(h, 0.2)
-    return h / (np.linalg.norm(h) + 1e-6)
-
-
-def feature(crop: np.ndarray) -> np.ndarray:
-    if FEATURE == "hog":
-        return hog_feature(crop)
-    return patch_feature(crop)
-
-
-def hog_feature(crop: np.ndarray) -> np.ndarray:
-    """Gradient-orientation histograms of the inner face (unsigned: polarity-free), plus a
-    flatness term so a blank face stays apart from faint symbols."""
-    n = crop.shape[0]
-    m = int(n * 0.12)
-    inner = cv2.resize(crop[m:n - m, m:n - m], (HOG_SIDE, HOG_SIDE), interpolation=cv2.INTER_AREA)
-    h = _hog(inner)
-    contrast = float(inner.std())
-    scale = min(1.0, contrast / CONTRAST_FLOOR)  # flat faces: gradients are noise
-    return (h * scale * 4.0).astype(np.float32)
-
-
-def patch_feature(crop: np.ndarray) -> np.ndarray:
-    """A normalised patch of the inner face: contrast-normalised, flat faces stay near zero."""
-    n = crop.shape[0]
-    m = int(n * 0.12)
-    inner = crop[m:n - m, m:n - m]
-    p = cv2.resize(inner, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float32)
-    p = cv2.GaussianBlur(p, (3, 3), 0)
-    # The body is the majority of the face (the median); the symbol is what departs from it.
-    # Make the symbol positive whatever the colours, so light-on-dark and dark-on-light dice
-    # of the same face look alike.
-    p -= float(np.median(p))
-    if p.mean() < 0:
-        p = -p
-    p /= max(float(p.std()), CONTRAST_FLOOR)
-    return p.ravel()
-
-
-CROP = 1.05  # the crop around the top face, in its sides (the feature uses its inner 76 %)
-# Teaching keeps every photo at the four quarter turns and small tilts, scales and shifts: what
-# is left of the top face's alignment error after top_face()
-TEACH_TILTS = (-7.0, 0.0, 7.0)
-TEACH_SCALES = (0.95, 1.05)
-TEACH_SHIFTS = ((0.0, 0.0), (0.04, -0.04), (-0.04, 0.04))
-READ_VIEWS = [(1.0, (0.0, 0.0)), (0.93, (0.0, 0.0)), (1.07, (0.0, 0.0))]  # (scale, shift)
-
-
-def _grown(rect: tuple, k: float) -> tuple:
-    (cx, cy), (w, h), a = rect
-    return ((cx, cy), (w * k, h * k), a)
-
-
-def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
-    rect = _grown(top_face(frame, cand), CROP)
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    feats = []
-    for rot in (0, 90, 180, 270):
-        for jit in TEACH_TILTS:
-            for scale in TEACH_SCALES:
-                for shift in TEACH_SHIFTS:
-                    feats.append(feature(upright_crop(gray, rect, angle_jitter=rot + jit,
-                                                      scale=scale, shift=shift)))
-    return feats
-
-
-def plain_feature(frame: np.ndarray, cand: Candidate) -> np.ndarray:
-    """The feature of a teaching photo's die as it is, without augmentation."""
-    return feature(upright_crop(frame, _grown(top_face(frame, cand), CROP)))
-
-
-def read_features(frame: np.ndarray, cand: Candidate, gray: np.ndarray | None = None,
-                  side_hint: float | None = None) -> np.ndarray:
-    """Features of a die's top face, one row per view in READ_VIEWS (the reader keeps the
-    best-matching view). ``frame`` is in colour (the top face is found by colour edges),
-    ``gray`` its grey version when the caller has it; ``side_hint`` is the scene's typical
-    outline side."""
-    rect = _grown(top_face(frame, cand, side_hint), CROP)
-    if gray is None:
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    return np.stack([feature(upright_crop(gray, rect, shift=sh, scale=sc))
-                     for sc, sh in READ_VIEWS])
+MODEL_VERSION = 3  # 3: embeddings of the learned face network (2: gradient histograms)
+TAU = 0.05  # softmax temperature over faces' best cosine similarities
+TURNS = (0.0, 90.0, 180.0, 270.0)
+JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 0.93), (-0.06, 0.04, 1.07))  # dx, dy (sides), scale
 
 
 @dataclass
 class FaceModel:
-    """The templates of a taught set."""
     name: str
     faces: list[str]
-    feats: np.ndarray  # (n, PATCH*PATCH) float32
-    labels: np.ndarray  # (n,) int index into faces
-    reject: float  # a nearest distance beyond this is not a die of this set
+    embeddings: np.ndarray  # T x D, unit rows
+    labels: np.ndarray  # T, index into faces
+    reject: float  # a best similarity below this is not a die of this set
+    net_digest: str = ""  # which face network made the embeddings
 
-    def classify(self, feats: np.ndarray) -> list[tuple[str, float, float]]:
-        """(face, confidence, distance) for each row of ``feats``."""
-        if len(feats) == 0:
+    def classify(self, emb: np.ndarray) -> list[tuple[str, float, float]]:
+        """(face, probability, best similarity) per embedding row."""
+        if len(emb) == 0:
             return []
-        if not hasattr(self, "_order"):
-            self._prepare()
-        f2 = (feats ** 2).sum(1)[:, None]
-        d2all = np.maximum(f2 + self._t2 - 2 * feats @ self._sorted.T, 0)
-        # nearest template of every face at once (templates sorted by face)
-        per_face = np.sqrt(np.minimum.reduceat(d2all, self._starts, axis=1))
-        out = []
-        for best in per_face:
-            order = np.argsort(best)
-            d1 = float(best[order[0]])
-            d2 = float(best[order[1]]) if len(order) > 1 else d1 * 3 + 1
-            margin = (d2 - d1) / max(d2, 1e-6)  # 0 when tied, towards 1 when clear
-            conf = min(1.0, margin / MARGIN_FULL)
-            if d1 > self.reject:
-                conf *= max(0.0, 1.0 - (d1 - self.reject) / self.reject)
-            out.append((self.faces[order[0]], conf, d1))
-        return out
-
-    def _prepare(self) -> None:
-        self._order = np.argsort(self.labels, kind="stable")
-        self._sorted = np.ascontiguousarray(self.feats[self._order])
-        self._t2 = (self._sorted ** 2).sum(1)[None, :]
-        lab = self.labels[self._order]
-        self._starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
-        present = lab[self._starts]
-        if len(present) != len(self.faces):  # a face without templates: never chosen
-            raise ValueError(f"taught set {self.name!r} has faces without photos")
-
-    def classify_dice(self, per_die: list[np.ndarray]) -> list[tuple[str, float, float]]:
-        """Like ``classify`` for dice given as stacks of shifted features: each die takes
-        the shift whose nearest template is nearest."""
-        if not per_die:
-            return []
-        k = len(per_die[0])
-        flat = self.classify(np.concatenate(per_die))
-        out = []
-        for i in range(len(per_die)):
-            group = flat[i * k:(i + 1) * k]
-            out.append(min(group, key=lambda r: r[2]))
-        return out
+        sims = emb @ self.embeddings.T
+        best = np.full((len(emb), len(self.faces)), -1.0, np.float32)
+        for k in range(len(self.faces)):
+            m = self.labels == k
+            if m.any():
+                best[:, k] = sims[:, m].max(1)
+        z = (best - best.max(1, keepdims=True)) / TAU
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        k = best.argmax(1)
+        return [(self.faces[i], float(p[j, i]), float(best[j, i])) for j, i in enumerate(k)]
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / "model.npz", feats=self.feats, labels=self.labels)
+        np.savez_compressed(folder / "model.npz", embeddings=self.embeddings.astype(np.float32),
+                            labels=self.labels.astype(np.int16))
         (folder / "model.json").write_text(json.dumps(
             {"name": self.name, "faces": self.faces, "reject": self.reject,
-             "patch": PATCH, "version": MODEL_VERSION}, indent=1))
+             "version": MODEL_VERSION, "net": self.net_digest}, indent=1))
 
     @classmethod
-    def load(cls, folder: Path) -> "FaceModel":
+    def load(cls, folder: Path, net_digest: str = "") -> "FaceModel":
         meta = json.loads((folder / "model.json").read_text())
-        if meta.get("patch") != PATCH or meta.get("version", 1) != MODEL_VERSION:
-            raise StaleSet(f"taught set {folder.name!r} was made by another version of the "
-                           "recognizer; teach it again")
+        if meta.get("version", 1) != MODEL_VERSION or meta.get("net", "") != net_digest:
+            raise StaleSet(f"dice set {folder.name!r} was taught by another recognizer; "
+                           f"teach it again (`companion dice teach {folder.name} FOLDER`)")
         z = np.load(folder / "model.npz")
-        return cls(meta["name"], meta["faces"], z["feats"].astype(np.float32),
-                   z["labels"].astype(np.int64), float(meta["reject"]))
+        return cls(meta["name"], list(meta["faces"]), z["embeddings"].astype(np.float32),
+                   z["labels"].astype(np.int64), float(meta["reject"]), meta.get("net", ""))
 
 
-def build_model(name: str, examples: list[tuple[str, np.ndarray, Candidate]]) -> FaceModel:
-    """A model from (face, frame, candidate) teaching examples."""
-    faces = sorted({f for f, _, _ in examples})
-    feats, labels, plain, plain_lab, owner = [], [], [], [], []
-    for k, (face, frame, cand) in enumerate(examples):
-        aug = augmented_features(frame, cand)
-        feats.extend(aug)
-        labels.extend([faces.index(face)] * len(aug))
-        owner.extend([k] * len(aug))
-        plain.append(plain_feature(frame, cand))
-        plain_lab.append(faces.index(face))
-    F = np.array(feats, np.float32)
-    L = np.array(labels, np.int64)
-    O = np.array(owner)
-    # How far does a teaching photo fall from the others of its face (leave that photo out)?
+def build_model(name: str, examples: list[tuple[str, np.ndarray]], net_digest: str) -> FaceModel:
+    """A set from (face, embeddings of one photo's views) pairs."""
+    faces = sorted({f for f, _ in examples})
+    embs = np.concatenate([e for _, e in examples])
+    labels = np.concatenate([np.full(len(e), faces.index(f)) for f, e in examples])
+    # How close each photo's own face comes from the other photos' (leave one photo out):
+    # a die much farther from everything taught is not a die of this set.
     near = []
-    for k, p in enumerate(plain):
-        sel = (L == plain_lab[k]) & (O != k)
-        if sel.any():
-            near.append(float(np.sqrt(((F[sel] - p) ** 2).sum(1)).min()))
-    reject = 2.0 * float(np.percentile(near, 90)) if near else 1e9
-    reject = max(reject, 4.0)
-    return FaceModel(name, faces, F, L, reject)
+    start = 0
+    for f, e in examples:
+        others = np.ones(len(embs), bool)
+        others[start:start + len(e)] = False
+        start += len(e)
+        same = others & (labels == faces.index(f))
+        if same.any():
+            near.append(float((e[:1] @ embs[same].T).max()))
+    reject = (min(near) - 0.1) if near else 0.0
+    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest)

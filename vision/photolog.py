@@ -18,12 +18,13 @@ import numpy as np
 from vision import sets
 from vision.errors import VisionError
 from vision.images import read_image
-from vision.reader import DieRead
+from vision.reader import DEFAULT_RECOGNIZER, DieRead, teach
 
 
 class PhotoLog:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, recognizer: str = DEFAULT_RECOGNIZER):
         self.data_dir = Path(data_dir)
+        self.recognizer = recognizer
         self.folder = self.data_dir / "dice" / "photolog"
 
     def add(self, frame: np.ndarray, set_name: str, reads: list[DieRead]) -> str:
@@ -73,7 +74,8 @@ class PhotoLog:
         H, W = frame.shape[:2]
         for k, (read, face) in enumerate(zip(meta["reads"], meta["corrected"])):
             x, y, w, h = read["box"]
-            m = 2 * max(w, h)  # tray around the die, so the finder sees it as small
+            # tray around the die, so either recognizer sees it at its usual size
+            m = (6 if self.recognizer == "learned" else 2) * max(w, h)
             crop = frame[max(0, y - m):min(H, y + h + m), max(0, x - m):min(W, x + w + m)]
             d = photos / sets.check_name(face, "face")
             d.mkdir(parents=True, exist_ok=True)
@@ -86,7 +88,7 @@ class PhotoLog:
                 shutil.rmtree(tmp)
             photos.rename(tmp)
             try:
-                sets.teach(meta["set"], tmp, self.data_dir)
+                teach(meta["set"], tmp, self.data_dir, self.recognizer)
             finally:
                 import shutil
                 shutil.rmtree(tmp, ignore_errors=True)

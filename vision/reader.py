@@ -1,32 +1,60 @@
-"""Read every die in a frame: find the dice, read each face, flag the doubtful ones.
+"""Read every die in a frame: find the dice (the learned detector), read each face (the
+face network's pip classes, or the nearest taught photos), flag what might be wrong.
 
-    reader = Reader("d6")                       # built in: pip counting
+    reader = Reader("d6")                       # built in: pip dice
     reader = Reader("xmen", data_dir=data)      # a taught set
     for die in reader.read(frame_bgr):
         print(die.face, die.confidence, die.box, die.confirmed)
+    reader.last_unread                          # boxes of die-like things not read
+
+A die whose read might be wrong comes back unconfirmed; something die-like that was not read
+(too unsure to be a die, a face the set does not have) is listed in ``last_unread``, and a
+frame with any is *flagged*: the players are asked, it is never dropped quietly.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision import sets
-from vision.faces import read_features
-from vision.finder import find_dice
-from vision.pips import read_pips
+from vision import facenet, sets
+from vision.detector import Detection, Detector
 
 DEFAULT_THRESHOLD = 0.6
+RECORD = Path(__file__).with_name("models") / "training.json"
+MAX_DICE = 40  # peaks looked at per frame (bounded time)
+
+
+@dataclass
+class Tuning:
+    """The reader's thresholds, chosen on the tuning part (vision/models/training.json)."""
+    low: float = 0.1  # heat-map peaks looked at
+    keep: float = 0.3  # a peak is read as a die from this score
+    unread: float = 0.2  # a peak from this score that is not read flags the frame
+    not_die: float = 0.5  # a crop the face network calls "not a die" this surely is none
+    sure_not: float = 0.9  # ... and from this, an unread peak does not flag the frame
+    confirm: float = 0.8  # a die's raw confidence from which it is confirmed
+    det_sure: float = 0.5  # a peak this strong takes nothing off a die's confidence
+    obstructed: float = 0.03  # share of the frame under a hand for "obstructed"
+
+    @classmethod
+    def shipped(cls) -> "Tuning":
+        if RECORD.is_file():
+            got = json.loads(RECORD.read_text()).get("tuning", {})
+            return cls(**{f.name: float(got[f.name]) for f in fields(cls) if f.name in got})
+        return cls()
 
 
 @dataclass(frozen=True)
 class DieRead:
     face: str
     confidence: float
-    box: tuple[int, int, int, int]  # x, y, w, h in frame pixels
+    box: tuple[int, int, int, int]  # x, y, w, h in frame pixels (the top face)
     confirmed: bool  # confidence reached the reader's threshold; else players confirm
 
     def to_json(self) -> dict:
@@ -34,49 +62,144 @@ class DieRead:
                 "box": list(self.box), "confirmed": self.confirmed}
 
 
+def net_digest() -> str:
+    """Which face network is shipped: taught sets remember it and are taught again when it
+    changes (their embeddings mean nothing to another network)."""
+    return hashlib.sha1(facenet.MODEL.read_bytes()).hexdigest()[:12]
+
+
+def _distinct(dets: list[Detection]) -> list[Detection]:
+    """Peaks strongest first; one closer than half a face to a stronger one is the same die."""
+    kept: list[Detection] = []
+    for d in dets:
+        if all(np.hypot(d.cx - k.cx, d.cy - k.cy) > 0.5 * max(d.side, k.side) for k in kept):
+            kept.append(d)
+        if len(kept) >= MAX_DICE:
+            break
+    return kept
+
+
 class Reader:
     """Reads dice of one set. ``region`` is an optional 0/255 tray mask from calibration."""
 
     def __init__(self, set_name: str = "d6", data_dir: Path | str | None = None,
                  threshold: float = DEFAULT_THRESHOLD, region: np.ndarray | None = None,
-                 die_side: float | None = None):
+                 die_side: float | None = None, tuning: Tuning | None = None):
+        cv2.setNumThreads(1)  # one read, one core (the networks run on one thread too)
         self.set_name = set_name
+        self.tuning = tuning or Tuning.shipped()
+        self.detector = Detector()
+        self.facenet = facenet.FaceNet()
         self.model = sets.load(set_name, Path(data_dir) if data_dir else None)
         self.threshold = threshold
         self.region = region
-        self.die_side = die_side
+        self.die_side = die_side  # kept for callers; the detector measures each die itself
         self.last_obstructed = False
+        self.last_unread: list[tuple[int, int, int, int]] = []
 
     @property
     def faces(self) -> list[str]:
         return list(self.model.faces) if self.model else [str(i) for i in range(1, 7)]
 
+    @property
+    def last_flagged(self) -> bool:
+        return bool(self.last_unread)
+
     def __repr__(self) -> str:
         kind = "taught" if self.model else "pips"
         return f"<Reader set={self.set_name!r} ({kind}) threshold={self.threshold}>"
 
+    def confidence(self, raw: float) -> float:
+        """The raw confidence mapped so that the tuned cut-off lands on the default threshold
+        (monotonic: a higher threshold still asks more often)."""
+        c = self.tuning.confirm
+        if raw < c:
+            return DEFAULT_THRESHOLD * raw / c
+        return DEFAULT_THRESHOLD + (1 - DEFAULT_THRESHOLD) * (raw - c) / max(1 - c, 1e-6)
+
+    def detect(self, frame_bgr: np.ndarray):
+        """(candidate dice, their crops, the obstruction map's verdict) of a frame."""
+        t = self.tuning
+        dets, obstruction, scale = self.detector.run(frame_bgr, t.low)
+        hand = obstruction > 0.5
+        self.last_obstructed = float(hand.mean()) > t.obstructed if hand.size else False
+        out = []
+        for d in _distinct(dets):
+            gx, gy = int(d.cx * scale / 4), int(d.cy * scale / 4)
+            if hand.size and hand[min(gy, hand.shape[0] - 1), min(gx, hand.shape[1] - 1)]:
+                continue  # held in a hand: not part of the roll
+            if self.region is not None and not self.region[
+                    min(int(d.cy), self.region.shape[0] - 1), min(int(d.cx), self.region.shape[1] - 1)]:
+                continue
+            out.append(d)
+        crops = np.stack([facenet.crop(frame_bgr, d.cx, d.cy, d.side) for d in out]) \
+            if out else np.zeros((0, facenet.CROP, facenet.CROP, 3), np.uint8)
+        return out, crops
+
     def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
         if frame_bgr.ndim == 2:  # a grey camera
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        scene = find_dice(frame_bgr, self.region, self.die_side)
-        self.last_obstructed = scene.obstructed
-        out: list[DieRead] = []
-        if self.model is None:
-            for cand in scene.dice:
-                r = read_pips(frame_bgr, cand)
-                if r.count == 0:  # no pips: a tray hole, a coin, not a d6
-                    continue
-                out.append(DieRead(str(r.count), r.confidence, cand.box,
-                                   r.confidence >= self.threshold))
-            return out
-        if not scene.dice:
-            return out
-        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-        # the scene's typical outline: a die seen only in part is looked at at this size
-        typical = float(np.median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in scene.dice]))
-        feats = [read_features(frame_bgr, c, gray, typical) for c in scene.dice]
-        for cand, (face, conf, dist) in zip(scene.dice, self.model.classify_dice(feats)):
-            if dist > 2.0 * self.model.reject:  # far from every taught face: not a die
+        dets, crops = self.detect(frame_bgr)
+        probs, emb = self.facenet.run(crops)
+        taught = self.model.classify(emb) if self.model is not None else None
+        reads, self.last_unread = self.decide(dets, probs, taught)
+        return reads
+
+    def decide(self, dets: list[Detection], probs: np.ndarray, taught) -> tuple[list[DieRead], list]:
+        """The reads and the unread die-like boxes, from the networks' outputs."""
+        t = self.tuning
+        reads: list[DieRead] = []
+        unread: list[tuple[int, int, int, int]] = []
+        for k, d in enumerate(dets):
+            p = probs[k]
+            if p[facenet.NOT_A_DIE] >= t.not_die or d.score < t.keep:
+                if d.score >= t.unread and p[facenet.NOT_A_DIE] < t.sure_not:
+                    unread.append(d.box)
                 continue
-            out.append(DieRead(face, conf, cand.box, conf >= self.threshold))
-        return out
+            if taught is None:
+                face_i = int(np.argmax(p[1:7])) + 1
+                if p[facenet.OTHER_FACE] > p[face_i]:  # a die, but not a pip die
+                    unread.append(d.box)
+                    continue
+                face, p_face = str(face_i), float(p[face_i])
+            else:
+                face, p_face, best = taught[k]
+                if best < self.model.reject:  # a die, but not one of this set's
+                    unread.append(d.box)
+                    continue
+                p_face *= 1.0 - float(p[facenet.NOT_A_DIE])
+            raw = p_face * min(1.0, d.score / t.det_sure)
+            conf = self.confidence(raw)
+            reads.append(DieRead(face, conf, d.box, conf >= self.threshold))
+        return reads, unread
+
+
+RECOGNIZERS = ("learned", "classical")
+
+
+DEFAULT_RECOGNIZER = "classical"  # until the learned one reads better on every held-out set
+
+
+def make_reader(set_name: str = "d6", data_dir: Path | str | None = None,
+                threshold: float = DEFAULT_THRESHOLD, recognizer: str = DEFAULT_RECOGNIZER, **kw):
+    """A reader of ``recognizer``: the classical finder and pip reader (the default) or the
+    learned detector, opt-in until it reads better on every held-out set
+    (docs/benchmarks.md)."""
+    if recognizer == "classical":
+        from vision.classical.reader import ClassicalReader  # noqa: PLC0415
+
+        return ClassicalReader(set_name, data_dir, threshold, **kw)
+    if recognizer != "learned":
+        from vision.errors import VisionError  # noqa: PLC0415
+
+        raise VisionError(f"recognizer {recognizer!r}: one of {', '.join(RECOGNIZERS)}")
+    return Reader(set_name, data_dir, threshold, **kw)
+
+
+def teach(set_name: str, folder, data_dir: Path, recognizer: str = DEFAULT_RECOGNIZER) -> dict:
+    """Teach a set for ``recognizer`` (each keeps its own kind of model in the set folder)."""
+    if recognizer == "classical":
+        from vision.classical import sets as classical  # noqa: PLC0415
+
+        return classical.teach(set_name, folder, data_dir)
+    return sets.teach(set_name, folder, data_dir)

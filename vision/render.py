@@ -9,7 +9,8 @@ measured without the boxes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -128,9 +129,52 @@ def draw_face(face: str, size: int = 96, body=(235, 235, 235), ink=(30, 30, 30),
         cv2.rectangle(img, (int(s * .38), int(s * .68)), (int(s * .62), int(s * .82)), ink, -1)
         for x in (0.45, 0.53):
             cv2.line(img, (int(s * x), int(s * .7)), (int(s * x), int(s * .82)), body, max(1, s // 40))
-    else:
-        _text(img, face[:3], ink, s, 0.8)
+    else:  # any other face id the game data names: a symbol of its own, the same every time
+        draw_symbol(img, zlib.crc32(face.encode()), ink, body)
     return img
+
+
+def draw_symbol(img: np.ndarray, seed: int, ink, body) -> None:
+    """A random symbol made of 1 to 3 simple shapes, drawn in place; ``seed`` picks it.
+
+    Training draws thousands of these so that the face embedding learns to tell symbols
+    apart in general, not just the stand-ins it was shown."""
+    rng = np.random.default_rng(seed)
+    s = img.shape[0]
+    lw = max(2, s // 16)
+    for _ in range(int(rng.integers(1, 4))):
+        kind = int(rng.integers(7))
+        cx, cy = rng.uniform(0.3, 0.7, 2)
+        r = rng.uniform(0.12, 0.32)
+        colour = body if (kind != 6 and rng.random() < 0.15) else ink
+        if kind == 0:  # a filled polygon
+            n = int(rng.integers(3, 8))
+            a = np.sort(rng.uniform(0, 2 * math.pi, n))
+            rad = r * rng.uniform(0.5, 1.0, n)
+            _poly(img, list(zip(cx + rad * np.cos(a), cy + rad * np.sin(a))), colour, s)
+        elif kind == 1:  # a ring
+            cv2.circle(img, (int(cx * s), int(cy * s)), int(r * s), colour, lw, cv2.LINE_AA)
+        elif kind == 2:  # a disc
+            cv2.circle(img, (int(cx * s), int(cy * s)), int(r * s * 0.7), colour, -1,
+                       cv2.LINE_AA)
+        elif kind == 3:  # strokes
+            for _ in range(int(rng.integers(1, 4))):
+                p0, p1 = rng.uniform(0.15, 0.85, 2), rng.uniform(0.15, 0.85, 2)
+                cv2.line(img, tuple(int(v * s) for v in p0), tuple(int(v * s) for v in p1),
+                         colour, lw, cv2.LINE_AA)
+        elif kind == 4:  # a star
+            k = int(rng.integers(4, 9))
+            pts = [(cx + (r if j % 2 == 0 else r * 0.45) * math.cos(j * math.pi / k),
+                    cy + (r if j % 2 == 0 else r * 0.45) * math.sin(j * math.pi / k))
+                   for j in range(2 * k)]
+            _poly(img, pts, colour, s)
+        elif kind == 5:  # a letter or digit
+            ch = "ABCDEFGHJKLMNPRSTUVWXYZ23456789#&?@%"[int(rng.integers(36))]
+            _text(img, ch, colour, s, rng.uniform(0.6, 1.1))
+        else:  # a few dots off the pip layouts
+            for _ in range(int(rng.integers(2, 8))):
+                x, y = rng.uniform(0.18, 0.82, 2)
+                cv2.circle(img, (int(x * s), int(y * s)), int(s * 0.07), ink, -1, cv2.LINE_AA)
 
 
 @dataclass
@@ -146,12 +190,34 @@ class RenderOptions:
     touching: float = 0.3  # chance a die is placed against another one
     hand: bool = False  # draw a hand-like blob reaching into the tray
     min_contrast: float = 30.0  # least Lab distance between a die's body and the tray
+    # Domain randomisation for training and for the harder benchmark scenes (all off by
+    # default: the plain scenes the tests and the demo use).
+    packed: float = 0.0  # chance a die is laid edge to edge against one already placed
+    light: tuple[float, float] = (1.0, 1.0)  # overall light (dim light: 0.3)
+    motion: float = 0.0  # longest motion blur, px
+    clutter: int = 0  # most clutter items on the table (cables, cards, stickers, coins, dots)
+    wall: float = 0.0  # chance of a tray wall along an edge of the frame
+    side_faces: float = 0.0  # chance the sides in view show their own pips or symbols
+    oblique: float = 0.35  # how much side is in view at the frame's edge, in die sides
+    materials: float = 0.0  # chance of a glossy highlight or a marbled body
+    any_colour: float = 0.0  # chance of a die body of any colour, not one of BODIES
+    surfaces: list = field(default_factory=list)  # extra tray colours to draw from
+
+
+@dataclass
+class RenderedScene:
+    image: np.ndarray
+    faces: list[str]  # one per die in view
+    boxes: list[tuple[int, int, int, int]]  # each die's whole outline (top and sides), x y w h
+    tops: list[np.ndarray]  # each die's top face, 4x2 float corners in frame pixels
+    hand: np.ndarray | None = None  # 0..255 mask of a hand reaching in, when one is drawn
 
 
 SURFACES = [(40, 90, 40), (60, 100, 150), (110, 110, 110), (205, 205, 200), (120, 60, 30),
             (35, 35, 45), (80, 60, 120)]
 BODIES = [(235, 235, 232), (30, 30, 200), (40, 40, 40), (40, 200, 230), (60, 150, 40),
           (170, 80, 30), (140, 40, 120), (20, 100, 230)]
+_SQUARE = np.array([[0, 0], [96, 0], [96, 96], [0, 96]], np.float32)
 
 
 def _contrast_ink(body, rng) -> tuple[int, int, int]:
@@ -161,8 +227,9 @@ def _contrast_ink(body, rng) -> tuple[int, int, int]:
     return tuple(int(v) for v in rng.integers(215, 250, 3))
 
 
-def _background(rng, w, h, opt: RenderOptions) -> np.ndarray:
-    base = np.array(SURFACES[rng.integers(len(SURFACES))], np.float32)
+def _background(rng, w, h, opt: RenderOptions):
+    choices = SURFACES + list(opt.surfaces)
+    base = np.array(choices[rng.integers(len(choices))], np.float32)
     base = np.clip(base + rng.normal(0, 12, 3), 0, 255)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
@@ -185,37 +252,164 @@ def _lab_distance(a, b) -> float:
     return float(np.linalg.norm(lab[0] - lab[1]))
 
 
-def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions | None = None,
-                 pips: bool = True, bodies: list | None = None):
-    """A frame showing one die per entry of ``faces``; returns (bgr, boxes) with boxes in pixels."""
+def _random_colour(rng) -> tuple[int, int, int]:
+    return tuple(int(v) for v in rng.integers(0, 256, 3))
+
+
+def _clutter(frame: np.ndarray, rng, opt: RenderOptions, side: float) -> None:
+    """Things on a table that are not dice: cables, a card or laptop corner, stickers, coins,
+    printed dots and lines on the tray."""
+    img = np.clip(frame, 0, 255).astype(np.uint8)  # OpenCV draws text on 8-bit images only
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(0, opt.clutter + 1))):
+        kind = int(rng.integers(6))
+        col = _random_colour(rng) if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(10, 60, 3))
+        if kind == 0:  # a cable: a thick smooth curve
+            pts = np.cumsum(rng.normal(0, side, (6, 2)), 0) + rng.uniform(0, 1, 2) * (w, h)
+            cv2.polylines(img, [pts.astype(np.int32)], False, col,
+                          max(2, int(side * rng.uniform(0.1, 0.35))), cv2.LINE_AA)
+        elif kind == 1:  # a card, a laptop's corner, a box: a big rectangle in from an edge
+            cx, cy = rng.choice([0, w]), rng.uniform(0, h)
+            if rng.random() < 0.5:
+                cx, cy = rng.uniform(0, w), rng.choice([0, h])
+            rect = ((float(cx), float(cy)), (float(side * rng.uniform(2, 8)),
+                                             float(side * rng.uniform(2, 8))), float(rng.uniform(0, 90)))
+            cv2.fillConvexPoly(img, cv2.boxPoints(rect).astype(np.int32), col, cv2.LINE_AA)
+        elif kind == 2:  # a sticker or label with print on it
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            sw, sh = side * rng.uniform(0.5, 2.0), side * rng.uniform(0.3, 1.0)
+            rect = ((float(x), float(y)), (float(sw), float(sh)), float(rng.uniform(0, 180)))
+            cv2.fillConvexPoly(img, cv2.boxPoints(rect).astype(np.int32), (230, 230, 230)
+                               if rng.random() < 0.5 else col, cv2.LINE_AA)
+            cv2.putText(img, "".join(rng.choice(list("AB12C3X#"), 3)), (int(x - sw / 3), int(y)),
+                        cv2.FONT_HERSHEY_SIMPLEX, side / 60, (20, 20, 20), max(1, int(side / 30)))
+        elif kind == 3:  # a coin or a token: a die-sized disc
+            cv2.circle(img, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+                       int(side * rng.uniform(0.3, 0.6)), col, -1, cv2.LINE_AA)
+        elif kind == 4:  # printed dots on the tray (a one's pip on its own)
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            for k in range(int(rng.integers(1, 4))):
+                cv2.circle(img, (int(x + k * side * 0.8), int(y)), int(side * rng.uniform(0.08, 0.2)),
+                           col, -1, cv2.LINE_AA)
+        else:  # a thin printed line or seam
+            p0 = rng.uniform(0, 1, 2) * (w, h)
+            p1 = p0 + rng.normal(0, 4 * side, 2)
+            cv2.line(img, tuple(int(v) for v in p0), tuple(int(v) for v in p1), col,
+                     max(1, int(side * 0.06)), cv2.LINE_AA)
+    frame[:] = img
+
+
+def _wall(img: np.ndarray, light: np.ndarray, rng, opt: RenderOptions) -> int:
+    """A tray wall along one edge: a band of another colour, shaded; returns its depth in px
+    so dice can be laid against it."""
+    h, w = img.shape[:2]
+    depth = int(min(w, h) * rng.uniform(0.05, 0.15))
+    col = np.array(_random_colour(rng), np.float32)
+    edge = int(rng.integers(4))
+    ramp = np.linspace(0.6, 1.1, depth, dtype=np.float32)[:, None]
+    if edge == 0:
+        img[:depth] = col * ramp[..., None]
+    elif edge == 1:
+        img[h - depth:] = col * ramp[::-1][..., None]
+    elif edge == 2:
+        img[:, :depth] = col * ramp.T[..., None]
+    else:
+        img[:, w - depth:] = col * ramp.T[::-1][..., None]
+    return edge, depth
+
+
+def _paste(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, gain: float) -> None:
+    """Warp a face texture onto a quad of the frame (only the quad's box is touched)."""
+    h, w = img.shape[:2]
+    x0, y0 = np.floor(quad.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    local = (quad - (x0, y0)).astype(np.float32)
+    M = cv2.getPerspectiveTransform(_SQUARE, local)
+    warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
+    a = (m.astype(np.float32) / 255)[..., None]
+    roi = img[y0:y1, x0:x1]
+    roi *= 1 - a
+    roi += warped * a * gain
+
+
+def _place(rng, opt: RenderOptions, placed, side: float, w: int, h: int, wall):
+    """A centre and turn for a die of ``side`` that does not overlap those placed."""
+    for _ in range(200):
+        # scenes with packed dice draw each try's turn here; others later, where the plain
+        # scenes always drew it (so a seed gives the scene it gave before)
+        ang = rng.uniform(0, 2 * math.pi) if opt.packed else None
+        if placed and opt.packed and rng.random() < opt.packed:  # edge to edge
+            px, py, ps, pa = placed[rng.integers(len(placed))]
+            k = int(rng.integers(4))
+            d = (ps + side) * 0.5 * rng.uniform(1.0, 1.06)
+            a = pa + k * math.pi / 2
+            cx = px + d * math.cos(a) + rng.normal(0, side * 0.08)
+            cy = py + d * math.sin(a) + rng.normal(0, side * 0.08)
+            ang = pa + rng.normal(0, 0.06)
+            gap = 1.0
+        elif placed and rng.random() < opt.touching:
+            px, py, ps, _ = placed[rng.integers(len(placed))]
+            a = rng.uniform(0, 2 * math.pi)
+            d = (ps + side) * 0.5 * rng.uniform(1.05, 1.2)
+            cx, cy = px + d * math.cos(a), py + d * math.sin(a)
+            gap = 1.45
+        elif wall is not None and rng.random() < 0.3:  # against the tray wall
+            edge, depth = wall
+            t = depth + side * rng.uniform(0.5, 0.8)
+            u = rng.uniform(side, (w if edge < 2 else h) - side)
+            cx, cy = {0: (u, t), 1: (u, h - t), 2: (t, u), 3: (w - t, u)}[edge]
+            gap = 1.45
+        else:
+            m = side * 0.9 + opt.perspective * max(w, h) + 6
+            cx, cy = rng.uniform(m, w - m), rng.uniform(m, h - m)
+            gap = 1.45
+        m = side * 0.8 + opt.perspective * max(w, h)
+        if not (m < cx < w - m and m < cy < h - m):
+            continue
+        # edge-to-edge dice may lie as close as their sides allow; others keep clear
+        if all(math.hypot(cx - qx, cy - qy) > (side + qs) * 0.5 * (gap if gap > 1 else 0.98)
+               for qx, qy, qs, _ in placed):
+            return cx, cy, ang
+    return None
+
+
+def render_labelled(rng: np.random.Generator, faces: list[str],
+                    opt: RenderOptions | None = None, pips: bool = True,
+                    bodies: list | None = None) -> RenderedScene:
+    """A frame showing one die per entry of ``faces`` (as many as fit), with each die's
+    outline box and top-face corners."""
     opt = opt or RenderOptions()
     w, h = opt.size
     img, light, surface = _background(rng, w, h, opt)
+    mean_side = float(np.mean(opt.die_px))
+    # every option off draws nothing extra, so plain scenes stay what they were
+    wall = _wall(img, light, rng, opt) if opt.wall and rng.random() < opt.wall else None
+    if opt.clutter:
+        _clutter(img, rng, opt, mean_side)
     shadow = np.ones((h, w), np.float32)
-    placed: list[tuple[float, float, float]] = []
-    boxes: list[tuple[int, int, int, int]] = []
+    placed: list[tuple[float, float, float, float]] = []
+    shown, boxes, tops = [], [], []
     sun = rng.uniform(0, 2 * math.pi)
     for i, face in enumerate(faces):
         side = rng.uniform(*opt.die_px)
-        for _ in range(200):
-            if placed and rng.random() < opt.touching:
-                px, py, ps = placed[rng.integers(len(placed))]
-                a = rng.uniform(0, 2 * math.pi)
-                d = (ps + side) * 0.5 * rng.uniform(1.05, 1.2)
-                cx, cy = px + d * math.cos(a), py + d * math.sin(a)
-            else:
-                m = side * 0.9 + opt.perspective * max(w, h) + 6
-                cx, cy = rng.uniform(m, w - m), rng.uniform(m, h - m)
-            m = side * 0.8 + opt.perspective * max(w, h)
-            if not (m < cx < w - m and m < cy < h - m):
-                continue
-            if all(math.hypot(cx - qx, cy - qy) > (side + qs) * 0.5 * 1.45 for qx, qy, qs in placed):
-                break
-        else:
+        spot = _place(rng, opt, placed, side, w, h, wall)
+        if spot is None:
             continue
-        placed.append((cx, cy, side))
+        cx, cy, ang = spot
+        placed.append((cx, cy, side, ang))
         for _ in range(20):
-            body = bodies[i % len(bodies)] if bodies else BODIES[rng.integers(len(BODIES))]
+            if bodies:
+                body = bodies[i % len(bodies)]
+            elif opt.any_colour and rng.random() < opt.any_colour:
+                body = _random_colour(rng)
+            else:
+                body = BODIES[rng.integers(len(BODIES))]
             body = tuple(int(np.clip(v + rng.normal(0, 8), 0, 255)) for v in body)
             # Assumption: a die stands out from its tray (a black die on black felt is
             # unreadable to people in a photo too). Redraw a body too close to the surface.
@@ -223,7 +417,10 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
                 break
         ink = _contrast_ink(body, rng)
         tex = draw_face(face, 96, body, ink, pips=pips)
-        ang = rng.uniform(0, 2 * math.pi)
+        if opt.materials and rng.random() < opt.materials:
+            tex = _material(tex, rng)
+        if ang is None:
+            ang = rng.uniform(0, 2 * math.pi)
         half = side / 2
         corners = []
         for k in range(4):
@@ -232,39 +429,45 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
             corners.append((cx + half * math.sqrt(2) * math.cos(a) + jitter[0],
                             cy + half * math.sqrt(2) * math.sin(a) + jitter[1]))
         top = np.array(corners, np.float32)
-        # The sides: a darker copy of the top face pushed away from the image centre.
+        # The sides: the top face pushed away from the image centre (a camera above the
+        # middle of the tray sees the outer sides of dice near its edges).
         dx, dy = (cx - w / 2) / w, (cy - h / 2) / h
-        off = np.array([dx, dy], np.float32) * side * 0.35
+        off = np.array([dx, dy], np.float32) * side * opt.oblique
         base = top + off
         hull = cv2.convexHull(np.vstack([top, base]).astype(np.float32)).astype(np.int32)
-        # a soft shadow cast away from the light
         so = np.array([math.cos(sun), math.sin(sun)], np.float32) * side * 0.25
-        smask = np.zeros((h, w), np.float32)
-        cv2.fillConvexPoly(smask, (hull + so).astype(np.int32), 1.0, cv2.LINE_AA)
-        k = int(side * 0.4) | 1
-        smask = cv2.GaussianBlur(smask, (k, k), 0)
-        shadow *= 1.0 - opt.shadow * rng.uniform(0.4, 1.0) * smask
-        side_col = np.array(body, np.float32) * rng.uniform(0.55, 0.75)
+        _soft_shadow(shadow, (hull + so).astype(np.int32), side,
+                     opt.shadow * rng.uniform(0.4, 1.0))
+        dark = rng.uniform(0.55, 0.75)
+        side_col = np.array(body, np.float32) * dark
         cv2.fillConvexPoly(img, hull, tuple(float(v) for v in side_col), cv2.LINE_AA)
-        src = np.array([[0, 0], [96, 0], [96, 96], [0, 96]], np.float32)
-        M = cv2.getPerspectiveTransform(src, top)
-        warped = cv2.warpPerspective(tex, M, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
-        tmask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(tmask, top.astype(np.int32), 255, cv2.LINE_AA)
-        tm = (tmask.astype(np.float32) / 255)[..., None]
-        # rounded edge highlight: a slightly brighter top
-        img = img * (1 - tm) + warped * tm * rng.uniform(1.0, 1.08)
+        if opt.side_faces and rng.random() < opt.side_faces:  # sides show their faces
+            others = [str(v) for v in range(1, 7)] if pips else list(dict.fromkeys(faces))
+            for k in range(4):
+                quad = np.array([top[k], top[(k + 1) % 4], base[(k + 1) % 4], base[k]])
+                e = top[(k + 1) % 4] - top[k]
+                normal = np.array([e[1], -e[0]])
+                if float(np.dot(normal, top[k] - (cx, cy))) < 0:
+                    normal = -normal
+                if float(np.dot(normal, off)) <= 0.05 * side * np.linalg.norm(normal):
+                    continue
+                sf = draw_face(others[rng.integers(len(others))], 96, body, ink, pips=pips)
+                _paste(img, sf, quad.astype(np.float32), dark)
+        _paste(img, tex, top, rng.uniform(1.0, 1.08))  # a rounded edge's highlight
         x, y, bw, bh = cv2.boundingRect(hull)
+        shown.append(face)
         boxes.append((x, y, bw, bh))
+        tops.append(top)
+    hand = None
     if opt.hand:
         hand = np.zeros((h, w), np.uint8)
         y0 = int(h * rng.uniform(0.3, 0.6))
         cv2.ellipse(hand, (0, y0), (int(w * 0.45), int(h * 0.18)), 0, -90, 90, 255, -1)
         hm = (cv2.GaussianBlur(hand, (15, 15), 0).astype(np.float32) / 255)[..., None]
         img = img * (1 - hm) + np.array([120, 150, 210], np.float32) * hm
-    img = img * (light * shadow)[..., None]
-    # whole-scene tilt
-    if opt.perspective > 0:
+    gain = rng.uniform(*opt.light) if opt.light != (1.0, 1.0) else 1.0
+    img *= (light * shadow * gain)[..., None]
+    if opt.perspective > 0:  # the whole scene tilted
         p = opt.perspective
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         dst = (src + rng.uniform(-p, p, (4, 2)) * (w, h)).astype(np.float32)
@@ -279,6 +482,16 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
             x1, y1 = q.max(0)
             new.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
         boxes = new
+        tops = [cv2.perspectiveTransform(t.reshape(-1, 1, 2), H).reshape(-1, 2) for t in tops]
+        if hand is not None:
+            hand = cv2.warpPerspective(hand, H, (w, h), flags=cv2.INTER_NEAREST)
+    if opt.motion > 2 and rng.random() < 0.5:
+        n = int(rng.uniform(2, opt.motion)) | 1
+        k = np.zeros((n, n), np.float32)
+        k[n // 2] = 1.0 / n
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
+                                                      rng.uniform(0, 180), 1.0), (n, n))
+        img = cv2.filter2D(img, -1, k / max(float(k.sum()), 1e-6))
     sigma = rng.uniform(0, opt.blur)
     if sigma > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -287,7 +500,46 @@ def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions 
     q = int(rng.integers(opt.jpeg[0], opt.jpeg[1] + 1))
     ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-    return img, boxes
+    return RenderedScene(img, shown, boxes, tops, hand)
+
+
+def _soft_shadow(shadow: np.ndarray, poly: np.ndarray, side: float, depth: float) -> None:
+    h, w = shadow.shape
+    k = int(side * 0.4) | 1
+    x, y, bw, bh = cv2.boundingRect(poly)
+    x0, y0 = max(x - k, 0), max(y - k, 0)
+    x1, y1 = min(x + bw + k, w), min(y + bh + k, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillConvexPoly(m, poly - (x0, y0), 1.0, cv2.LINE_AA)
+    m = cv2.GaussianBlur(m, (k, k), 0)
+    shadow[y0:y1, x0:x1] *= 1.0 - depth * m
+
+
+def _material(tex: np.ndarray, rng) -> np.ndarray:
+    """A glossy highlight across the face or a marbled body."""
+    t = tex.astype(np.float32)
+    n = t.shape[0]
+    if rng.random() < 0.5:
+        m = np.zeros((n, n), np.float32)
+        cv2.ellipse(m, (int(rng.uniform(0.2, 0.8) * n), int(rng.uniform(0.2, 0.8) * n)),
+                    (int(n * rng.uniform(0.1, 0.4)), int(n * rng.uniform(0.05, 0.15))),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), n * 0.05)[..., None]
+        t = t * (1 - 0.8 * m) + 255 * 0.8 * m
+    else:
+        swirl = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (n, n),
+                           interpolation=cv2.INTER_CUBIC)
+        t = t * (1 + 0.25 * np.sin(4 * swirl))[..., None]
+    return np.clip(t, 0, 255).astype(np.uint8)
+
+
+def render_scene(rng: np.random.Generator, faces: list[str], opt: RenderOptions | None = None,
+                 pips: bool = True, bodies: list | None = None):
+    """A frame showing one die per entry of ``faces``; returns (bgr, boxes) with boxes in pixels."""
+    scene = render_labelled(rng, faces, opt, pips, bodies)
+    return scene.image, scene.boxes
 
 
 def random_roll(rng: np.random.Generator, set_name: str, n: int) -> list[str]:

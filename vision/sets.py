@@ -1,6 +1,6 @@
 """Taught dice sets kept in the data folder: ``<data>/dice/sets/<SET>/``.
 
-A set folder holds ``model.json`` + ``model.npz`` (the templates) and ``photos/<face>/``, the
+A set folder holds ``model.json`` + ``model.npz`` (the taught photos' embeddings) and ``photos/<face>/``, the
 teaching photos themselves, so a set can be taught again with added photos (corrections).
 """
 
@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import images
+from vision import facenet, images
 from vision.errors import BadImage, DamagedSet, StaleSet, TeachError, UnknownSet
-from vision.faces import FaceModel, build_model
-from vision.finder import Candidate, find_dice
+from vision.faces import JITTER, TURNS, FaceModel, build_model
 
 log = logging.getLogger(__name__)
 
@@ -42,23 +41,36 @@ def load_image(path: str | Path) -> np.ndarray:
     return images.read_image(path)
 
 
-def main_die(frame: np.ndarray) -> Candidate | None:
-    """The die of a one-die teaching photo: the largest die-like blob, nearest the centre."""
-    scene = find_dice(frame)
-    if not scene.dice:
+def views(frame: np.ndarray, reader=None) -> np.ndarray | None:
+    """Embeddings of a one-die teaching photo's die (the strongest detection, nearest the
+    centre), at four quarter turns and small shifts and scales; None when no die is found."""
+    from vision.reader import Reader  # noqa: PLC0415 (the reader loads sets)
+
+    reader = reader or Reader("d6")
+    dets, _ = reader.detect(frame)
+    if not dets:
         return None
     h, w = frame.shape[:2]
-
-    def score(c: Candidate) -> float:
-        (cx, cy), _, _ = c.rect
-        off = np.hypot((cx - w / 2) / w, (cy - h / 2) / h)
-        return c.area * (1.0 - off)
-
-    return max(scene.dice, key=score)
+    d = max(dets, key=lambda d: d.score * (1.0 - np.hypot((d.cx - w / 2) / w, (d.cy - h / 2) / h)))
+    if d.score < reader.tuning.keep:
+        return None
+    crops = [facenet.crop(frame, d.cx + dx * d.side, d.cy + dy * d.side, d.side * k, turn)
+             for turn in TURNS for dx, dy, k in JITTER]
+    return reader.facenet.run(np.stack(crops))[1]
 
 
 def teach(name: str, folder: str | Path, data_dir: Path) -> dict:
     """Build (or replace) taught set ``name`` from ``folder/<face>/<image>``."""
+    from vision.reader import Reader, net_digest  # noqa: PLC0415
+
+    reader = Reader("d6")
+    return teach_with(name, folder, data_dir, lambda frame: views(frame, reader),
+                      lambda examples: build_model(name, examples, net_digest()))
+
+
+def teach_with(name: str, folder: str | Path, data_dir: Path, example, build) -> dict:
+    """Teach a set (for either recognizer): ``example(frame)`` is what a photo gives (None
+    when no die is found in it), ``build([(face, example), ...])`` the model to save."""
     check_name(name)
     folder = Path(folder)
     if not folder.is_dir():
@@ -70,21 +82,19 @@ def teach(name: str, folder: str | Path, data_dir: Path) -> dict:
             if img_path.suffix.lower() not in IMAGE_EXT:
                 continue
             try:
-                frame = load_image(img_path)
+                got = example(load_image(img_path))
             except BadImage:
+                got = None
+            if got is None:
                 skipped.append(str(img_path))
                 continue
-            cand = main_die(frame)
-            if cand is None:
-                skipped.append(str(img_path))
-                continue
-            examples.append((face, frame, cand))
+            examples.append((face, got))
             photos.append((face, img_path))
-    faces = sorted({f for f, _, _ in examples})
+    faces = sorted({f for f, _ in examples})
     if len(faces) < 2:
         raise TeachError(f"{folder}: found dice for {len(faces)} face(s); a set needs at least 2 "
                          "faces, each a subfolder of photos showing one die")
-    model = build_model(name, examples)
+    model = build(examples)
     target = sets_dir(data_dir) / name
     tmp = target.with_name(name + ".new")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -92,13 +102,10 @@ def teach(name: str, folder: str | Path, data_dir: Path) -> dict:
     for face, img_path in photos:
         dst = tmp / "photos" / face
         dst.mkdir(parents=True, exist_ok=True)
-        if not (img_path.resolve().parent == (target / "photos" / face).resolve()):
-            shutil.copy2(img_path, dst / img_path.name)
-        else:
-            shutil.copy2(img_path, dst / img_path.name)
+        shutil.copy2(img_path, dst / img_path.name)
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
-    counts = {f: sum(1 for g, _, _ in examples if g == f) for f in faces}
+    counts = {f: sum(1 for g, _ in examples if g == f) for f in faces}
     return {"set": name, "faces": counts, "skipped": skipped, "folder": str(target)}
 
 
@@ -107,17 +114,25 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
     if data_dir is not None:
         folder = sets_dir(data_dir) / name
         if _NAME.match(name) and (folder / "model.json").is_file():
+            from vision.reader import net_digest  # noqa: PLC0415
+
             try:
-                return _load_model(folder)
+                return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
             except StaleSet:
                 if not (folder / "photos").is_dir():
                     raise
                 # the set keeps its photos: teach it again rather than leave the table
                 # without its dice after an update
-                log.warning("dice set %r was taught by an older recognizer; teaching it "
+                log.warning("dice set %r was taught by another recognizer; teaching it "
                             "again from its photos", name)
-                teach(name, folder / "photos", data_dir)
-                return _load_model(folder)
+                photos = folder.with_name(name + ".photos")
+                shutil.rmtree(photos, ignore_errors=True)
+                shutil.copytree(folder / "photos", photos)
+                try:
+                    teach(name, photos, data_dir)
+                finally:
+                    shutil.rmtree(photos, ignore_errors=True)
+                return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
     if name in BUILTIN:
         return None
     known = sorted(BUILTIN | set(taught_sets(data_dir)))
@@ -125,8 +140,9 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
                      f" (teach one with `companion dice teach {name} FOLDER`)")
 
 
-def _load_model(folder: Path) -> FaceModel:
-    """The set's model, or DamagedSet naming the file that is wrong and how to mend it."""
+def _load_model(folder: Path, load):
+    """The set's model (``load()``, either recognizer's), or DamagedSet naming the file that
+    is wrong and how to mend it."""
     meta_path, arrays = folder / "model.json", folder / "model.npz"
     mend = (f"teach the set again (companion dice teach {folder.name} FOLDER"
             + (f"; its photos are in {folder / 'photos'})" if (folder / "photos").is_dir() else ")"))
@@ -139,7 +155,7 @@ def _load_model(folder: Path) -> FaceModel:
     if problem:
         raise DamagedSet(f"{meta_path}: {problem}: {mend}")
     try:
-        return FaceModel.load(folder)
+        return load()
     except StaleSet:
         raise
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:

@@ -47,7 +47,7 @@ class SettleDetector:
     """Tells when a roll has settled: still for ``settle_s`` seconds after some motion.
 
     ``update(frame, now=None) -> bool`` is True exactly once per settled roll. A frame with
-    a hand in the tray (``obstructed=True`` from the finder, or large motion) restarts the
+    a hand in the tray (``obstructed=True`` from the detector, or large motion) restarts the
     wait. ``arm()`` allows a read of the current still scene without new motion first.
     """
 

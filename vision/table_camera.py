@@ -21,10 +21,10 @@ import numpy as np
 
 from companion.actions import Action
 from companion.errors import CompanionError, IllegalAction
-from vision import sets as taught
 from vision.errors import UnknownSet, VisionError
 from vision.photolog import PhotoLog
-from vision.reader import DEFAULT_THRESHOLD, DieRead, Reader
+from vision.reader import (DEFAULT_RECOGNIZER, DEFAULT_THRESHOLD, RECOGNIZERS, DieRead, Reader,
+                           make_reader, teach)
 from vision.render import GAME_SETS, write_teaching_photos
 from vision.settle import SettleDetector
 from vision.watcher import CameraWatcher
@@ -46,14 +46,15 @@ class TableCamera:
 
     def __init__(self, session, source, data_dir: Path, *, threshold: float = DEFAULT_THRESHOLD,
                  sets: dict[str, str] | None = None, simulate: bool = False,
-                 settle_s: float = 0.6):
+                 settle_s: float = 0.6, recognizer: str = DEFAULT_RECOGNIZER):
         self.session = session
         self.source = source
         self.data_dir = Path(data_dir)
         self.threshold = threshold
         self.overrides = sets or {}
         self.simulate = simulate
-        self.photolog = PhotoLog(self.data_dir)
+        self.recognizer = recognizer
+        self.photolog = PhotoLog(self.data_dir, recognizer)
         self.last_obstructed = False
         self.last_error: str | None = None
         self.reads = 0
@@ -118,8 +119,14 @@ class TableCamera:
         reads = reader.read(frame)
         self.last_obstructed = reader.last_obstructed
         allowed = set(entry.get("faces") or [])
+        # Something die-like went unread: the whole roll waits for the players' tap (they
+        # add what is missing), it is never applied as if the tray held only what was read.
+        unsure = bool(reader.last_unread)
+        if unsure and not reads:
+            self.last_error = (f"{len(reader.last_unread)} die-like thing(s) in the tray could "
+                               "not be read: read again or enter the roll")
         # A face this die does not have is no read at all: the players must say what it shows.
-        return [r if not allowed or r.face in allowed
+        return [r if (not allowed or r.face in allowed) and not unsure
                 else DieRead(r.face, min(r.confidence, self.threshold / 2), r.box, False)
                 for r in reads]
 
@@ -131,12 +138,12 @@ class TableCamera:
                 return None           # the set's files were bad a moment ago: not every frame
             try:
                 try:
-                    self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+                    self._readers[name] = self._make(name)
                 except UnknownSet:
                     if not (self.simulate and name in GAME_SETS):
                         raise
                     self._teach_stand_ins(name)
-                    self._readers[name] = Reader(name, self.data_dir, threshold=self.threshold)
+                    self._readers[name] = self._make(name)
             except VisionError as exc:   # unknown, or a damaged file (named): say so, go on
                 self._failed[name] = time.monotonic()
                 if self.last_error != str(exc):
@@ -146,13 +153,16 @@ class TableCamera:
             self._failed.pop(name, None)
         return self._readers[name]
 
+    def _make(self, name: str):
+        return make_reader(name, self.data_dir, self.threshold, self.recognizer)
+
     def _teach_stand_ins(self, name: str) -> None:
         # Simulation only: teach the box's set from rendered stand-in photos, once.
         with self._teaching:
             folder = self.data_dir / "dice" / "stand-in-photos" / name
             log.info("camera: teaching the stand-in %s dice (simulation)", name)
             write_teaching_photos(name, folder)
-            taught.teach(name, folder, self.data_dir)
+            teach(name, folder, self.data_dir, self.recognizer)
 
     # -- results -----------------------------------------------------------------------------------
 
@@ -195,13 +205,16 @@ def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
     """The `[camera]` config section, checked; every error names the key."""
     from companion.errors import DataFileError
 
-    known = {"source", "threshold", "sets", "settle_seconds"}
+    known = {"source", "threshold", "sets", "settle_seconds", "recognizer"}
     unknown = set(section) - known
     if unknown:
         raise DataFileError(f"{source}: camera: unknown key(s) {', '.join(sorted(unknown))}; "
                             f"known: {', '.join(sorted(known))}")
     out: dict[str, Any] = {"source": section.get("source"), "threshold": DEFAULT_THRESHOLD,
-                           "sets": {}, "settle_s": 0.6}
+                           "sets": {}, "settle_s": 0.6,
+                           "recognizer": section.get("recognizer", DEFAULT_RECOGNIZER)}
+    if out["recognizer"] not in RECOGNIZERS:
+        raise DataFileError(f"{source}: camera.recognizer: one of {', '.join(RECOGNIZERS)}")
     if out["source"] is not None and (isinstance(out["source"], bool)
                                       or not isinstance(out["source"], (str, int))):
         raise DataFileError(f"{source}: camera.source: a camera index, device, video, folder, "

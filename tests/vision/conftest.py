@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.render import write_teaching_photos
-from vision.sets import teach
+from vision.classical.sets import teach
 
 cv2.setNumThreads(1)
 
@@ -20,6 +20,19 @@ def taught(tmp_path_factory):
         folder = data.parent / f"teach-{name}"
         write_teaching_photos(name, folder, per_face=6, seed=500 + k)
         teach(name, folder, data)
+    return data
+
+
+@pytest.fixture(scope="session")
+def taught_learned(tmp_path_factory):
+    """The same, taught for the learned recognizer (embeddings of the face network)."""
+    from vision.sets import teach as teach_learned
+
+    data = tmp_path_factory.mktemp("data-learned")
+    for k, name in enumerate(["incredibles", "invincible", "xmen"]):
+        folder = data.parent / f"teach-learned-{name}"
+        write_teaching_photos(name, folder, per_face=6, seed=500 + k)
+        teach_learned(name, folder, data)
     return data
 
 
@@ -41,3 +54,29 @@ def blank_frame(colour=(60, 110, 60), size=(640, 480), seed=0):
     img[:] = colour
     img += rng.normal(0, 2, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def teach_webcam_and_read_the_sixth(shared, tmp_path, teach_fn, reader_fn) -> int:
+    """Teach a set from 5 real webcam photos per face, read the sixth of each face (held out
+    from training: vision/models/split.json); how many of the six read right."""
+    import shutil
+
+    src = shared / "data" / "dice-real" / "penlington_webcam_calibration" / "d6"
+    held = []
+    for face_dir in sorted(src.iterdir()):
+        photos = sorted(face_dir.glob("*.jpg"))
+        dst = tmp_path / "teach" / face_dir.name
+        dst.mkdir(parents=True)
+        for p in photos[1:]:
+            shutil.copy(p, dst / p.name)
+        held.append((face_dir.name, photos[0]))
+    info = teach_fn("webcam", tmp_path / "teach", tmp_path / "data")
+    assert sorted(info["faces"]) == ["1", "2", "3", "4", "5", "6"]
+    reader = reader_fn("webcam", tmp_path / "data")
+    right = 0
+    for face, path in held:
+        reads = reader.read(cv2.imread(str(path)))
+        assert reads, f"no die found in {path.name}"
+        die = max(reads, key=lambda d: d.box[2] * d.box[3])
+        right += die.face == face
+    return right

@@ -24,8 +24,11 @@ def test_read_json_one_line_per_image(tmp_path, capsys):
         rec = json.loads(line)
         assert rec["image"] == path
         assert isinstance(rec["ms"], float) and rec["ms"] >= 0
+        assert isinstance(rec["flagged"], bool) and isinstance(rec["unread"], list)
+        assert rec["flagged"] == (bool(rec["unread"]) or any(
+            not d["confirmed"] for d in rec["dice"]))
         for die in rec["dice"]:
-            assert set(die) == {"face", "confidence", "box"}
+            assert set(die) == {"face", "confidence", "box", "confirmed"}
             assert len(die["box"]) == 4 and all(isinstance(v, int) for v in die["box"])
 
 

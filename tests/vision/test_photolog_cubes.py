@@ -6,9 +6,9 @@ import numpy as np
 from tests.vision.conftest import blank_frame
 from vision.cubes import DEFAULT_COLOURS, CubeCounter
 from vision.photolog import PhotoLog
-from vision.reader import Reader
+from vision.classical.reader import ClassicalReader as Reader
 from vision.render import RenderOptions, render_scene, write_teaching_photos
-from vision.sets import sets_dir, teach
+from vision.classical.sets import sets_dir, teach
 
 
 def test_photo_log_keeps_frame_and_correction_and_teaches_it(tmp_path):

@@ -1,11 +1,13 @@
-"""Reading dice: rendered scenes of pip and stand-in symbol dice, doubtful reads, blanks."""
+"""The classical recognizer (the default): rendered scenes of pip and stand-in symbol dice,
+doubtful reads, blanks."""
 
 import numpy as np
 import pytest
 
 from tests.vision.conftest import blank_frame, score
 from vision.errors import UnknownSet
-from vision.reader import DieRead, Reader
+from vision.classical.reader import ClassicalReader as Reader
+from vision.reader import DieRead
 from vision.render import RenderOptions, draw_face, render_roll, render_scene
 
 
@@ -116,7 +118,7 @@ def test_a_speck_on_an_empty_table_is_not_a_pale_die():
     """A dark spot on a plain table has no die's outline around it: nothing is found."""
     import cv2
 
-    from vision.finder import find_dice
+    from vision.classical.finder import find_dice
 
     rng = np.random.default_rng(3)
     img = np.full((480, 640, 3), 205, np.uint8)
@@ -137,7 +139,7 @@ def test_a_set_taught_by_an_older_recognizer_is_taught_again_from_its_photos(tmp
     import json
 
     from vision.render import write_teaching_photos
-    from vision.sets import sets_dir, teach
+    from vision.classical.sets import sets_dir, teach
 
     write_teaching_photos("xmen", tmp_path / "photos", per_face=2, seed=41)
     teach("xmen", tmp_path / "photos", tmp_path / "data")
@@ -157,7 +159,7 @@ def test_a_stale_set_without_its_photos_is_a_clear_error(tmp_path):
 
     from vision.errors import StaleSet
     from vision.render import write_teaching_photos
-    from vision.sets import sets_dir, teach
+    from vision.classical.sets import sets_dir, teach
 
     write_teaching_photos("xmen", tmp_path / "photos", per_face=2, seed=41)
     teach("xmen", tmp_path / "photos", tmp_path / "data")

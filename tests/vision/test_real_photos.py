@@ -5,14 +5,13 @@ high enough to catch a regression; the labels are only used to score.
 """
 
 import json
-import shutil
 
 import cv2
 import pytest
 
-from tests.vision.conftest import score
-from vision.reader import Reader
-from vision.sets import teach
+from tests.vision.conftest import score, teach_webcam_and_read_the_sixth
+from vision.classical.reader import ClassicalReader as Reader
+from vision.classical.sets import teach
 
 pytestmark = pytest.mark.shared
 
@@ -50,24 +49,7 @@ def test_finds_dice_in_real_tray_photos(shared):
 
 def test_teach_from_webcam_photos_and_read_held_out_ones(shared, tmp_path):
     """Teach a set from 5 webcam photos per face; read the sixth of each face."""
-    src = shared / "data" / "dice-real" / "penlington_webcam_calibration" / "d6"
-    held = []
-    for face_dir in sorted(src.iterdir()):
-        photos = sorted(face_dir.glob("*.jpg"))
-        dst = tmp_path / "teach" / face_dir.name
-        dst.mkdir(parents=True)
-        for p in photos[1:]:
-            shutil.copy(p, dst / p.name)
-        held.append((face_dir.name, photos[0]))
-    info = teach("webcam", tmp_path / "teach", tmp_path / "data")
-    assert sorted(info["faces"]) == ["1", "2", "3", "4", "5", "6"]
-    reader = Reader("webcam", tmp_path / "data")
-    right = 0
-    for face, path in held:
-        reads = reader.read(cv2.imread(str(path)))
-        assert reads, f"no die found in {path.name}"
-        die = max(reads, key=lambda d: d.box[2] * d.box[3])
-        right += die.face == face
+    right = teach_webcam_and_read_the_sixth(shared, tmp_path, teach, Reader)
     assert right >= 3, f"{right} of 6 held-out webcam photos read right"
 
 

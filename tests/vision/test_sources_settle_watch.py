@@ -9,7 +9,7 @@ import pytest
 
 from tests.vision.conftest import blank_frame
 from vision.errors import CameraError
-from vision.reader import Reader
+from vision.classical.reader import ClassicalReader as Reader
 from vision.render import render_roll
 from vision.settle import MotionDetector, SettleDetector
 from vision.sources import FolderSource, FrameSource, SyntheticSource, open_source

@@ -18,7 +18,7 @@ from companion.errors import DataFileError
 def taught_data(tmp_path_factory):
     """A data folder with the stand-in Incredibles set taught once for the module."""
     from vision.render import write_teaching_photos
-    from vision.sets import teach
+    from vision.classical.sets import teach
 
     data = tmp_path_factory.mktemp("data")
     write_teaching_photos("incredibles", data / "photos")

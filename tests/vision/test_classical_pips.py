@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pips
-from vision.finder import find_dice
+from vision.classical import pips
+from vision.classical.finder import find_dice
 from vision.render import render_roll
 
 

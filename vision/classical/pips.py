@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.finder import Candidate
+from vision.classical.finder import Candidate
 
 NORM = 64  # a die's side in the normalised crop
 _K_CORE = np.ones((NORM // 7, NORM // 7), np.uint8)

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import blank_frame
-from vision.faces import top_face
-from vision.finder import find_dice
-from vision.reader import Reader
+from vision.classical.faces import top_face
+from vision.classical.finder import find_dice
+from vision.classical.reader import ClassicalReader as Reader
 from vision.render import draw_face, render_roll
 
 

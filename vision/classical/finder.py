@@ -1,4 +1,5 @@
-"""Find every die in a frame: a colour/brightness difference from the tray's background,
+"""The classical recognizer's finder (kept beside the learned detector until that one reads
+better on every held-out set: docs/benchmarks.md). Find every die in a frame: a colour/brightness difference from the tray's background,
 cleaned up, with touching dice split apart by their expected size.
 
 The finder knows nothing about faces. It returns `Candidate`s: an axis-aligned box and a
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pale import pale_dice
+from vision.classical.pale import pale_dice
+from vision.tray import FG_FLOOR, foreground  # noqa: F401 (FG_FLOOR: pale.py's floor)
 
 WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
@@ -27,7 +29,6 @@ PAIR_SOLIDITY, PAIR_ELONG = 0.8, 1.7  # ... below 1.4 dice only when this dented
 GROUP_SIDES = 4.5  # a blob wider than this many dice may be a wall, not a group of dice
 OPEN_KEEP = 0.65  # an opening that keeps this much of a group has only cut bridges
 PALE_PIECE = 0.7  # a die found with less than this of a die's area may be a pale die's piece
-FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
 @dataclass
@@ -47,50 +48,6 @@ class Scene:
     dice: list[Candidate]
     obstructed: bool  # something large (a hand) reaches into the tray
     scale: float  # working scale used
-
-
-def _background(lab: np.ndarray) -> np.ndarray:
-    """The empty-tray colour at every pixel: a coarse median that dice are too small to move."""
-    h, w = lab.shape[:2]
-    small = cv2.resize(lab, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
-    small = cv2.medianBlur(small, 7)
-    small = cv2.medianBlur(small, 5)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
-    """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale."""
-    lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
-    bg = _background(lab)
-    # |lightening| + |darkening| / 2 + 2 * chroma change, saturating at 255 (OpenCV's
-    # saturating uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
-    # Shadows are darker but not more coloured: darkening counts at half weight.
-    L, a, b = cv2.split(lab)
-    Lb, ab, bb = cv2.split(bg)
-    dl = cv2.add(cv2.subtract(L, Lb), cv2.add(cv2.subtract(Lb, L), 1) >> 1)
-    chroma = cv2.add(cv2.absdiff(a, ab), cv2.absdiff(b, bb))
-    diff = cv2.add(dl, cv2.add(chroma, chroma))
-    # Edges help pale dice on pale trays: their outline and pips are sharp.
-    gray = lab[..., 0]
-    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    noise = float(np.median(diff[::4, ::4])) + 1.0
-    thr = max(FG_FLOOR, 4.0 * noise)
-    mask = (diff > thr).astype(np.uint8) * 255
-    edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
-    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    mask = cv2.bitwise_or(mask, edges)
-    if region is not None:
-        mask = cv2.bitwise_and(mask, region)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # Fill small holes (pips of the same colour as the tray), never a whole tray inside a rim.
-    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is not None:
-        max_hole = mask.shape[0] * mask.shape[1] * 0.01
-        holes = [c for c, hh in zip(contours, hier[0])
-                 if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
-        cv2.drawContours(mask, holes, -1, 255, thickness=cv2.FILLED)
-    return mask
 
 
 def _hull(points: np.ndarray) -> np.ndarray:

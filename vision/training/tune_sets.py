@@ -1,0 +1,51 @@
+"""The tuning part: real tuning photos and rendered scenes from the tuning seeds, each set
+with the reader it is read by (game sets taught first from rendered photos of their own)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from vision.reader import Reader
+from vision.render import render_labelled, render_roll, write_teaching_photos
+from vision.scenes import CONDITIONS
+from vision.sets import teach
+from vision.training import data, split
+from vision.training.calibrate import frame_outputs
+
+TAUGHT = ("incredibles", "invincible", "xmen")
+
+
+def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
+    d6 = Reader("d6")
+    sets = {}
+    for source in ("byler_d6", "penlington_webcam_train"):
+        frames = []
+        for key in split.photos_in("tune"):
+            if key.startswith(source):
+                img, faces, _, _ = data.real_photo(root, key)
+                frames.append((img, faces))
+        sets[f"real {source}"] = (d6, frame_outputs(d6, frames))
+    rng = np.random.default_rng(data.TUNE_SEED0 + seed)
+    frames = []
+    for name, opt in CONDITIONS.items():
+        for i in range(per_condition):
+            faces = [str(v) for v in rng.integers(1, 7, 1 + i % 9)]
+            sc = render_labelled(rng, faces, opt)
+            frames.append((sc.image, sc.faces))
+    sets["rendered d6"] = (d6, frame_outputs(d6, frames))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for k, name in enumerate(TAUGHT):
+            write_teaching_photos(name, tmp / name, per_face=6, seed=data.TUNE_SEED0 + 100 + k)
+            teach(name, tmp / name, tmp / "data")
+            reader = Reader(name, tmp / "data")
+            frames = []
+            for i in range(3 * per_condition):
+                img, faces, _ = render_roll(rng, name, 1 + i % 9)
+                frames.append((img, faces))
+            sets[f"rendered {name}"] = (reader, frame_outputs(reader, frames))
+    log("tuning sets: " + ", ".join(f"{n} {len(o)}" for n, (_, o) in sets.items()))
+    return sets

@@ -1,0 +1,56 @@
+"""What differs from the empty tray: a colour and edge difference from the tray's own colour,
+estimated at every pixel with a coarse median (light gradients and uneven trays do not
+matter). The coloured-cube counter finds its cubes in this mask; dice are found by the
+learned detector (vision/detector.py).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
+
+
+def _background(lab: np.ndarray) -> np.ndarray:
+    """The empty-tray colour at every pixel: a coarse median that dice are too small to move."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
+    small = cv2.medianBlur(small, 7)
+    small = cv2.medianBlur(small, 5)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
+    """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale."""
+    lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
+    bg = _background(lab)
+    # |lightening| + |darkening| / 2 + 2 * chroma change, saturating at 255 (OpenCV's
+    # saturating uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
+    # Shadows are darker but not more coloured: darkening counts at half weight.
+    L, a, b = cv2.split(lab)
+    Lb, ab, bb = cv2.split(bg)
+    dl = cv2.add(cv2.subtract(L, Lb), cv2.add(cv2.subtract(Lb, L), 1) >> 1)
+    chroma = cv2.add(cv2.absdiff(a, ab), cv2.absdiff(b, bb))
+    diff = cv2.add(dl, cv2.add(chroma, chroma))
+    # Edges help pale dice on pale trays: their outline and pips are sharp.
+    gray = lab[..., 0]
+    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    noise = float(np.median(diff[::4, ::4])) + 1.0
+    thr = max(FG_FLOOR, 4.0 * noise)
+    mask = (diff > thr).astype(np.uint8) * 255
+    edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.bitwise_or(mask, edges)
+    if region is not None:
+        mask = cv2.bitwise_and(mask, region)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # Fill small holes (pips of the same colour as the tray), never a whole tray inside a rim.
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is not None:
+        max_hole = mask.shape[0] * mask.shape[1] * 0.01
+        holes = [c for c, hh in zip(contours, hier[0])
+                 if hh[3] >= 0 and cv2.contourArea(c) < max_hole]
+        cv2.drawContours(mask, holes, -1, 255, thickness=cv2.FILLED)
+    return mask
