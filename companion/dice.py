@@ -35,6 +35,10 @@ class Dice:
     field: str = "faces"
     single: bool = False
 
+    def __post_init__(self):
+        if not self.sides:    # a die whose sides are its faces, once each
+            object.__setattr__(self, "sides", tuple(self.faces))
+
     @property
     def fewest(self) -> int:
         return self.count if self.min is None else self.min
@@ -43,7 +47,7 @@ class Dice:
         out: dict[str, Any] = {"die": self.die, "set": self.set, "count": self.count}
         if self.min is not None:
             out["min"] = self.min
-        out.update(faces=list(self.faces), sides=list(self.sides or self.faces),
+        out.update(faces=list(self.faces), sides=list(self.sides),
                    meanings=dict(self.meanings), field=self.field, single=self.single)
         return out
 
@@ -110,9 +114,11 @@ class DiceRequest:
                    player=obj.get("player"), purpose=obj.get("purpose"),
                    optional=bool(obj.get("optional", False)))
 
-    def action_for(self, faces: list[str], player: str | None, source: str) -> Action:
+    def action_for(self, faces: list[str], player: str | None, source: str,
+                   default_player: str | None = None) -> Action:
         """The action these read faces stand for: each kind of die takes its faces in turn
-        (at least its fewest, at most its count); a face no die of the roll has is refused."""
+        (at least its fewest, at most its count); a face no die of the roll has is refused. Its
+        player: the one named with the faces, else the request's, else ``default_player``."""
         if self.action is None:
             raise IllegalAction(f"the {self.first.die} die is rolled by hand now: enter its result")
         allowed = self.faces or tuple(faces)
@@ -130,7 +136,7 @@ class DiceRequest:
             left = left[len(take):]
             if take:
                 data[kind.field] = take[0] if kind.single else take
-        return Action(self.action, player or self.player, data, source)
+        return Action(self.action, player or self.player or default_player, data, source)
 
     def _wrong_count(self, found: int) -> str:
         most, fewest = sum(d.count for d in self.dice), sum(d.fewest for d in self.dice)

@@ -41,6 +41,7 @@ HERO_EFFECTS = ("damage", "rescue", "thwart", "heal", "move", "gain_cube", "stre
 class Invincible(Game):
     name = "invincible"
     title = "Invincible: The Hero-Building Game"
+    dice_set = "invincible"
     actions = {
         "advance": "Advance the episode: move the round marker and resolve its icons "
                    "(data.villains: ids of villain cards drawn from a physical deck, in order).",
@@ -135,6 +136,10 @@ class Invincible(Game):
 
     def components(self) -> dict[str, Any]:
         return self.data.describe()
+
+    def dice(self) -> dict[str, tuple[str, ...]]:
+        from companion.games.invincible_view import crash_die, rescue_die
+        return {d.set: d.sides for d in (rescue_die(self.data), crash_die(self.data))}
 
     def expect(self, s: InvincibleState) -> dict[str, Any]:
         from companion.games.invincible_view import expect
