@@ -33,7 +33,7 @@ def check_source(data: dict[str, Any], expect: dict[str, Any] | None) -> None:
     if image is not None and (not isinstance(image, str) or not OWN_PHOTO.match(image)):
         raise BadAction("dice.read: data.image must be a photo of the service's own photo log "
                         "(/api/dice/<id>.jpg), not another address")
-    sets = sorted({e["set"] for e in (expect or {}).get("dice") or [] if isinstance(e.get("set"), str)})
+    sets = sorted({d.set for r in requests(expect) for d in r.dice if d.set})
     if name is not None and (not isinstance(name, str) or name not in sets):
         raise BadAction(f"dice.read: data.set {str(name)[:40]!r} is not a set of the dice "
                         f"expected now ({', '.join(sets) or 'no dice are expected'})")
