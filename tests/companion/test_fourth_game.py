@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.actions import Action
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
@@ -89,3 +89,18 @@ def test_its_moves_describe_themselves_for_docs_and_the_http_boundary():
     assert engine.actions["blow"].startswith("The storm blows")
     assert engine.sample_action(engine.setup({"players": ["A", "B"]}, random.Random(0)),
                                 random.Random(0)).type == "roll"
+
+
+def test_a_variant_is_resolved_once_into_the_state_and_read_from_there(table):
+    """Beacon's ``top`` option: the tower's height lands in the state's data at setup, every move
+    reads it there, and a restart resolves it again from the journaled options."""
+    session, catalog, path = table
+    session.start("beacon", {"players": ["Ana", "Ben"], "top": 3}, seed=1)
+    view = session.submit(Action("roll", data={"face": "3"}))
+    assert view["outcome"]["winner"] == "Ana" and view["state"]["heights"]["Ana"] == 3
+    assert "data" not in view["state"]                     # shared data, not state JSON
+    session.journal.close()
+    with Journal(path) as journal:
+        assert Session(journal, catalog).view()["outcome"]["winner"] == "Ana"
+    with pytest.raises(SetupError, match="top"):
+        catalog("beacon").setup({"players": ["A", "B"], "top": True}, random.Random(0))

@@ -1,5 +1,8 @@
 """Beacon: the engine's surface and its move table."""
 
+import dataclasses
+
+from companion.errors import SetupError
 from companion.games.base import Game
 from companion.games.move_table import TABLE, TURN, Move, MoveTable
 from companion.schema import Arg, Args, Choice, Text
@@ -36,6 +39,13 @@ class Beacon(Game):
         super().__init__(components_dir)
         self.data = beacon_data.load(components_dir)
         self.declare(move_table(self.data))
+
+    def resolve_data(self, options):
+        """A variant: a taller or shorter tower (option ``top``), resolved once, at setup."""
+        top = options.get("top", self.data.top)
+        if isinstance(top, bool) or not isinstance(top, int) or not 2 <= top <= 20:
+            raise SetupError("top: the tower's steps, a whole number from 2 to 20")
+        return dataclasses.replace(self.data, top=top)
 
     def setup(self, options, rng):
         return setup(self.resolve_data(options), options, rng)

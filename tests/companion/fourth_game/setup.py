@@ -1,4 +1,5 @@
-"""Options -> Beacon's first state: ``players``, two to four names, first player first."""
+"""Options -> Beacon's first state: ``players``, two to four names, first player first (and
+``top``, the tower's height, which the engine's resolve_data has put in ``data``)."""
 
 from companion.errors import SetupError
 
