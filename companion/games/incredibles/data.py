@@ -53,6 +53,7 @@ class IncrediblesData:
     tiles: dict[str, str]          # letter -> power
     cards: dict[str, Card]
     assumptions: dict[str, str]    # section -> note
+    rank: dict[str, int]           # space -> its place in the board's order (numbers first)
 
     def describe(self) -> dict:
         return {
@@ -99,7 +100,8 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
     cards = _deck(top.table("deck"), powers, board, spaces, note)
     return IncrediblesData(
         path=str(path), powers=powers, track_spaces=spaces, movement_die=movement_die,
-        jackjack_die=jj_faces, heroes=heroes, cards=cards, assumptions=assumptions, **board,
+        jackjack_die=jj_faces, heroes=heroes, cards=cards, assumptions=assumptions,
+        rank={s: i for i, s in enumerate(sorted(board["adjacency"], key=space_order))}, **board,
     )
 
 

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.games.incredibles.data import IncrediblesData, space_order
+from companion.games.incredibles.data import IncrediblesData
 from companion.games.move_table import data_field
 
 # Rulebook sections, named the way the rulebook's contents name them.
@@ -104,7 +104,7 @@ class IncrediblesState:
                 if nxt not in seen and nxt not in rubble:
                     seen[nxt] = seen[here] + 1
                     queue.append(nxt)
-        return sorted(seen, key=space_order)
+        return sorted(seen, key=self.data.rank.__getitem__)
 
     def slot_for(self, space: str) -> Slot | None:
         """The face-up problem on ``space``, if one is there."""
