@@ -1,6 +1,6 @@
 """Games recorded before the engines were restructured (issue 11) replay to the same bytes.
 
-The fixtures in golden/ were written by the code of f55824e (golden/record.py says how): what
+The fixtures in golden/ were written by the code of main at bfa6a48 (golden/record.py says how): what
 `companion replay` printed for each game's sample file, and SQLite journals written through a
 real session (undo entries, camera reads confirmed, corrected and dismissed, table timers and
 Invincible's hero time) with the view each restarts to. Journals written before a change must
