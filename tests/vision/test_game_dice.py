@@ -4,7 +4,7 @@ so the simulated camera can throw and read every die an engine asks for, the res
 import numpy as np
 
 from companion.dice import game_dice
-from vision.reader import Reader
+from vision.classical.reader import ClassicalReader as Reader
 from vision.render import GAME_DICE, GAME_SETS, RenderOptions, render_scene
 
 
