@@ -3,8 +3,8 @@ table's state until a player confirms or corrects it with one tap.
 
 Both steps are journaled actions (`dice.read`, `dice.confirm`, `dice.dismiss`), so an unconfirmed
 read survives a restart and an undo after a confirmation brings the read back. Which game action a
-read stands for comes from the engine's ``expect()``: its first ``dice`` entry names the action
-type and the data field the faces go into.
+read stands for comes from the engine's ``expect()``: its first DiceRequest (companion/dice.py)
+names the action type and the data field the faces go into.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from companion.actions import Action
+from companion.dice import requests
 from companion.errors import BadAction, IllegalAction
 
 READ_ACTIONS = ("dice.read", "dice.confirm", "dice.dismiss")
@@ -32,7 +33,7 @@ def check_source(data: dict[str, Any], expect: dict[str, Any] | None) -> None:
     if image is not None and (not isinstance(image, str) or not OWN_PHOTO.match(image)):
         raise BadAction("dice.read: data.image must be a photo of the service's own photo log "
                         "(/api/dice/<id>.jpg), not another address")
-    sets = sorted({e["set"] for e in (expect or {}).get("dice") or [] if isinstance(e.get("set"), str)})
+    sets = sorted({d.set for r in requests(expect) for d in r.dice if d.set})
     if name is not None and (not isinstance(name, str) or name not in sets):
         raise BadAction(f"dice.read: data.set {str(name)[:40]!r} is not a set of the dice "
                         f"expected now ({', '.join(sets) or 'no dice are expected'})")
@@ -59,30 +60,13 @@ def check_dice(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def action_for(expect: dict[str, Any] | None, faces: list[str], player: str | None,
                source: str) -> Action:
-    """The game action a list of read faces stands for now."""
-    entries = (expect or {}).get("dice") or []
-    if not entries or "action" not in entries[0]:
+    """The game action a list of read faces stands for now: the first DiceRequest of expect's
+    dice says which action, which data field, how many dice and which faces."""
+    wanted = requests(expect)
+    if not wanted or wanted[0].action is None:
         raise IllegalAction("no dice roll is expected now: "
                             + ((expect or {}).get("prompt") or "start a game first"))
-    entry = entries[0]
-    allowed = set(entry.get("faces") or faces)
-    bad = [f for f in faces if f not in allowed]
-    if bad:
-        raise BadAction(f"{', '.join(bad)} is not a face of the {entry.get('die', 'die')} "
-                        f"({', '.join(sorted(allowed))})")
-    count = entry.get("count", 1)
-    if entry.get("max") is None and count == 1:
-        if len(faces) != 1:
-            raise IllegalAction(f"one {entry.get('die', 'die')} was expected, the read found {len(faces)}")
-        value: Any = faces[0]
-    else:
-        limit = entry.get("max", count)
-        if not 0 < len(faces) <= limit:
-            raise IllegalAction(f"{limit} dice at most may be rolled now, the read found {len(faces)}")
-        value = list(faces)
-    data = {**entry.get("data", {}), entry.get("field", "faces"): value}
-    return Action(entry["action"], player or entry.get("player") or (expect or {}).get("player"),
-                  data, source)
+    return wanted[0].action_for(faces, player, source, (expect or {}).get("player"))
 
 
 def proposal(action: Action, dice: list[dict[str, Any]], threshold: float) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """The session: checks each action against the game's rules, journals it, applies it, publishes.
 
-State is a pure function of the journal: ``fold(apply, actions, setup(seed))``. Each effective
-action keeps the state after it on a stack, so undo pops in constant time and the journal only
-gains an undo entry; at start-up the stack is rebuilt by replaying the journal.
+State is a pure function of the journal: ``fold(step, actions, setup(seed))``, with ``step`` in
+companion/fold.py. The session keeps what the fold does not: the lock, the journal, the stack of
+states and publishing. Each effective action keeps the table after it on a stack, so undo pops in
+constant time and the journal only gains an undo entry; at start-up the stack is rebuilt by
+replaying the journal.
 """
 
 from __future__ import annotations
@@ -13,34 +15,20 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from companion import dice_reads
+from companion import fold
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
                               NoGame, SetupError)
 from companion.events import EventBus, Listener
+from companion.fold import Table
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
 from companion.rng import rng_for
-from companion.timers import Timer
 
 log = logging.getLogger(__name__)
-TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
-                 "timer.expire")
-
-
-@dataclass
-class Table:
-    """Everything the journal folds to: the game's state, the table's own timers, and a camera
-    read that waits for the players' confirmation."""
-
-    game: Any
-    timers: dict[str, Timer] = field(default_factory=dict)
-    dice_read: dict[str, Any] | None = None
-
-
 @dataclass
 class _Step:
     seq: int
@@ -253,53 +241,8 @@ class Session:
         return self._stack[-1].table if self._stack else self._base
 
     def _apply(self, table: Table, action: Action) -> Table:
-        engine = self._engine
-        status = engine.outcome(table.game)
-        if status["status"] != "playing" and not action.type.startswith("timer."):
-            raise IllegalAction(
-                f"the game is over ({status['status']}: {status.get('reason', '')}); "
-                "undo the last action or start a new game"
-            )
         rng = rng_for(self._record.seed, len(self._stack))
-        if action.type in TIMER_ACTIONS:
-            name = action.data.get("name", "turn")
-            if name in engine.timers(table.game):
-                return Table(engine.apply(table.game, action, rng), table.timers, table.dice_read)
-            return Table(table.game, apply_timer(table.timers, action), table.dice_read)
-        if action.type in dice_reads.READ_ACTIONS:
-            return self._apply_read(table, action, rng)
-        # Any other action settles the table's dice: a waiting read is stale now, while a
-        # confirmed one stays on show as the last roll.
-        last = table.dice_read if table.dice_read and table.dice_read["confirmed"] else None
-        return Table(engine.apply(table.game, action, rng), table.timers, last)
-
-    def _apply_read(self, table: Table, action: Action, rng: random.Random) -> Table:
-        engine = self._engine
-        waiting = table.dice_read if table.dice_read and not table.dice_read["confirmed"] else None
-        if action.type == "dice.dismiss":
-            if waiting is None:
-                raise IllegalAction("there is no dice read waiting to be dismissed")
-            return Table(table.game, table.timers, None)
-        if action.type == "dice.confirm":
-            if waiting is None or action.data.get("id") not in (None, waiting["id"]):
-                raise Conflict("that dice read is no longer waiting: the table has moved on")
-            faces = action.data.get("faces")
-            if faces is None:
-                faces = [d["face"] for d in waiting["dice"]]
-            if (not isinstance(faces, list) or len(faces) != len(waiting["dice"])
-                    or not all(isinstance(f, str) for f in faces)):
-                raise BadAction("dice.confirm needs data.faces: one face for each die read")
-            read = dice_reads.confirmed(waiting, faces)
-        else:
-            dice_reads.check_source(action.data, engine.expect(table.game))
-            read = dice_reads.proposal(action, dice_reads.check_dice(action.data),
-                                       self.read_threshold)
-            if read["doubtful"]:
-                return Table(table.game, table.timers, read)
-        game_action = dice_reads.action_for(engine.expect(table.game), read["faces"],
-                                            action.player, action.source)
-        return Table(engine.apply(table.game, game_action.stamped(action.at), rng), table.timers,
-                     read)
+        return fold.step(self._engine, table, action, rng, self.read_threshold)
 
     def confirm_read(self, read_id: str, faces: list[str] | None = None,
                      source: str = "dashboard") -> dict[str, Any]:
@@ -357,43 +300,3 @@ def _refused_unless_clean(error: type[CompanionError], what: str) -> Iterator[No
         log.error("%s could not be used; refused", what, exc_info=exc)
         raise error(f"{what}: the data could not be used ({type(exc).__name__}: {exc})") from exc
 
-
-def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
-    """The table's own timers (a plain turn timer for any game)."""
-    data = action.data
-    name = data.get("name", "turn")
-    if not isinstance(name, str) or not name:
-        raise BadAction(f"{action.type}: data.name must be a timer's name")
-    now = action.at
-    timers = dict(timers)
-    if action.type == "timer.start":
-        seconds = data.get("seconds")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 24 * 3600:
-            raise BadAction("timer.start needs data.seconds between 1 and 86400")
-        warn = data.get("warn", 60)
-        label = data.get("label", name.replace("_", " ").title())
-        timers[name] = Timer(name, str(label), float(seconds), warn=float(warn)).start(now)
-        return timers
-    timer = timers.get(name)
-    if timer is None:
-        raise IllegalAction(f"there is no timer called {name!r} to {action.type[6:]}")
-    if action.type == "timer.pause":
-        timers[name] = timer.pause(now)
-    elif action.type == "timer.resume":
-        if timer.expired:
-            raise IllegalAction(f"the {timer.label} timer has run out: start it again instead")
-        timers[name] = timer.resume(now)
-    elif action.type == "timer.add":
-        seconds = data.get("seconds")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or abs(seconds) > 24 * 3600:
-            raise BadAction("timer.add needs data.seconds (negative takes time away)")
-        timers[name] = timer.add(float(seconds))
-    elif action.type == "timer.cancel":
-        del timers[name]
-    elif action.type == "timer.expire":
-        if not timer.running:
-            raise IllegalAction(f"the {timer.label} timer is not running")
-        if timer.remaining(now) > 0.5:
-            raise IllegalAction(f"the {timer.label} timer still has time left")
-        timers[name] = timer.expire(now)
-    return timers

@@ -1,10 +1,29 @@
 """Timers as values inside the journaled state: every change is an action stamped with server time,
 so a restart or another device computes the same remaining time.
+
+Every timer action, the table's own and a game's (Invincible's hero time), is checked by
+``check_timer_action`` before it reaches a timer: its seconds are a finite number above zero and
+at most ``MAX_SECONDS``, never true/false, NaN, infinite, negative or huge.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from companion.actions import Action
+from companion.errors import BadAction
+from companion.schema import Number
+
+TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
+                 "timer.expire")
+#: The one limit on a timer's seconds (a new timer, time added, its warning). An hour is longer
+#: than any timed step the three rulebooks have (Invincible's hero time is 5 to 15 minutes, a turn
+#: timer a few minutes); a value past it is a slip (milliseconds typed as seconds) that would
+#: freeze a timer for days. Hero time's own setup option has the same bound.
+MAX_SECONDS = 3600.0
+SECONDS = Number(0.0, MAX_SECONDS, unit="of seconds")
+WARN = Number(0.0, MAX_SECONDS, closed=True, unit="of seconds")
 
 
 @dataclass(frozen=True)
@@ -59,3 +78,24 @@ class Timer:
             warning=self.running and self.remaining(now) <= self.warn,
         )
         return out
+
+
+def check_timer_action(action: Action, default_name: str = "turn") -> dict[str, Any]:
+    """The checked data of a timer action: ``name`` always; ``seconds`` for start and add (above
+    0, at most MAX_SECONDS); ``warn`` (0 to MAX_SECONDS, default 60) and ``label`` for start.
+    Raises BadAction naming the field."""
+    if action.type not in TIMER_ACTIONS:
+        raise BadAction(f"{action.type} is not a timer action ({', '.join(TIMER_ACTIONS)})")
+    data = action.data
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name or len(name) > 200:
+        raise BadAction(f"{action.type}: data.name must be a timer's name")
+    out: dict[str, Any] = {"name": name}
+    if action.type in ("timer.start", "timer.add"):
+        if "seconds" not in data:
+            raise BadAction(f"{action.type} needs data.seconds ({SECONDS.wanted()})")
+        out["seconds"] = SECONDS.check(data["seconds"], f"{action.type}: data.seconds")
+    if action.type == "timer.start":
+        out["warn"] = WARN.check(data.get("warn", 60), "timer.start: data.warn")
+        out["label"] = str(data.get("label", name.replace("_", " ").title()))
+    return out

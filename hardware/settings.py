@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.actions import Action
 from companion.errors import BadAction, DataFileError
+from companion.timers import MAX_SECONDS
 
 COMMANDS = ("confirm", "undo", "read_dice", "draw_card", "timer_toggle", "done")
 LED_ROLES = ("ready", "reading", "confirm", "error", "timer")
@@ -192,7 +193,7 @@ def gpio_settings(section: dict[str, Any], source: str = "config.toml") -> GpioS
         raise top.fail("pin_factory", f"{factory!r} is not one of {', '.join(PIN_FACTORIES)}")
     debounce = top.number("debounce", DEFAULT_DEBOUNCE, 0.0, 1.0)
     hold_time = top.number("hold_time", DEFAULT_HOLD, 0.2, 10.0)
-    timer_seconds = top.number("timer_seconds", 120, 1, 24 * 3600)
+    timer_seconds = top.number("timer_seconds", 120, 1, MAX_SECONDS)
     used: dict[int, str] = {}
 
     def claim(pin: int | None, key: str, table: _Table, name: str) -> None:
@@ -212,7 +213,7 @@ def gpio_settings(section: dict[str, Any], source: str = "config.toml") -> GpioS
         pin = b.pin("pin")
         claim(pin, "pin", b, "pin")
         player = b.get("player", str, None)
-        seconds = b.number("seconds", timer_seconds, 1, 24 * 3600)
+        seconds = b.number("seconds", timer_seconds, 1, MAX_SECONDS)
         press, hold = _command(b, "action", player, seconds), _command(b, "hold", player, seconds)
         if press is None and hold is None:
             raise b.fail(None, "give it an action (on a press), a hold (on a long press), or both")
@@ -273,7 +274,7 @@ def serial_settings(section: dict[str, Any], source: str = "config.toml") -> Ser
         b = btable.table(number)
         b.only("action", "hold", "player", "seconds")
         player = b.get("player", str, None)
-        seconds = b.number("seconds", 120, 1, 24 * 3600)
+        seconds = b.number("seconds", 120, 1, MAX_SECONDS)
         buttons[int(number)] = (_command(b, "action", player, seconds),
                                 _command(b, "hold", player, seconds))
     leds = {}

@@ -15,25 +15,18 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-# The faces of each die the games use. Face ids are what the recognizer returns; what a face
-# means belongs to the game engines' data. Dice marked "assumed" follow the issue's
-# assumptions, not a rulebook (see docs/vision.md).
+from companion.dice import game_dice
+
+# The faces of each die the games use come from the games' own data (companion.dice.game_dice:
+# a die's set name -> one face id a side), and so do the sets taught together, one per box.
+# Face ids are what the recognizer returns; what a face means belongs to the engines' data.
+# "d6" is the plain pip die, no game's.
+_BOXES = game_dice()
 GAME_DICE: dict[str, list[str]] = {
     "d6": ["1", "2", "3", "4", "5", "6"],
-    "incredibles_movement": ["1", "2", "3", "4", "alarm", "alarm"],  # assumed
-    "incredibles_power": ["strength", "defense", "agility", "speed", "wild", "wild"],  # assumed mix
-    "jackjack": ["strength", "defense", "agility", "speed", "wild", "wild"],  # assumed mix
-    "invincible_rescue": ["0", "1", "1", "2", "2", "3"],  # assumed
-    "invincible_crash": ["0", "0", "1", "1", "2", "1+"],  # assumed; "1+" is the re-roll face
-    "xmen_alert": ["xmen", "xmen", "marvel", "evil_mutant", "blank", "blank"],
+    **{die: list(sides) for dice in _BOXES.values() for die, sides in dice.items()},
 }
-
-# Taught sets per box: which dice are taught together.
-GAME_SETS: dict[str, list[str]] = {
-    "incredibles": ["incredibles_movement", "incredibles_power", "jackjack"],
-    "invincible": ["invincible_rescue", "invincible_crash"],
-    "xmen": ["xmen_alert"],
-}
+GAME_SETS: dict[str, list[str]] = {box: list(dice) for box, dice in _BOXES.items()}
 
 PIP_LAYOUT = {
     1: [(0.5, 0.5)],

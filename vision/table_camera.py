@@ -2,9 +2,10 @@
 and handed to the session as one `dice.read` action (the session decides, from each die's
 confidence, whether it is the roll itself or waits for the players' tap).
 
-The game's engine names the die it expects (`expect["dice"][0]["set"]`, e.g.
-"incredibles-movement"); a box's dice are taught together as one set ("incredibles"), so the
-engine's set maps to the taught set by its first word, or by the `[camera] sets` table.
+The game's engine names the die it expects (its first DiceRequest, companion/dice.py: set
+"incredibles-movement", its faces and sides); a box's dice are taught together as one set
+("incredibles"), so the engine's set maps to the taught set by its first word, or by the
+`[camera] sets` table.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from companion.actions import Action
+from companion.dice import DiceRequest, requests
 from companion.errors import CompanionError, IllegalAction
 from vision.errors import UnknownSet, VisionError
 from vision.photolog import PhotoLog
@@ -93,7 +95,7 @@ class TableCamera:
     def status(self) -> dict[str, Any]:
         entry = self._entry()
         return {"source": repr(self.source), "running": self.watcher.running,
-                "expects": entry["set"] if entry else None, "reads": self.reads,
+                "expects": entry.first.set if entry else None, "reads": self.reads,
                 "error": self.last_error or (str(self.watcher.error) if self.watcher.error else None)}
 
     def throw(self, faces: list[str] | None = None) -> list[str]:
@@ -104,21 +106,21 @@ class TableCamera:
         if entry is None or not hasattr(self.source, "throw"):
             raise IllegalAction("no dice are expected now" if entry is None
                                 else "only the simulated tray can be thrown from here")
-        if faces is None:
-            faces = [self._rng.choice(entry["faces"]) for _ in range(entry.get("count", 1))]
+        if faces is None:   # a throw of the real dice: each die shows one of its sides
+            faces = [self._rng.choice(d.sides) for d in entry.dice for _ in range(d.count)]
         return self.source.throw(faces)
 
     # -- the watcher's reader ----------------------------------------------------------------------
 
     def read(self, frame: np.ndarray) -> list[DieRead]:
         entry = self._entry()
-        reader = self._reader(entry["set"]) if entry else None
+        reader = self._reader(entry.first.set) if entry else None
         if reader is None:
             self.last_obstructed = False
             return []
         reads = reader.read(frame)
         self.last_obstructed = reader.last_obstructed
-        allowed = set(entry.get("faces") or [])
+        allowed = set(entry.faces)
         # Something die-like went unread: the whole roll waits for the players' tap (they
         # add what is missing), it is never applied as if the tray held only what was read.
         unsure = bool(reader.last_unread)
@@ -170,9 +172,9 @@ class TableCamera:
         entry = self._entry()
         if entry is None or not reads:
             return
-        read_id = self.photolog.add(frame, taught_set_for(entry["set"], self.overrides), reads)
+        read_id = self.photolog.add(frame, taught_set_for(entry.first.set, self.overrides), reads)
         action = Action("dice.read", source="camera", data={
-            "id": read_id, "set": entry["set"], "image": f"/api/dice/{read_id}.jpg",
+            "id": read_id, "set": entry.first.set, "image": f"/api/dice/{read_id}.jpg",
             "dice": [r.to_json() for r in reads]})
         try:
             self.session.submit(action)
@@ -191,14 +193,14 @@ class TableCamera:
             except CompanionError:
                 pass   # not one of ours (typed in), or already gone
 
-    def _entry(self) -> dict[str, Any] | None:
+    def _entry(self) -> DiceRequest | None:
         return _entry(self._expect)
 
 
-def _entry(expect: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The die the game expects to be rolled now, where it is one the camera can read."""
-    dice = (expect or {}).get("dice") or []
-    return dice[0] if dice and dice[0].get("set") else None
+def _entry(expect: dict[str, Any] | None) -> DiceRequest | None:
+    """The roll the game expects now (its first DiceRequest), where the camera can read it."""
+    wanted = requests(expect)
+    return wanted[0] if wanted and wanted[0].first.set else None
 
 
 def settings(section: dict[str, Any], source: str) -> dict[str, Any]:

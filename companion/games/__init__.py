@@ -1,4 +1,8 @@
-"""The game engines, by the name used in the API, the CLI and the journal."""
+"""The game engines, by the name used in the API, the CLI and the journal.
+
+Adding a game is its own package (companion/games/<game>/, see docs/adding-a-game.md) and one
+line here.
+"""
 
 from __future__ import annotations
 
@@ -16,29 +20,34 @@ ENGINES = {
 }
 
 
-def available() -> list[str]:
-    """Names of the engines this build has."""
+def available(engines: dict[str, tuple[str, str]] | None = None) -> list[str]:
+    """Names of the engines this build has (with ``engines``: those too)."""
     names = []
-    for name, (module, _) in ENGINES.items():
+    for name, (module, _) in {**ENGINES, **(engines or {})}.items():
         if importlib.util.find_spec(module) is not None:
             names.append(name)
     return names
 
 
 class Catalog:
-    """Builds each engine once, with the owner's component files when there are any."""
+    """Builds each engine once, with the owner's component files when there are any.
 
-    def __init__(self, components_dir: str | Path | None = None):
+    ``engines`` adds games the registry above does not name, in its form (name -> (module,
+    class)): a game under development or a test's own game, without touching the registry.
+    """
+
+    def __init__(self, components_dir: str | Path | None = None,
+                 engines: dict[str, tuple[str, str]] | None = None):
         self.components_dir = components_dir
+        self.registry = {**ENGINES, **(engines or {})}
         self._engines: dict[str, Game] = {}
 
     def __call__(self, name: str) -> Game:
         if name not in self._engines:
-            if name not in ENGINES or name not in available():
-                raise SetupError(
-                    f"unknown game {name!r}: choose one of {', '.join(available())}"
-                )
-            module, cls = ENGINES[name]
+            names = available(self.registry)
+            if name not in self.registry or name not in names:
+                raise SetupError(f"unknown game {name!r}: choose one of {', '.join(names)}")
+            module, cls = self.registry[name]
             self._engines[name] = getattr(importlib.import_module(module), cls)(
                 self.components_dir
             )

@@ -2,6 +2,10 @@
 
 An engine holds its component data; states are plain dataclasses that serialise to JSON.
 ``apply`` never mutates the state it is given: it returns a new one or raises IllegalAction.
+
+An engine that declares a move table (``moves``, see companion/games/move_table.py) gets
+``apply``, the list of open moves for ``expect`` and random play from it: legality is checked
+here once, before any handler runs, and what ``expect`` lists is exactly what ``apply`` accepts.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction
+from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
 from companion.timers import Timer
 
 
@@ -24,9 +29,22 @@ class Game:
     actions: dict[str, str] = {}
     #: the outcomes a game can end in; a competitive game always has a winner
     outcomes: tuple[str, ...] = ("won", "lost")
+    #: the game's moves by (phase, action type), for an engine that declares them
+    moves: MoveTable | None = None
+    #: phase -> the rulebook section a refusal cites while the game is in that phase
+    phase_rules: dict[str, str] = {}
+    #: the rulebook section an out-of-turn refusal cites
+    turn_rule: str | None = None
+    #: the camera's taught set for this box's dice ("incredibles"); see dice()
+    dice_set: str = ""
 
     def __init__(self, components_dir: str | Path | None = None):
         self.components_dir = components_dir
+
+    def declare(self, moves: MoveTable) -> None:
+        """Use ``moves`` as this engine's move table (its ``actions`` docs come from it)."""
+        self.moves = moves
+        self.actions = moves.docs()
 
     # -- the surface ----------------------------------------------------------------------
 
@@ -43,7 +61,10 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: Any, action: Action, rng: random.Random) -> Any:
-        raise NotImplementedError
+        """The state after ``action``; with a move table: checked once here, then its handler."""
+        move, args = self.check(state, action)
+        play = Play(args, action, rng)
+        return self.after_move(move.handler(state, play), play)
 
     def reminders(self, state: Any) -> list[dict[str, str]]:
         """Rules that apply now: ``{"text": ..., "rule": "<rulebook section>"}``."""
@@ -58,8 +79,17 @@ class Game:
         return {}
 
     def sample_action(self, state: Any, rng: random.Random) -> Action:
-        """A random action that is legal now: the conformance test plays whole games with it."""
-        raise NotImplementedError
+        """A random action that is legal now: the conformance test plays whole games with it.
+        With a move table: a random open move, with random valid data from its sampler."""
+        if self.moves is None:
+            raise NotImplementedError
+        kinds = self.open_moves(state)
+        rng.shuffle(kinds)
+        for kind in kinds:
+            action = self.sample_move(state, kind, rng)
+            if action is not None:
+                return action
+        raise IllegalAction("no move is open: " + self.expect(state).get("prompt", ""))
 
     def sample_options(self, rng: random.Random) -> dict[str, Any]:
         """Random valid setup options (players, difficulty, variants) for the conformance test."""
@@ -74,8 +104,95 @@ class Game:
         """The component data in use, as JSON, with every assumption marked."""
         return {}
 
+    def dice(self) -> dict[str, tuple[str, ...]]:
+        """The box's physical dice: the die's set name ("incredibles-movement") -> its faces, one
+        entry per side, from the game's data (the camera's simulator throws these)."""
+        return {}
+
     def to_json(self, state: Any) -> dict[str, Any]:
+        if dataclasses.is_dataclass(state):
+            return state_json(state)
         return dataclasses.asdict(state)
+
+    # -- the move table: one check before any handler --------------------------------------------
+
+    def resolve_data(self, options: dict[str, Any]) -> Any:
+        """The component data a game with these options plays with: the engine's data (the
+        owner's files already in it) with the options' variants resolved, once, at setup. The
+        state keeps it (see move_table.data_field) and every rule reads it from there."""
+        return getattr(self, "data", None)
+
+    def phase_of(self, state: Any) -> str:
+        return state.phase
+
+    def turn_of(self, state: Any) -> tuple[str, ...]:
+        """The names that identify the player whose turn it is: the id actions use first, the
+        name to show players last (often the same one)."""
+        return ()
+
+    def players_of(self, state: Any) -> tuple[str, ...]:
+        """Every name that identifies a player (empty: players are not checked)."""
+        return ()
+
+    def is_over(self, state: Any) -> bool:
+        return self.outcome(state)["status"] != "playing"
+
+    def open_moves(self, state: Any) -> list[str]:
+        """The action types open now, in the table's order: what ``expect`` lists."""
+        if self.is_over(state):
+            return []
+        return [m.type for m in self.moves.open(self.phase_of(state), state)]
+
+    def check(self, state: Any, action: Action) -> tuple[Move, dict[str, Any]]:
+        """The move ``action`` plays and its checked arguments, or the refusal, in this order:
+        the game is over; the type is unknown; it is not open in this phase; it is another
+        player's turn; the arguments are not well typed."""
+        if self.moves is None:
+            raise NotImplementedError(f"{type(self).__name__} has no move table")
+        if self.is_over(state):
+            raise self.refuse_over(state, action)
+        self.check_type(action)
+        move = self.moves.get(self.phase_of(state), action.type)
+        if move is None or (move.when is not None and not move.when(state)):
+            raise self.refuse_closed(state, action)
+        player = action.player
+        if player is not None:
+            if move.who == TURN and player not in self.turn_of(state):
+                raise self.refuse_player(state, action)
+            everyone = self.players_of(state)
+            if move.who == ANY and everyone and player not in everyone:
+                raise BadAction(f"{action.type}: {player!r} is not a player of this game "
+                                f"({', '.join(everyone)})")
+        return move, move.args.check(action.data, action.type)
+
+    def after_move(self, state: Any, play: Play) -> Any:
+        """Bookkeeping after every handler (a game that ends, a log kept short)."""
+        return state
+
+    def refuse_over(self, state: Any, action: Action) -> IllegalAction:
+        return IllegalAction("the game is over: undo the last action or start a new game",
+                             self.phase_rules.get("over"))
+
+    def refuse_closed(self, state: Any, action: Action) -> IllegalAction:
+        return IllegalAction(f"{action.type} is not possible now: {self.expect(state)['prompt']}",
+                             self.phase_rules.get(self.phase_of(state)))
+
+    def refuse_player(self, state: Any, action: Action) -> IllegalAction:
+        return IllegalAction(f"it is {self.turn_of(state)[-1]}'s turn, not {action.player}'s",
+                             self.turn_rule)
+
+    # -- random play from the move table ------------------------------------------------------
+
+    def sample_move(self, state: Any, kind: str, rng: random.Random) -> Action | None:
+        """A random valid action of type ``kind`` now (None when it has no valid data now)."""
+        move = self.moves.get(self.phase_of(state), kind) if self.moves else None
+        if move is None or move.sample is None:
+            return None
+        data = move.sample(state, rng)
+        if data is None or isinstance(data, Action):
+            return data
+        turn = self.turn_of(state)
+        return Action(kind, turn[0] if move.who == TURN and turn else None, data)
 
     # -- helpers for engines -----------------------------------------------------------------
 

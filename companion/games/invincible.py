@@ -9,7 +9,6 @@ generic actions the players apply when a card says so; the rules the rulebook gi
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -30,7 +29,7 @@ from companion.games.invincible_state import (
     HERO_TIMER, R_CHALLENGE, R_HERO, R_HERO_TIME, R_PLACE, R_ROUND, R_SCORING, R_VILLAIN,
     R_WINLOSE, HeroState, InvincibleState, clone,
 )
-from companion.timers import Timer
+from companion.timers import Timer, check_timer_action
 
 EFFECTS = ("damage", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen", "confidence",
            "endanger", "hurt", "minions", "bubble", "clear_power")
@@ -41,6 +40,7 @@ HERO_EFFECTS = ("damage", "rescue", "thwart", "heal", "move", "gain_cube", "stre
 class Invincible(Game):
     name = "invincible"
     title = "Invincible: The Hero-Building Game"
+    dice_set = "invincible"
     actions = {
         "advance": "Advance the episode: move the round marker and resolve its icons "
                    "(data.villains: ids of villain cards drawn from a physical deck, in order).",
@@ -135,6 +135,10 @@ class Invincible(Game):
 
     def components(self) -> dict[str, Any]:
         return self.data.describe()
+
+    def dice(self) -> dict[str, tuple[str, ...]]:
+        from companion.games.invincible_view import crash_die, rescue_die
+        return {d.set: d.sides for d in (rescue_die(self.data), crash_die(self.data))}
 
     def expect(self, s: InvincibleState) -> dict[str, Any]:
         from companion.games.invincible_view import expect
@@ -386,11 +390,7 @@ class Invincible(Game):
                 raise forbid("hero time runs only during the Hero Phase", R_HERO_TIME)
             s.timer = t.resume(now)
         elif kind == "add":
-            seconds = action.data.get("seconds")
-            if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                    or not math.isfinite(seconds) or abs(seconds) > 3600):
-                raise BadAction("timer.add needs data.seconds (negative takes time away)")
-            s.timer = t.add(float(seconds))
+            s.timer = t.add(check_timer_action(action, HERO_TIMER)["seconds"])
         elif kind == "expire":
             if not t.running:
                 raise forbid("hero time is not running", R_HERO_TIME)

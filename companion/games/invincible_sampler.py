@@ -81,11 +81,9 @@ def _crash_faces(d, rng) -> list[str]:
 
 def _hero(d, s: InvincibleState, rng) -> Action:
     t = s.timer
-    if t is not None and t.running:
-        if t.duration <= 0:
-            return Action("timer.expire", data={"name": HERO_TIMER})
-        if rng.random() < 0.01:
-            return Action("timer.add", data={"name": HERO_TIMER, "seconds": -t.duration})
+    if t is not None and t.running and rng.random() < 0.01:
+        # hero time runs out: the clock's expiry, stamped with the moment it is due
+        return Action("timer.expire", data={"name": HERO_TIMER}, at=t.deadline())
     if t is not None and not t.running and not t.expired and s.resolving is None:
         return Action("timer.resume", data={"name": HERO_TIMER})
     if t is not None and t.running and rng.random() < 0.005:

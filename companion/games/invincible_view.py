@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.dice import Dice, DiceRequest
 from companion.games import invincible_board as board
 from companion.games import invincible_training as training
 from companion.games.invincible_data import CUBES
@@ -21,21 +22,31 @@ EFFECT_ACTIONS = ["damage", "rescue", "thwart", "heal", "move", "gain_cube", "st
 ALWAYS = ["use_helper", "episode_bonus"]
 
 
+def rescue_die(d) -> Dice:
+    sides = tuple(f.id for f in d.rescue_die)
+    meanings = {f.id: f"{f.result} ({f.zone} zone)" for f in d.rescue_die}
+    return Dice("rescue", "invincible-rescue", tuple(sorted(set(sides))), sides,
+                meanings=meanings, field="face", single=True)
+
+
+def crash_die(d) -> Dice:
+    sides = tuple(f.id for f in d.crash_die)
+    meanings = {f.id: f"{f.damage} damage" + (", roll again" if f.again else "")
+                for f in d.crash_die}
+    return Dice("crash", "invincible-crash", tuple(sorted(set(sides))), sides,
+                meanings=meanings, field="faces", single=True)
+
+
 def _dice_rescue(d, action: str | None = None, data: dict | None = None,
                  player: str | None = None) -> dict:
     """The rescue die; with ``action`` a camera read of it becomes that action (the face goes
     into data.face), as companion.dice_reads expects."""
-    out = {"die": "rescue", "set": "invincible-rescue", "count": 1,
-           "faces": sorted({f.id for f in d.rescue_die})}
-    if action:
-        out.update(action=action, field="face", data=data or {}, player=player)
-    return out
+    return DiceRequest((rescue_die(d),), action=action, data=data or {}, player=player).to_json()
 
 
 def _dice_crash(d, hero: str) -> dict:
-    return {"die": "crash", "set": "invincible-crash", "count": 1,
-            "faces": sorted({f.id for f in d.crash_die}),
-            "action": "crash_roll", "field": "faces", "data": {"hero": hero}, "player": hero}
+    return DiceRequest((crash_die(d),), action="crash_roll", data={"hero": hero},
+                       player=hero).to_json()
 
 
 def _crash_rescue_dice(engine, s: InvincibleState) -> list[dict]:

@@ -40,6 +40,7 @@ MAX_TYPED = 40
 class XMenAlert(Game):
     name = "xmen-alert"
     title = "The Uncanny X-Men Alert Adventure Game"
+    dice_set = "xmen"
     # Competitive: every finished game has a winner ("game.abandon" ends one without, by choice).
     outcomes = ("won",)
     actions = {
@@ -393,14 +394,14 @@ class XMenAlert(Game):
             n = d.going_first_dice
             return {"phase": "first", "player": who, "actions": ["first.roll", "game.abandon"],
                     "to_roll": list(s.first_to_roll),
-                    "dice": [dice.entry(n, "going first", who, "first.roll")],
+                    "dice": [dice.entry(d, n, "going first", who, "first.roll")],
                     "prompt": f"{who}: roll {n} dice to see who goes first (X-Men 1 point, "
                               "Marvel 2).", "rule": R_FIRST}
         team = s.current
         if s.phase == "bonus":
             n = s.bonus["dice"]
             return {"phase": "bonus", "player": team.player, "actions": ["bonus.roll", "game.abandon"],
-                    "dice": [dice.entry(n, "bonus experience", team.player, "bonus.roll")],
+                    "dice": [dice.entry(d, n, "bonus experience", team.player, "bonus.roll")],
                     "prompt": f"{team.player}: roll {n} Experience Bonus dice (X-Men 1, Marvel 2) "
                               f"to add to {s.bonus['experience']} Experience.", "rule": R_BONUS}
         ch = self.choices(s)
@@ -409,10 +410,10 @@ class XMenAlert(Game):
             data = {"zone": f["zone"] + 1, "hero": f["hero"]}
             if "attack" in f:
                 data["attack"] = f["attack"]
-            rolls.append(dice.entry(f["count"], "battle" if f["kind"] == "battle" else "recruit",
+            rolls.append(dice.entry(d, f["count"], "battle" if f["kind"] == "battle" else "recruit",
                                     team.player, f"{f['kind']}.roll", **data))
         for r in sorted(ch["recover"], key=lambda r: not r["serious"]):
-            rolls.append(dice.entry(r["count"], "recovery", team.player, "recover.roll", hero=r["hero"]))
+            rolls.append(dice.entry(d, r["count"], "recovery", team.player, "recover.roll", hero=r["hero"]))
         actions = sorted({r["action"] for r in rolls})
         if ch["deploy"]:
             actions.append("deploy")
@@ -466,6 +467,9 @@ class XMenAlert(Game):
 
     def components(self) -> dict[str, Any]:
         return self.data.describe()
+
+    def dice(self) -> dict[str, tuple[str, ...]]:
+        return {"xmen-alert": self.data.faces}
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.dice import Dice, DiceRequest
 from companion.errors import BadAction
 from companion.games.base import forbid
 from companion.games.xmen_data import FACES, XMenData
@@ -56,7 +57,17 @@ def hits(faces: list[str]) -> int:
     return faces.count("evil_mutant")
 
 
-def entry(count: int, purpose: str, player: str, action: str, **data: Any) -> dict[str, Any]:
-    """One roll the table can make now, for the camera and the dashboard."""
-    return {"die": "alert", "set": "xmen-alert", "count": count, "purpose": purpose,
-            "faces": list(FACES), "player": player, "action": action, "data": data}
+def die(data: XMenData, count: int = 1) -> Dice:
+    """``count`` X-Men Alert dice, their faces and meanings from the data."""
+    meanings = {"xmen": f"{data.points.get('xmen', 0)} point(s)",
+                "marvel": f"{data.points.get('marvel', 0)} point(s)",
+                "evil_mutant": "an Evil Mutant: a hit", "blank": "nothing"}
+    return Dice("alert", "xmen-alert", tuple(f for f in FACES if f in data.faces), data.faces,
+                count=count, meanings={f: meanings[f] for f in FACES if f in data.faces})
+
+
+def entry(data: XMenData, count: int, purpose: str, player: str, action: str,
+          **fields: Any) -> dict[str, Any]:
+    """One roll the table can make now (a DiceRequest), for the camera and the dashboard."""
+    return DiceRequest((die(data, count),), action=action, data=fields, player=player,
+                       purpose=purpose).to_json()

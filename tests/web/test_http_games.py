@@ -52,8 +52,8 @@ def test_losing_when_alarms_slide_the_track_after_the_deck_runs_out(server_facto
     time the Alarm symbol is rolled, slide all the cards on the Problem Track one space to the right.\""""
     data = tmp_path / "data"
     (data / "components").mkdir(parents=True)
-    from companion.components import EMBEDDED
-    text = (EMBEDDED / "incredibles.toml").read_text()
+    from companion.games.incredibles.data import SHIPPED
+    text = SHIPPED.read_text()
     text = text.replace('road_destroyed = ["3", "6", "10", "13", "16"]', "road_destroyed = []")
     text = text.replace('frozone = ["strength", "defense", "agility", "speed"]', "frozone = []")
     text = text.replace('jackjack = ["4", "7", "9", "12", "14", "15"]', "jackjack = []")

@@ -62,22 +62,40 @@
     try { return JSON.parse(t); } catch (e) { return t; }
   }
 
+  // The dice an action's data fields take, from expect's dice requests (companion/dice.py): each
+  // request's kinds of die (the first one, then "also") fill the data field they name. A request
+  // for this action wins; one with no action (entered by hand) offers its dice to any form.
+  function diceFields(type, expect) {
+    const out = {};
+    const requests = ((expect && expect.dice) || []).filter((r) => r.action === type || !r.action);
+    for (const r of requests.sort((a, b) => (b.action === type) - (a.action === type))) {
+      for (const kind of [r].concat(r.also || [])) {
+        const f = kind.field || "faces";
+        const single = kind.single !== undefined ? kind.single : (kind.count || 1) === 1;
+        if (!out[f]) out[f] = Object.assign({}, kind, { single });
+      }
+    }
+    return out;
+  }
+
   // One action: a big button that sends it, and (folded away) its data as fields or JSON.
   C.actionForm = function (type, description, expect) {
     const fields = fieldsOf(description);
     const form = el("form", { class: "action-form", "data-action": type });
     const inputs = {};
     const details = el("details", {}, el("summary", {}, "Details (" + (fields.length ? fields.join(", ") : "data") + ")"));
-    const dice = [];
-    for (const d of (expect && expect.dice) || []) for (let n = 0; n < (d.count || 1); n++) dice.push(d);
+    const dice = diceFields(type, expect);
     for (const f of fields) {
       const id = "f-" + type.replace(/\W/g, "-") + "-" + f;
-      if ((f === "faces" || f === "face") && dice.length) {
-        // the dice the engine expects: one face picker per die, instead of typing JSON
-        const picks = (f === "face" ? dice.slice(0, 1) : dice).map((d, i) => el("select", {
-          name: f, "aria-label": C.human(d.die) + " die " + (i + 1) },
-        el("option", { value: "" }, C.human(d.die) + " " + (i + 1) + "…"), (d.faces || []).map((x) => el("option", { value: x }, C.human(x)))));
-        inputs[f] = { dice: picks, single: f === "face" };
+      const kind = dice[f];
+      if (kind) {
+        // the dice the engine expects in this field: one face picker per die, instead of typing JSON
+        const n = kind.single ? 1 : kind.count || 1;
+        const picks = Array.from({ length: n }, (_, i) => el("select", {
+          name: f, "aria-label": C.human(kind.die) + " die " + (i + 1) },
+        el("option", { value: "" }, C.human(kind.die) + " " + (i + 1) + "…"),
+        (kind.faces || []).map((x) => el("option", { value: x, title: (kind.meanings || {})[x] || null }, C.human(x)))));
+        inputs[f] = { dice: picks, single: kind.single };
         details.append(el("fieldset", { class: "dice-pick" }, el("legend", {}, "Dice shown (leave empty for virtual dice)"), picks));
         continue;
       }

@@ -123,9 +123,12 @@
 
   // -- dice reads ---------------------------------------------------------------------------------
 
+  // The faces die i of a camera read may show: the read is the first dice request's roll
+  // (companion/dice.py), its kinds of die in turn (the first one, then "also").
   function facesFor(view, i) {
+    const first = ((view.expect && view.expect.dice) || [])[0];
     const wanted = [];
-    for (const d of (view.expect && view.expect.dice) || []) for (let n = 0; n < (d.count || 1); n++) wanted.push(d.faces || []);
+    if (first) for (const kind of [first].concat(first.also || [])) for (let n = 0; n < (kind.count || 1); n++) wanted.push(kind.faces || []);
     return wanted[i] || [...new Set(wanted.flat())];
   }
 

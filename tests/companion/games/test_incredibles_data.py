@@ -3,11 +3,11 @@ every unprinted value is reported as an assumption."""
 
 import pytest
 
-from companion.components import EMBEDDED
+from companion.games.incredibles.data import SHIPPED
 from companion.errors import DataFileError
 from companion.games.incredibles import Incredibles
 
-ORIGINAL = (EMBEDDED / "incredibles.toml").read_text()
+ORIGINAL = SHIPPED.read_text()
 
 
 def override(tmp_path, old, new):

@@ -1,6 +1,6 @@
 """The Incredibles: Save the Day, rule by rule. Each test quotes the rulebook sentence it checks
 (shared/seeds/000_ecc340ccf4c7d0ae.txt). Board, dice and deck are the assumed component data of
-companion/games/data/incredibles.toml; scenarios stack the deck so every draw is known.
+companion/games/incredibles/incredibles.toml; scenarios stack the deck so every draw is known.
 """
 
 import random

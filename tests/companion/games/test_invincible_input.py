@@ -101,7 +101,10 @@ def test_expect_names_the_dice_for_the_camera(table, engine):
     assert e["phase"] == "crash" and e["dice"] == [{
         "die": "crash", "set": "invincible-crash", "count": 1,
         "faces": sorted({f.id for f in engine.data.crash_die}),
-        "action": "crash_roll", "field": "faces", "data": {"hero": "invincible"},
+        "sides": [f.id for f in engine.data.crash_die],
+        "meanings": {"0": "0 damage", "1": "1 damage", "2": "2 damage", "3": "3 damage",
+                     "1+": "1 damage, roll again"},
+        "action": "crash_roll", "field": "faces", "single": True, "data": {"hero": "invincible"},
         "player": "invincible"}]
 
 

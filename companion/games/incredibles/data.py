@@ -1,4 +1,5 @@
-"""The Incredibles' component data, loaded from TOML and checked before any game starts."""
+"""The Incredibles' component data, loaded from incredibles.toml (beside this module, or the owner's
+copy) and checked before any game starts."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from companion.components import Reader, component_file, load_toml
 
 FILE = "incredibles.toml"
+HERE = Path(__file__).resolve().parent
+SHIPPED = HERE / FILE
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class IncrediblesData:
     tiles: dict[str, str]          # letter -> power
     cards: dict[str, Card]
     assumptions: dict[str, str]    # section -> note
+    rank: dict[str, int]           # space -> its place in the board's order (numbers first)
 
     def describe(self) -> dict:
         return {
@@ -69,12 +73,12 @@ class IncrediblesData:
 
 
 def load(components_dir: str | Path | None = None) -> IncrediblesData:
-    path = component_file(FILE, components_dir)
+    """The shipped file beside this module, or the owner's copy of it; checked before any game."""
+    path = component_file(FILE, components_dir, HERE)
     top = Reader(load_toml(path), path)
     powers = tuple(top.strings("powers"))
     if not powers:
         raise top.fail("powers", "needs at least one power")
-    faces_ok = set(powers) | {"wild"}
     assumptions: dict[str, str] = {}
 
     def note(section: Reader, name: str) -> None:
@@ -86,8 +90,22 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
     if not 1 <= spaces <= 10:
         raise track.fail("spaces", "must be between 1 and 10")
     note(track, "problem_track")
+    movement_die = _movement_die(top.table("movement_die"), note)
+    jj = top.table("jackjack_die")
+    note(jj, "jackjack_die")
+    jj_faces = tuple(jj.strings("faces"))
+    _check_faces(jj, "faces", jj_faces, set(powers) | {"wild"})
+    heroes = _heroes(top, powers, note)
+    board = _board(top.table("board"), powers, note)
+    cards = _deck(top.table("deck"), powers, board, spaces, note)
+    return IncrediblesData(
+        path=str(path), powers=powers, track_spaces=spaces, movement_die=movement_die,
+        jackjack_die=jj_faces, heroes=heroes, cards=cards, assumptions=assumptions,
+        rank={s: i for i, s in enumerate(sorted(board["adjacency"], key=space_order))}, **board,
+    )
 
-    move_t = top.table("movement_die")
+
+def _movement_die(move_t: Reader, note) -> tuple[MoveFace, ...]:
     note(move_t, "movement_die")
     move_faces = []
     for f in move_t.tables("faces"):
@@ -97,17 +115,15 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
         move_faces.append(MoveFace(f.get("id", str), move, f.get("alarm", bool, False)))
     if not move_faces:
         raise move_t.fail("faces", "the movement die needs faces")
+    return tuple(move_faces)
 
-    jj = top.table("jackjack_die")
-    note(jj, "jackjack_die")
-    jj_faces = tuple(jj.strings("faces"))
-    _check_faces(jj, "faces", jj_faces, faces_ok)
 
+def _heroes(top: Reader, powers: tuple[str, ...], note) -> dict[str, Hero]:
     heroes = {}
     for h in top.tables("heroes"):
         own = h.one_of("power", set(powers))
         die = tuple(h.strings("die")) if "die" in h.data else (*powers, own, "wild")
-        _check_faces(h, "die", die, faces_ok)
+        _check_faces(h, "die", die, set(powers) | {"wild"})
         hero = Hero(h.get("id", str), h.get("name", str), own, die)
         if hero.id in heroes:
             raise h.fail("id", f"hero {hero.id!r} appears twice")
@@ -115,8 +131,11 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
         note(h, f"hero {hero.id}")
     if not heroes:
         raise top.fail("heroes", "needs at least one hero")
+    return heroes
 
-    board = top.table("board")
+
+def _board(board: Reader, powers: tuple[str, ...], note) -> dict:
+    """The board's spaces and roads: start, numbered spaces, lettered tiles, adjacency."""
     note(board, "board")
     start = board.get("start", str)
     n = board.get("numbered", int)
@@ -144,10 +163,16 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
     jackjack_start = board.get("jackjack_start", str)
     if jackjack_start not in numbered:
         raise board.fail("jackjack_start", "must be a numbered space")
+    return {"start": start, "jackjack_start": jackjack_start, "numbered": numbered,
+            "tiles": tiles,
+            "adjacency": {k: tuple(sorted(v, key=space_order)) for k, v in adjacency.items()}}
 
-    deck = top.table("deck")
+
+def _deck(deck: Reader, powers: tuple[str, ...], board: dict, spaces: int,
+          note) -> dict[str, Card]:
     note(deck, "deck")
     cards: dict[str, Card] = {}
+    tiles, numbered = board["tiles"], board["numbered"]
 
     def add(card: Card) -> None:
         if card.id in cards:
@@ -175,16 +200,9 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
                  space=space))
     for i in range(deck.get("edna", int)):
         add(Card(f"edna-{i + 1}", "edna", "Edna Rescues"))
-    problems = [c for c in cards.values() if c.kind == "problem"]
-    if len(problems) < spaces:
+    if sum(c.kind == "problem" for c in cards.values()) < spaces:
         raise deck.fail("problem", f"needs at least {spaces} problem cards to start")
-
-    return IncrediblesData(
-        path=str(path), powers=powers, track_spaces=spaces, movement_die=tuple(move_faces),
-        jackjack_die=jj_faces, heroes=heroes, start=start, jackjack_start=jackjack_start,
-        adjacency={k: tuple(sorted(v, key=_space_order)) for k, v in adjacency.items()},
-        numbered=numbered, tiles=tiles, cards=cards, assumptions=assumptions,
-    )
+    return cards
 
 
 def _check_faces(section: Reader, key: str, faces: tuple[str, ...], allowed: set[str]) -> None:
@@ -195,5 +213,5 @@ def _check_faces(section: Reader, key: str, faces: tuple[str, ...], allowed: set
         raise section.fail(key, f"unknown face(s) {bad}: faces are powers or 'wild'")
 
 
-def _space_order(space: str) -> tuple[int, str]:
+def space_order(space: str) -> tuple[int, str]:
     return (0, f"{int(space):04d}") if space.isdigit() else (1, space)

@@ -1,0 +1,109 @@
+"""The fold: what one journal entry does to the table, as a pure function.
+
+``state = fold(step, actions, setup(seed))``: the session applies each journaled action with
+``step`` (and replays the journal with it at start-up); nothing here holds a lock, writes the
+journal or publishes. The table is the game's state, the table's own timers, and a camera read
+that waits for the players' confirmation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import dice_reads
+from companion.actions import Action
+from companion.errors import BadAction, Conflict, IllegalAction
+from companion.games.base import Game
+from companion.timers import TIMER_ACTIONS, Timer, check_timer_action
+
+
+@dataclass
+class Table:
+    """Everything the journal folds to: the game's state, the table's own timers, and a camera
+    read that waits for the players' confirmation."""
+
+    game: Any
+    timers: dict[str, Timer] = field(default_factory=dict)
+    dice_read: dict[str, Any] | None = None
+
+
+def step(engine: Game, table: Table, action: Action, rng: random.Random,
+         read_threshold: float) -> Table:
+    """The table after ``action`` (stamped with the server's time), or the refusal."""
+    status = engine.outcome(table.game)
+    if status["status"] != "playing" and not action.type.startswith("timer."):
+        raise IllegalAction(
+            f"the game is over ({status['status']}: {status.get('reason', '')}); "
+            "undo the last action or start a new game"
+        )
+    if action.type in TIMER_ACTIONS:
+        name = action.data.get("name", "turn")
+        if name in engine.timers(table.game):
+            return Table(engine.apply(table.game, action, rng), table.timers, table.dice_read)
+        return Table(table.game, apply_timer(table.timers, action), table.dice_read)
+    if action.type in dice_reads.READ_ACTIONS:
+        return _read(engine, table, action, rng, read_threshold)
+    # Any other action settles the table's dice: a waiting read is stale now, while a
+    # confirmed one stays on show as the last roll.
+    last = table.dice_read if table.dice_read and table.dice_read["confirmed"] else None
+    return Table(engine.apply(table.game, action, rng), table.timers, last)
+
+
+def _read(engine: Game, table: Table, action: Action, rng: random.Random,
+          threshold: float) -> Table:
+    waiting = table.dice_read if table.dice_read and not table.dice_read["confirmed"] else None
+    if action.type == "dice.dismiss":
+        if waiting is None:
+            raise IllegalAction("there is no dice read waiting to be dismissed")
+        return Table(table.game, table.timers, None)
+    if action.type == "dice.confirm":
+        if waiting is None or action.data.get("id") not in (None, waiting["id"]):
+            raise Conflict("that dice read is no longer waiting: the table has moved on")
+        faces = action.data.get("faces")
+        if faces is None:
+            faces = [d["face"] for d in waiting["dice"]]
+        if (not isinstance(faces, list) or len(faces) != len(waiting["dice"])
+                or not all(isinstance(f, str) for f in faces)):
+            raise BadAction("dice.confirm needs data.faces: one face for each die read")
+        read = dice_reads.confirmed(waiting, faces)
+    else:
+        dice_reads.check_source(action.data, engine.expect(table.game))
+        read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
+        if read["doubtful"]:
+            return Table(table.game, table.timers, read)
+    game_action = dice_reads.action_for(engine.expect(table.game), read["faces"],
+                                        action.player, action.source)
+    return Table(engine.apply(table.game, game_action.stamped(action.at), rng), table.timers,
+                 read)
+
+
+def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
+    """The table's own timers (a plain turn timer for any game)."""
+    args = check_timer_action(action)
+    name, now = args["name"], action.at
+    timers = dict(timers)
+    if action.type == "timer.start":
+        timers[name] = Timer(name, args["label"], args["seconds"], warn=args["warn"]).start(now)
+        return timers
+    timer = timers.get(name)
+    if timer is None:
+        raise IllegalAction(f"there is no timer called {name!r} to {action.type[6:]}")
+    if action.type == "timer.pause":
+        timers[name] = timer.pause(now)
+    elif action.type == "timer.resume":
+        if timer.expired:
+            raise IllegalAction(f"the {timer.label} timer has run out: start it again instead")
+        timers[name] = timer.resume(now)
+    elif action.type == "timer.add":
+        timers[name] = timer.add(args["seconds"])
+    elif action.type == "timer.cancel":
+        del timers[name]
+    elif action.type == "timer.expire":
+        if not timer.running:
+            raise IllegalAction(f"the {timer.label} timer is not running")
+        if timer.remaining(now) > 0.5:
+            raise IllegalAction(f"the {timer.label} timer still has time left")
+        timers[name] = timer.expire(now)
+    return timers

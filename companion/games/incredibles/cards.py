@@ -1,0 +1,124 @@
+"""The Alarm: drawing a card and doing what it says (rulebook: Card Types). Each function works on
+a fork of the state (see state.py) and changes it in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.games.incredibles.data import Card
+from companion.games.incredibles.state import R_FROZONE, R_ROAD, IncrediblesState, Slot
+
+
+def alarm(s: IncrediblesState) -> None:
+    # "If the cards run out, each time the Alarm symbol is rolled, slide all the cards on the
+    # Problem Track one space to the right. Do not shuffle or reuse discarded cards."
+    if not s.deck:
+        s.log.append("Alarm! The deck is empty: the Problem Track slides.")
+        slide(s)
+        s.last_card = None
+        return
+    card = s.data.cards[s.deck.pop(0)]
+    s.last_card = card.id
+    s.log.append(f"Alarm! Drew {card.title}.")
+    DRAWN[card.kind](s, card)
+
+
+def slide(s: IncrediblesState) -> None:
+    track = [None] + s.track
+    while len(track) > s.data.track_spaces:
+        off = track.pop()
+        if off is None:
+            continue
+        if off.face_up:
+            s.too_late = off       # "If a face-up Problem Card slides onto 'Too Late!', the game is over"
+        else:
+            s.discard.append(off.card)   # "...a face-down Problem Card ... discard it."
+            s.log.append(f"Problem {off.tile} was fixed in time and is discarded.")
+    s.track = track
+
+
+def problem(s: IncrediblesState, card: Card) -> None:
+    s.tiles[card.tile] = "problem"
+    slide(s)
+    s.track[0] = Slot(card.id, card.tile, card.power, True)
+
+
+def road_destroyed(s: IncrediblesState, card: Card) -> None:
+    s.discard.append(card.id)
+    if card.space not in s.rubble:
+        s.rubble.append(card.space)
+    stranded = [m.hero for m in s.movers if m.space == card.space]
+    if stranded:
+        ask_displace(s, card.space, stranded)
+
+
+def ask_displace(s: IncrediblesState, space: str, heroes: list[str]) -> None:
+    """Rubble fell on these movers: each moves to an adjacent space, the players' choice when
+    there is more than one."""
+    adjacency = s.data.adjacency
+    options = [n for n in adjacency[space] if n not in s.rubble] or list(adjacency[space])
+    hero = heroes[0]
+    if len(options) == 1:
+        mover = s.place(hero, options[0])
+        s.log.append(f"{mover.name} is moved off the rubble to {options[0]}.")
+        if heroes[1:]:
+            ask_displace(s, space, heroes[1:])
+        return
+    name = s.mover_of(hero).name
+    back = s.phase if s.phase != "choose" else s.pending["return_phase"]
+    s.pending = {"kind": "displace", "hero": hero, "from": space, "options": options,
+                 "then": heroes[1:], "return_phase": back,
+                 "prompt": f"Rubble fell on {name}'s space {space}: choose an adjacent space "
+                           f"({', '.join(options)}).", "rule": R_ROAD}
+    s.phase = "choose"
+
+
+def frozone(s: IncrediblesState, card: Card) -> None:
+    s.discard.append(card.id)
+    matches = [slot.tile for slot in s.track
+               if slot is not None and slot.face_up and slot.power == card.power]
+    if not matches:
+        # "If there are no problems with a matching Power symbol, the Frozone Card is discarded
+        # with no effect."
+        s.log.append("Frozone finds no matching problem: no effect.")
+    elif len(matches) == 1:
+        fixed(s, matches[0], "Frozone")
+    else:
+        s.pending = {"kind": "frozone", "power": card.power, "options": matches,
+                     "return_phase": s.phase,
+                     "prompt": f"Frozone helps: choose a {card.power.title()} problem to fix "
+                               f"({', '.join(matches)}).", "rule": R_FROZONE}
+        s.phase = "choose"
+
+
+def jackjack(s: IncrediblesState, card: Card) -> None:
+    s.discard.append(card.id)
+    if any(m.space == card.space for m in s.movers):
+        # "If a Mover is on the space where Jack-Jack appears, Jack-Jack is immediately rescued"
+        s.jackjack = None
+        s.log.append(f"Jack-Jack teleports to {card.space}, right next to a hero: rescued at once!")
+    else:
+        s.jackjack = card.space
+        s.log.append(f"Jack-Jack teleports to space {card.space}.")
+
+
+def edna(s: IncrediblesState, card: Card) -> None:
+    s.discard.append(card.id)
+    if s.jackjack is not None:
+        s.jackjack = None
+        s.log.append("Edna rescues Jack-Jack!")
+    else:
+        s.log.append("Edna: Jack-Jack is not on the board, no effect.")
+
+
+def fixed(s: IncrediblesState, tile: str, by: str, rolled: str | None = None) -> None:
+    # "turn over the tile ... Turn the corresponding Problem Card on the Problem Track face-down"
+    s.tiles[tile] = "safe"
+    s.track = [replace(slot, face_up=False) if slot is not None and slot.tile == tile else slot
+               for slot in s.track]
+    s.log.append(f"{by} fixed problem {tile}" + (f" (rolled {rolled})." if rolled else "."))
+
+
+DRAWN = {"problem": problem, "road_destroyed": road_destroyed, "frozone": frozone,
+         "jackjack": jackjack, "edna": edna}

@@ -1,0 +1,121 @@
+"""The Incredibles: Save the Day (rulebook: shared/seeds/000_ecc340ccf4c7d0ae.txt).
+
+A turn: roll the movement die (an Alarm draws a card), move up to the roll, rescue Jack-Jack by
+ending on his space, then try to fix the problem you stand on. Cards that need the players'
+choice (where a displaced mover goes, which problem Frozone fixes) leave a pending choice.
+
+Where things live: the move table below (phase, action -> handler, arguments, who), the
+handlers in moves.py, the Alarm's cards in cards.py, expect/reminders/JSON in view.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.games.base import Game
+from companion.games.incredibles import data as incredibles_data
+from companion.games.incredibles import moves, sampler, setup, view
+from companion.games.incredibles.data import IncrediblesData
+from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
+                                               IncrediblesState, invariants, outcome)
+from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
+from companion.schema import Arg, Args, Choice, Text
+
+
+def move_table(d: IncrediblesData) -> MoveTable:
+    """The Incredibles' moves: one phase each, and a card's choice in between."""
+    faces = tuple(sorted({f.id for f in d.movement_die}))
+    spaces = tuple(d.adjacency)
+    face = Text(max_len=40, fold=True)
+    return MoveTable([
+        Move("roll", ("roll",), moves.roll, Args({"face": Arg(
+            Choice(faces, what="a face of the movement die", fold=True), required=False)}),
+            who=TURN, rule=R_ROLL, sample=sampler.roll,
+            doc="Roll the movement die: data.face is the face rolled (omit it to roll a virtual "
+                "die)."),
+        Move("move", ("move",), moves.move, Args({"to": Arg(
+            Choice(spaces, what="a space on the board", numbers=True))}),
+            who=TURN, rule=R_MOVE, sample=sampler.move,
+            doc="Move your mover: data.to is the space you end on (your own space to stay)."),
+        Move("fix", ("fix",), moves.fix, Args({"power": Arg(face, required=False),
+                                               "jackjack": Arg(face, required=False)}),
+             who=TURN, rule=R_FIX, sample=sampler.fix,
+             doc="Try to fix the problem you stand on: data.power is your power die's face, "
+                 "data.jackjack the Jack-Jack die's face when he is rescued (omit both to roll "
+                 "virtual dice)."),
+        Move("choose", ("choose",), moves.choose, Args({"space": Arg(Text(max_len=40), required=False),
+                                                        "tile": Arg(Text(max_len=40), required=False)}),
+             who=TABLE, rule=R_ALARM, sample=sampler.choose,
+             doc="Answer a card's choice: data.space for a displaced mover, data.tile for "
+                 "Frozone."),
+    ])
+
+
+class Incredibles(Game):
+    name = "incredibles"
+    title = "The Incredibles: Save the Day"
+    dice_set = "incredibles"
+    phase_rules = {"roll": R_ROLL, "move": R_MOVE, "fix": R_FIX, "choose": R_ALARM, "over": R_END}
+    turn_rule = R_MOVE
+
+    def __init__(self, components_dir=None):
+        super().__init__(components_dir)
+        self.data = incredibles_data.load(components_dir)
+        self.declare(move_table(self.data))
+
+    # -- setup ------------------------------------------------------------------------------------
+
+    def setup(self, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
+        return setup.setup(self.resolve_data(options), options, rng)
+
+    def sample_options(self, rng: random.Random) -> dict[str, Any]:
+        heroes = list(self.data.heroes)
+        rng.shuffle(heroes)
+        return {"players": heroes[: rng.randint(1, len(heroes))]}
+
+    # -- reading the state ------------------------------------------------------------------------
+
+    def outcome(self, s: IncrediblesState) -> dict[str, Any]:
+        return outcome(s)
+
+    def turn_of(self, s: IncrediblesState) -> tuple[str, ...]:
+        return (s.mover.hero, s.mover.name)
+
+    def players_of(self, s: IncrediblesState) -> tuple[str, ...]:
+        return tuple(x for m in s.movers for x in (m.hero, m.name))
+
+    def expect(self, s: IncrediblesState) -> dict[str, Any]:
+        return view.expect(s, self.open_moves(s))
+
+    def reminders(self, s: IncrediblesState) -> list[dict[str, str]]:
+        return view.reminders(s)
+
+    def to_json(self, s: IncrediblesState) -> dict[str, Any]:
+        return view.to_json(s)
+
+    def components(self) -> dict[str, Any]:
+        return self.data.describe()
+
+    def dice(self) -> dict[str, tuple[str, ...]]:
+        d = self.data
+        dice = [view.movement_die(d), *(view.power_die(d, h) for h in d.heroes),
+                view.jackjack_die(d)]
+        return {x.set: x.sides for x in dice}
+
+    def invariants(self, s: IncrediblesState) -> list[str]:
+        return invariants(s)
+
+    def reachable(self, s: IncrediblesState, start: str, steps: int) -> list[str]:
+        return s.reachable(start, steps)
+
+    # -- after every move -------------------------------------------------------------------------
+
+    def after_move(self, s: IncrediblesState, play: Play) -> IncrediblesState:
+        status = outcome(s)["status"]
+        if status != "playing":
+            s.phase = "over"
+            s.log.append("The city is saved! Everyone wins." if status == "won"
+                         else "Too late! The problem could not be fixed in time.")
+        del s.log[:-LOG_LENGTH]
+        return s

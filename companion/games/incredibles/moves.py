@@ -1,0 +1,143 @@
+"""The Incredibles' moves, one handler per action (rulebook: On Your Turn). ``Game.apply`` has
+already checked the phase, the player and the arguments' types (see engine.py's table); each
+handler checks what is particular to its rule and returns a new state.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.errors import BadAction, IllegalAction
+from companion.games.incredibles import cards
+from companion.games.incredibles.state import R_FROZONE, R_MOVE, R_ROAD, IncrediblesState, outcome
+from companion.games.move_table import Play
+
+
+def roll(state: IncrediblesState, play: Play) -> IncrediblesState:
+    """ "Roll the Movement Die at the start of your turn" (data.face; none: a virtual die)."""
+    s = state.fork()
+    faces = s.data.movement_die
+    face_id = play.args["face"]
+    face = play.rng.choice(faces) if face_id is None else next(f for f in faces if f.id == face_id)
+    s.roll = {"face": face.id, "move": face.move, "alarm": face.alarm}
+    s.log.append(f"{s.mover.name} rolled {face.id}.")
+    s.phase = "move"
+    if face.alarm:
+        cards.alarm(s)
+    _stay_if_no_steps(s)
+    return s
+
+
+def move(state: IncrediblesState, play: Play) -> IncrediblesState:
+    """ "You may move up to the number of spaces shown on the Movement Die" (data.to)."""
+    to, here, steps = play.args["to"], state.mover.space, state.roll["move"]
+    if to in state.rubble:
+        raise IllegalAction(f"space {to} has rubble on it: players may not move onto or through it",
+                            R_ROAD)
+    reach = state.reachable(here, steps)
+    if to not in reach:
+        blocked = " (rubble blocks some roads)" if state.rubble else ""
+        raise IllegalAction(f"{to} is more than {steps} space(s) from {here}{blocked}; "
+                            f"you can reach {', '.join(reach)}", R_MOVE)
+    s = state.fork()
+    _end_move(s, to)
+    return s
+
+
+def fix(state: IncrediblesState, play: Play) -> IncrediblesState:
+    """ "Try to fix a problem": the power die (data.power) and, once Jack-Jack is rescued, his die
+    (data.jackjack); neither given: both rolled as virtual dice."""
+    d, args = state.data, play.args
+    mover = state.mover
+    hero = d.heroes[mover.hero]
+    virtual = args["power"] is None
+    rng = play.rng if virtual else None
+    power = _die_face(args["power"], hero.die, f"{hero.name}'s Power Die", rng)
+    jj = None
+    if args["jackjack"] is not None or (virtual and state.jackjack is None):
+        if state.jackjack is not None:
+            raise IllegalAction(f"Jack-Jack is on space {state.jackjack}: players may not roll his "
+                                "die until someone rescues him", R_MOVE)
+        jj = _die_face(args["jackjack"], d.jackjack_die, "the Jack-Jack Die", rng)
+    s = state.fork()
+    slot = s.slot_for(mover.space)
+    done = slot.power in (power, jj) or "wild" in (power, jj)
+    s.last_fix = {"hero": mover.hero, "tile": slot.tile, "needs": slot.power, "power": power,
+                  "jackjack": jj, "fixed": done}
+    rolled = power + (f" and Jack-Jack {jj}" if jj else "")
+    if done:
+        cards.fixed(s, slot.tile, mover.name, rolled)
+    else:
+        s.log.append(f"{mover.name} rolled {rolled}: problem {slot.tile} still needs "
+                     f"{slot.power.title()}.")
+    _next_turn(s)
+    return s
+
+
+def choose(state: IncrediblesState, play: Play) -> IncrediblesState:
+    """A card's choice: where a displaced mover goes (data.space), which problem Frozone fixes
+    (data.tile)."""
+    pending = state.pending
+    s = state.fork()
+    if pending["kind"] == "displace":
+        space = _needs(play, "space")
+        if space not in pending["options"]:
+            raise IllegalAction(f"{space!r} is not a space next to the rubble: choose one of "
+                                f"{', '.join(pending['options'])}", R_ROAD)
+        mover = s.place(pending["hero"], space)
+        s.log.append(f"{mover.name} moves off the rubble to {space}.")
+    else:
+        tile = _needs(play, "tile")
+        if tile not in pending["options"]:
+            raise IllegalAction(f"Frozone fixes a {pending['power'].title()} problem: choose one of "
+                                f"{', '.join(pending['options'])}", R_FROZONE)
+        cards.fixed(s, tile, "Frozone")
+    s.pending, s.phase = None, pending["return_phase"]
+    if pending.get("then"):
+        cards.ask_displace(s, pending["from"], pending["then"])
+    _stay_if_no_steps(s)
+    return s
+
+
+# -- the turn ------------------------------------------------------------------------------------
+
+def _stay_if_no_steps(s: IncrediblesState) -> None:
+    # A roll of no spaces leaves nothing to decide: the mover ends its movement where it is.
+    if s.phase == "move" and s.roll["move"] == 0 and outcome(s)["status"] == "playing":
+        _end_move(s, s.mover.space)
+
+
+def _end_move(s: IncrediblesState, to: str) -> None:
+    mover = s.mover
+    s.log.append(f"{mover.name} moves to {to}." if to != mover.space else f"{mover.name} stays.")
+    s.place(mover.hero, to)
+    if s.jackjack == to:
+        # "If you end your movement on the space with the Jack-Jack Die, you rescue Jack-Jack!"
+        s.jackjack = None
+        s.log.append(f"{mover.name} rescues Jack-Jack!")
+    if s.slot_for(to) is not None:
+        s.phase = "fix"
+    else:
+        _next_turn(s)
+
+
+def _next_turn(s: IncrediblesState) -> None:
+    s.turn = (s.turn + 1) % len(s.movers)
+    if s.turn == 0:
+        s.round += 1
+    s.phase, s.roll = "roll", None
+
+
+def _die_face(face: str | None, faces: tuple[str, ...], what: str,
+              rng: random.Random | None) -> str:
+    if rng is not None:
+        return rng.choice(faces)
+    if face not in faces:
+        raise BadAction(f"fix: {face!r} is not a face of {what} ({', '.join(sorted(set(faces)))})")
+    return face
+
+
+def _needs(play: Play, key: str) -> str:
+    if play.args[key] is None:
+        raise BadAction(f"{play.action.type} needs data.{key}")
+    return play.args[key]

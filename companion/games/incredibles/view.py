@@ -1,0 +1,119 @@
+"""What the table sees of The Incredibles: expect (whose turn, what to roll, where a mover may go),
+the reminders that apply now, and the state as the dashboard's JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.dice import Dice, DiceRequest
+from companion.games.incredibles.data import IncrediblesData
+from companion.games.incredibles.state import (R_EMPTY, R_FIX, R_MOVE, R_PROBLEM, R_ROAD, R_ROLL,
+                                               IncrediblesState, outcome)
+from companion.games.move_table import state_json
+
+
+def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
+    """``actions``: the moves the engine's table has open now."""
+    if outcome(s)["status"] != "playing":
+        return {"phase": "over", "actions": [], "prompt": "The game is over."}
+    mover = s.mover
+    out: dict[str, Any] = {"player": mover.hero, "player_name": mover.name,
+                           "phase": s.phase, "round": s.round, "actions": actions}
+    if s.phase == "roll":
+        out.update(prompt=f"{mover.name}: roll the Movement Die.",
+                   dice=[movement_request(s.data, mover.hero).to_json()])
+    elif s.phase == "choose":
+        out.update(pending=s.pending, prompt=s.pending["prompt"])
+    elif s.phase == "move":
+        steps = s.roll["move"]
+        out.update(reachable=s.reachable(mover.space, steps),
+                   prompt=f"{mover.name}: move up to {steps} space{'s' if steps != 1 else ''} "
+                          "(or stay).")
+    elif s.phase == "fix":
+        slot = s.slot_for(mover.space)
+        dice = [power_request(s.data, mover.hero).to_json()]
+        if s.jackjack is None:
+            dice.append(jackjack_request(s.data).to_json())
+        out.update(dice=dice, problem={"tile": slot.tile, "power": slot.power},
+                   prompt=f"{mover.name}: roll to fix problem {slot.tile} (needs "
+                          f"{slot.power.title()}).")
+    return out
+
+
+# -- the dice, from the game's data ---------------------------------------------------------------
+
+def movement_die(d: IncrediblesData) -> Dice:
+    meanings = {}
+    for f in d.movement_die:
+        steps = f"move up to {f.move}" if f.move else "no move"
+        meanings[f.id] = f"Alarm: draw a card ({steps})" if f.alarm else steps
+    sides = tuple(f.id for f in d.movement_die)
+    return Dice("movement", "incredibles-movement", tuple(sorted(set(sides))), sides,
+                meanings=meanings, field="face", single=True)
+
+
+def power_die(d: IncrediblesData, hero: str) -> Dice:
+    sides = d.heroes[hero].die
+    return Dice("power", f"incredibles-power-{hero}", tuple(sorted(set(sides))), sides,
+                meanings=_power_meanings(sides), field="power", single=True)
+
+
+def jackjack_die(d: IncrediblesData) -> Dice:
+    sides = d.jackjack_die
+    return Dice("jackjack", "incredibles-jackjack", tuple(sorted(set(sides))), sides,
+                meanings=_power_meanings(sides), field="jackjack", single=True)
+
+
+def _power_meanings(sides: tuple[str, ...]) -> dict[str, str]:
+    return {f: "Wild: counts as every power" if f == "wild" else f"{f.title()} power"
+            for f in sides}
+
+
+def movement_request(d: IncrediblesData, hero: str) -> DiceRequest:
+    return DiceRequest((movement_die(d),), action="roll", player=hero, purpose="movement")
+
+
+def power_request(d: IncrediblesData, hero: str) -> DiceRequest:
+    return DiceRequest((power_die(d, hero),), action="fix", player=hero, purpose="fix a problem")
+
+
+def jackjack_request(d: IncrediblesData) -> DiceRequest:
+    """Rolled with the power die once he is rescued; entered with the fix (data.jackjack)."""
+    return DiceRequest((jackjack_die(d),), optional=True, purpose="fix a problem")
+
+
+# -- reminders and the dashboard's JSON ------------------------------------------------------------
+
+def reminders(s: IncrediblesState) -> list[dict[str, str]]:
+    if outcome(s)["status"] != "playing":
+        return []
+    out = []
+    if s.phase == "roll":
+        out.append({"text": "Roll the Movement Die at the start of your turn, even if you do not "
+                            "plan to move.", "rule": R_ROLL})
+    if s.jackjack is not None:
+        out.append({"text": f"Jack-Jack is on space {s.jackjack}: nobody may roll his die until "
+                            "someone ends a move there.", "rule": R_MOVE})
+    else:
+        out.append({"text": "Jack-Jack is rescued: roll his die with your Power Die when you "
+                            "try to fix a problem.", "rule": R_FIX})
+    if not s.deck:
+        out.append({"text": "The deck is empty: each Alarm slides every card on the Problem "
+                            "Track one space right. Do not reshuffle.", "rule": R_EMPTY})
+    last = s.track[-1] if len(s.track) == s.data.track_spaces else None
+    if last is not None and last.face_up:
+        out.append({"text": f"Problem {last.tile} ({last.power.title()}) is one slide from "
+                            "\"Too Late!\": fix it before the next problem arrives.",
+                    "rule": R_PROBLEM})
+    if s.rubble:
+        out.append({"text": "Rubble on space " + ", ".join(s.rubble) +
+                            ": no moving onto or through it.", "rule": R_ROAD})
+    return out
+
+
+def to_json(s: IncrediblesState) -> dict[str, Any]:
+    out = state_json(s)
+    out["deck_count"] = len(s.deck)
+    del out["deck"]  # the order of the face-down deck is nobody's business
+    out["last_card_info"] = s.data.cards[s.last_card].__dict__ if s.last_card else None
+    return out
