@@ -79,6 +79,29 @@ def test_a_face_the_expected_die_lacks_is_never_applied(taught_data, tmp_path):
         camera.close()
 
 
+def test_a_roll_the_rules_refuse_is_a_notice_for_every_screen(taught_data, tmp_path):
+    """Two dice in the tray when one Movement Die is expected: the session refuses the read, and
+    the refusal is posted for the screens (the camera has no screen of its own)."""
+    import numpy as np
+
+    from vision.reader import DieRead
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=1), taught_data, threshold=0.7)
+    try:
+        assert camera.status()["threshold"] == 0.7
+        frame = np.zeros((120, 160, 3), np.uint8)
+        camera._on_roll([DieRead("3", 0.9, (10, 10, 20, 20), True),
+                         DieRead("2", 0.9, (50, 10, 20, 20), True)], frame)
+        assert session.seq == view["seq"]                           # nothing journaled
+        notice = session.notices.since(0)[-1]
+        assert notice["source"] == "camera" and "the read found 2" in notice["text"]
+        assert camera.status()["error"] == notice["text"]
+    finally:
+        camera.close()
+
+
 def test_camera_settings_name_the_key():
     assert settings({}, "c.toml")["threshold"] == 0.6
     for bad, words in [({"sorce": 0}, "unknown key"), ({"threshold": 2}, "camera.threshold"),
