@@ -64,12 +64,14 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
     from web.events import events
     from web.join import join
     from web.pages import pages
+    from web.speech import speech
 
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(devices)
     app.register_blueprint(events)
     app.register_blueprint(pages)
+    app.register_blueprint(speech)
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError):

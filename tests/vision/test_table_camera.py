@@ -140,6 +140,8 @@ def test_serve_simulate_reads_a_thrown_roll_and_the_dashboard_shows_it(server_fa
                                "document.querySelector('#dice').innerText.length > 0",
                                timeout=10_000)
         shown = page.inner_text("#dice").lower()
-        assert thrown["thrown"][0] in shown and "%" in shown      # the face and how sure
+        assert thrown["thrown"][0] in shown                       # the face, and who read it
+        # applied at once when sure, else waiting for a tap with how sure it is
+        assert "read by the camera" in shown if read["confirmed"] else "% sure" in shown
     finally:
         page.close()
