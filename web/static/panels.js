@@ -175,8 +175,10 @@
       const changed = faces[i] !== d.face;
       const entry = facesFor(view, i);
       const conf = el("span", { class: "confidence" + (doubtful.has(i) && !changed ? " unsure" : "") },
-        changed ? "corrected" : (doubtful.has(i) ? "unsure: " : "") + Math.round(d.confidence * 100) + "% sure");
-      const item = el("li", { class: "die" }, crop(read.image, d.box, table ? 2.6 : 3.2), C.faceTag(view.game, faces[i], entry.die), conf);
+        changed ? "corrected" : (doubtful.has(i) ? "unsure: " : "") + Math.round(d.confidence * 100) + (table ? "%" : "% sure"));
+      // the table shows each die's crop while there are few; many dice are shown as chips
+      const item = el("li", { class: "die" }, table && read.dice.length > 3 ? null : crop(read.image, d.box, table ? 2.6 : 3.2),
+        C.faceTag(view.game, faces[i], entry.die), conf);
       if (controls) {
         const picker = el("div", { class: "faces", hidden: true });
         for (const f of entry.faces || []) {
@@ -192,14 +194,15 @@
       list.append(item);
     });
     const words = faces.map((f, i) => C.face(view.game, f, facesFor(view, i).die).word).join(", ");
-    const parts = [el("p", { class: "waiting" }, C.icon("camera"), " The camera is not sure (it needs " +
-      Math.round(read.threshold * 100) + "%): nothing is done until a player confirms.")];
+    const needs = Math.round(read.threshold * 100) + "%";
+    const parts = [el("p", { class: "waiting" }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
+      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
     parts.push(list);
     if (controls) parts.push(C.button("check", "Confirm " + words, async () => {
       const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces });
       if (res.ok) delete corrections[read.id];
     }, { class: "big confirm", "data-key": "confirm-read" }));
-    else parts.push(el("p", { class: "hint" }, C.icon("phone"), " Confirm or correct it on a phone."));
+    else parts.push(el("p", { class: "hint", "data-drop": "8" }, C.icon("phone"), " Confirm or correct it on a phone."));
     return parts;
   }
 
@@ -209,6 +212,8 @@
     const read = view.dice_read;
     const title = el("h2", {}, C.icon("die"), " Last roll");
     if (!view.game) { box.replaceChildren(title, el("p", { class: "none" }, "No game.")); return; }
+    // a read waiting for a tap is never left off the table; the last roll may be, if space runs out
+    if (read && !read.confirmed) box.removeAttribute("data-drop"); else if (table) box.dataset.drop = "3";
     if (read && !read.confirmed) {
       box.className = "dice waiting-read" + (table ? "" : " panel");
       box.replaceChildren(el("h2", {}, C.icon("camera"), " Waiting for a tap"), ...waitingRead(view, read, controls));
