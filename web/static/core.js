@@ -315,23 +315,23 @@
     const btn = C.$(id);
     if (!btn) return;
     let on = store.get(key + "." + C.page, fallback);
-    const show = () => { btn.setAttribute("aria-pressed", String(on)); apply(on, btn); };
-    show();
+    const show = (tapped) => { btn.setAttribute("aria-pressed", String(on)); apply(on, tapped); };
+    show(false);
     btn.addEventListener("click", () => {
       if (swallow && swallow()) return;
       on = !on;
       store.set(key + "." + C.page, on);
-      show();
+      show(true);
     });
   }
 
   C.setupToggles = function (settings) {
     const s = settings || {};
     const soundDefault = C.page === "table" ? s.table_sound !== false : !!s.phone_sound;
-    toggle("sound-toggle", "sound", soundDefault, (on) => {
+    toggle("sound-toggle", "sound", soundDefault, (on, tapped) => {
       C.sound.wanted = on;
       if (on) context();
-      unlock();
+      if (tapped) unlock();   // only a player's own tap may start sound, never the page itself
       showSound();
     }, () => {
       // "Tap for sound": this tap is the one the browser waited for; it turns sound on, not off
