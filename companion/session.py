@@ -26,7 +26,7 @@ from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
-from companion.notices import Notices
+from companion.refusals import Refusals
 from companion.rng import rng_for
 
 log = logging.getLogger(__name__)
@@ -48,14 +48,14 @@ class Session:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._bus = EventBus()
-        self.notices = Notices()
+        self.refusals = Refusals()     # news of a moment: never journaled, never in the view
         self._record: GameRecord | None = None
         self._engine: Game | None = None
         self._base: Table | None = None
         self._stack: list[_Step] = []
         self._seq = 0
         self._view: dict[str, Any] | None = None
-        self._notices: list[dict[str, Any]] = []
+        self._notices: list[dict[str, Any]] = []   # recovery notices: in the view until read
         self._load()
 
     # -- start-up: replay the journal ----------------------------------------------------------

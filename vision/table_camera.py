@@ -184,9 +184,9 @@ class TableCamera:
         except CompanionError as exc:      # refused by the rules: say so, keep watching
             self.last_error = str(exc)
             log.info("camera read refused: %s", exc)
-            notices = getattr(self.session, "notices", None)
-            if notices is not None:        # every screen shows why the roll was not taken
-                notices.post(str(exc), source="camera", origin="camera",
+            board = getattr(self.session, "refusals", None)
+            if board is not None:          # every screen shows why the roll was not taken
+                board.post(str(exc), source="camera", origin="camera",
                              rule=getattr(exc, "rule", None))
 
     def _on_view(self, view: dict[str, Any]) -> None:

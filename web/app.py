@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from companion import strict_json
 from companion.errors import (BadAction, CompanionError, Conflict, DataFileError, IllegalAction,
                               NoGame, SetupError)
-from web import notices, settings
+from web import refusals, settings
 from web.access import Access, Denied
 from web.events import HandOff, make_hub
 
@@ -85,7 +85,7 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
         body = {"error": str(exc)}
         if isinstance(exc, IllegalAction) and exc.rule:
             body["rule"] = exc.rule
-        notices.refused(session, request, exc)
+        refusals.refused(session, request, exc)
         return jsonify(body), status
 
     @app.errorhandler(Denied)

@@ -79,7 +79,7 @@ def test_a_face_the_expected_die_lacks_is_never_applied(taught_data, tmp_path):
         camera.close()
 
 
-def test_a_roll_the_rules_refuse_is_a_notice_for_every_screen(taught_data, tmp_path):
+def test_a_roll_the_rules_refuse_is_a_refusal_every_screen_hears_of(taught_data, tmp_path):
     """Two dice in the tray when one Movement Die is expected: the session refuses the read, and
     the refusal is posted for the screens (the camera has no screen of its own)."""
     import numpy as np
@@ -95,9 +95,9 @@ def test_a_roll_the_rules_refuse_is_a_notice_for_every_screen(taught_data, tmp_p
         camera._on_roll([DieRead("3", 0.9, (10, 10, 20, 20), True),
                          DieRead("2", 0.9, (50, 10, 20, 20), True)], frame)
         assert session.seq == view["seq"]                           # nothing journaled
-        notice = session.notices.since(0)[-1]
-        assert notice["source"] == "camera" and "the read found 2" in notice["text"]
-        assert camera.status()["error"] == notice["text"]
+        refusal = session.refusals.since(0)[-1]
+        assert refusal["source"] == "camera" and "the read found 2" in refusal["text"]
+        assert camera.status()["error"] == refusal["text"]
     finally:
         camera.close()
 

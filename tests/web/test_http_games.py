@@ -111,24 +111,24 @@ def test_event_stream_sends_the_current_state_then_every_change(server):
     conn.close()
 
 
-def test_a_refused_action_is_a_notice_on_every_event_stream_and_moves_no_seq(server):
+def test_a_refused_action_is_heard_on_every_event_stream_and_moves_no_seq(server):
     """A phone's refused tap: its own answer has the reason; every other screen hears of it on
-    its stream (``event: notice``: the newest few, whole), tagged with the page that made it."""
+    its stream (``event: refusal``: the newest few, whole), tagged with the page that made it."""
     view = start(server)
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     conn.request("GET", "/api/events")
     res = conn.getresponse()
     assert read_event(res)["seq"] == view["seq"]
-    opening = read_event(res, "notice")                     # what the stream opened with
+    opening = read_event(res, "refusal")                     # what the stream opened with
     status, body = server.post("/api/actions", {"type": "move", "player": "dash", "data": {"to": "A"}},
                                headers={"X-Companion-Page": "phone-7"})
     assert status == 422
-    board = read_event(res, "notice")
+    board = read_event(res, "refusal")
     assert board["last"] == opening["last"] + 1
-    notice = board["recent"][-1]
-    assert notice["id"] == board["last"]
-    assert notice["text"] == body["error"] and notice["rule"] == body["rule"]
-    assert (notice["source"], notice["page"], notice["kind"]) == ("dashboard", "phone-7", "refused")
+    refusal = board["recent"][-1]
+    assert refusal["id"] == board["last"]
+    assert refusal["text"] == body["error"] and refusal["rule"] == body["rule"]
+    assert (refusal["source"], refusal["page"], refusal["kind"]) == ("dashboard", "phone-7", "refused")
     server.act("roll", "dash", face="2")
     assert read_event(res)["seq"] == view["seq"] + 1        # the refusal took no seq
     conn.close()

@@ -1,7 +1,7 @@
 // The table and phone views: follow the server's event stream and render each whole state.
 // A dropped connection shows a banner and reconnects; the first event after it is the whole
 // current state, so the page is never half-applied and never steps back to an older seq.
-// The stream also carries refusals from any channel (event: notice), shown on every screen.
+// The stream also carries refusals from any channel (event: refusal), shown on every screen.
 "use strict";
 (function () {
   const C = Companion;
@@ -40,7 +40,7 @@
       setLink(true);
       C.receive(JSON.parse(e.data));
     });
-    source.addEventListener("notice", (e) => refusals(JSON.parse(e.data)));
+    source.addEventListener("refusal", (e) => refusals(JSON.parse(e.data)));
     source.addEventListener("error", () => {
       setLink(false);
       // The browser retries by itself unless the server refused us; then we try again later.
@@ -54,7 +54,7 @@
     connect();
   }
 
-  // -- notices: why something did nothing, from whichever channel ---------------------------------
+  // -- refusals: why something did nothing, from whichever channel --------------------------------
 
   const CHANNEL = { dashboard: ["phone", "A phone"], button: ["press", "A table button"], token: ["tag", "A token"],
     camera: ["camera", "The camera"], serial: ["devices", "The table controller"] };
@@ -71,13 +71,13 @@
   let seen = null;
   function refusals(board) {
     if (seen !== null && board.last >= seen) {
-      for (const n of board.recent) if (n.id > seen) heard(n);
+      for (const n of board.recent) if (n.id > seen) showRefusal(n);
     }
     seen = board.last;
   }
 
-  let noticeTimer = null;
-  function heard(n) {
+  let refusalTimer = null;
+  function showRefusal(n) {
     if (n.page && n.page === C.pageId) return;  // our own refusal: already shown in full
     const [icon, who] = CHANNEL[n.source] || ["warn", C.human(n.source || "something")];
     if (!table) {
@@ -91,8 +91,8 @@
     box.hidden = false;
     box.dataset.notice = n.id;
     document.body.dataset.notices = (Number(document.body.dataset.notices) || 0) + 1;
-    clearTimeout(noticeTimer);
-    noticeTimer = setTimeout(() => { box.hidden = true; P.fit(); }, 10000);
+    clearTimeout(refusalTimer);
+    refusalTimer = setTimeout(() => { box.hidden = true; P.fit(); }, 10000);
     P.fit();
   }
 

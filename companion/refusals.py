@@ -1,11 +1,13 @@
-"""Short notices every screen hears of at once: above all, refusals.
+"""The refusals board: why something did nothing, which every screen hears of at once.
 
 A refused action changes nothing, so it is never journaled and never moves the seq; yet the
 players at the table must see why a button press or a tap did nothing, whatever the channel
 (a phone's tap, a table button, the serial peripheral, the camera). Each channel posts here;
-the board's listeners (the web app's event streams: ``event: notice``) hear of every post.
+the board's listeners (the web app's event streams: ``event: refusal``) hear of every post.
 
-The board keeps only the last few notices, in memory: a notice is news, not history.
+The board keeps only the last few refusals, in memory: a refusal is news, not history. (Not to
+be confused with the recovery notices of companion/journal_recovery.py: those say what start-up
+found wrong with the journal, and stay in every view until someone reads them.)
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from typing import Any, Callable
 
 log = logging.getLogger(__name__)
 KEEP = 20
-SHOWN = 5        # the newest notices a listener is handed: enough for a screen to catch up
+SHOWN = 5        # the newest refusals a listener is handed: enough for a screen to catch up
 MAX_TEXT = 400
 
 
-class Notices:
+class Refusals:
     def __init__(self, clock: Callable[[], float] = time.time):
         self._items: deque[dict[str, Any]] = deque(maxlen=KEEP)
         self._lock = threading.Lock()
@@ -42,7 +44,7 @@ class Notices:
 
     def post(self, text: str, *, source: str, kind: str = "refused", rule: str | None = None,
              origin: str | None = None, page: str | None = None) -> dict[str, Any]:
-        """Add a notice. ``source`` is the channel (dashboard, button, serial, camera), ``origin``
+        """Post a refusal. ``source`` is the channel (dashboard, button, serial, camera), ``origin``
         the thing itself ("button card"), ``page`` the browser page that caused it, if one did."""
         text = " ".join(str(text).split())[:MAX_TEXT]
         with self._lock:
@@ -57,11 +59,11 @@ class Notices:
                 try:
                     listener(latest)
                 except Exception:  # a screen's bug must not turn a refusal into a failure
-                    log.exception("notice listener %r failed", listener)
+                    log.exception("refusal listener %r failed", listener)
         return notice
 
     def latest(self) -> dict[str, Any]:
-        """The board as a whole value: the last id and the newest ``SHOWN`` notices."""
+        """The board as a whole value: the last id and the newest ``SHOWN`` refusals."""
         with self._lock:
             return self._latest()
 

@@ -1,4 +1,4 @@
-"""A refused change made over HTTP (a phone's tap) becomes a notice every screen hears of.
+"""A refused change made over HTTP (a phone's tap) goes on the refusals board every screen hears of.
 
 The page that made it shows the full reason from its own answer; the others (above all the
 table) show a short notice. ``X-Companion-Page`` names the page, so it can skip its own echo.
@@ -18,7 +18,7 @@ CHANNELS = ("/api/actions", "/api/dice/", "/api/hardware/", "/api/camera/")
 
 
 def refused(session, request, exc: Exception) -> None:
-    board = getattr(session, "notices", None)
+    board = getattr(session, "refusals", None)
     if board is None or request.method != "POST" or not isinstance(exc, REFUSALS):
         return
     if not request.path.startswith(CHANNELS):

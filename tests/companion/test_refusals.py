@@ -1,16 +1,16 @@
-"""Notices: a refusal from any channel reaches every screen at once, without being journaled."""
+"""The refusals board: a refusal from any channel reaches every screen at once, without being journaled."""
 
 import threading
 
-from companion.notices import KEEP, SHOWN, Notices
+from companion.refusals import KEEP, SHOWN, Refusals
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
 
 
-def test_notices_are_numbered_bounded_and_heard_by_their_listener():
+def test_refusals_are_numbered_bounded_and_heard_by_their_listener():
     heard = []
-    board = Notices()
+    board = Refusals()
     board.listen(heard.append)
     first = board.post("no card is to be drawn now", source="button", origin="button card")
     assert first["id"] == 1 and first["kind"] == "refused" and heard[-1] == {"last": 1, "recent": [first]}
@@ -26,9 +26,9 @@ def test_a_listener_is_handed_the_whole_board_now_and_after_each_post_in_order(t
     session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
     seq = session.seq
     heard = []
-    session.notices.listen(heard.append)
+    session.refusals.listen(heard.append)
     assert heard == [{"last": 0, "recent": []}]                  # an opening value, even empty
-    posters = [threading.Thread(target=lambda i=i: [session.notices.post(f"t{i}-{k}", source="api")
+    posters = [threading.Thread(target=lambda i=i: [session.refusals.post(f"t{i}-{k}", source="api")
                                                     for k in range(10)]) for i in range(4)]
     for t in posters:
         t.start()
@@ -36,4 +36,4 @@ def test_a_listener_is_handed_the_whole_board_now_and_after_each_post_in_order(t
         t.join(5)
     assert [h["last"] for h in heard] == list(range(41))         # every post, none out of order
     assert len(heard[-1]["recent"]) == SHOWN and heard[-1]["recent"][-1]["id"] == 40
-    assert session.seq == seq                                    # a notice is never journaled
+    assert session.seq == seq                                    # a refusal is never journaled
