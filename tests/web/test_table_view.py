@@ -386,7 +386,7 @@ def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_seco
 def test_a_phone_joins_from_the_qr_address_with_the_code_and_is_refused_without_it(served, screens, tmp_path):
     import cv2
 
-    from web.access import is_loopback
+    from web.access import COOKIE, is_loopback
 
     view = start_two(served)
     assert "phones on the same Wi-Fi open http://" in served.first_lines[0]
@@ -422,6 +422,9 @@ def test_a_phone_joins_from_the_qr_address_with_the_code_and_is_refused_without_
     wait_rendered(phone, view["seq"] + 1)
     assert served.get("/api/state")[1]["state"]["roll"]["face"] == "2"
     assert phone.evaluate("Companion.access.trusted") is False and phone.evaluate("Companion.access.joined")
+    # it carries a token, not the code (a stranger's wrong guesses never log it out)
+    (cookie,) = [c["value"] for c in phone.context.cookies() if c["name"] == COOKIE]
+    assert code not in cookie
 
 
 # -- sound and kid mode ---------------------------------------------------------------------------
