@@ -12,6 +12,7 @@ holds are taken here (COMPANION_DOC_SHOTS=1 writes them there).
 
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -241,6 +242,7 @@ def test_the_table_reads_from_across_the_table_at_start_mid_game_and_end(game, s
                 page.screenshot(path=str(tmp_path / f"{game}-{stage}-{screen}.png"))
                 raise
             assert not symbols(m["all"]), symbols(m["all"])
+            assert not re.search(r"\b(null|undefined|NaN)\b", m["all"]), m["all"]   # a value unset
             assert all(h.endswith(tuple(f"#{n}" for n in ICONS)) for h in m["icons"]), \
                 [h for h in m["icons"] if not h.endswith(tuple(f"#{n}" for n in ICONS))]
         check_shows(game, stage, view, screens.pi)

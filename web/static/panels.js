@@ -242,7 +242,7 @@
       el("p", { class: "roll-who", "data-drop": "4" }, (who ? who + ": " : "") + (C.human(last.type).toLowerCase()), el("span", { class: "by" }, " · " + by +
         (last.confirmed_by ? ", confirmed " + (CONFIRMED[last.confirmed_by] || "by " + last.confirmed_by) : ""))),
       last.dice.length ? faces : el("p", { class: "virtual" }, "Rolled by the companion" + (last.said ? ": " + last.said : ".")),
-      detail);
+      detail || "");  // a game's detail may be none (its roll already moved on)
   };
 
   // -- decks, reminders, log, undo ----------------------------------------------------------------
