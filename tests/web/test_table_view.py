@@ -52,7 +52,10 @@ def served(tmp_path_factory):
     server = Server(data, "--simulate", "--host", "0.0.0.0")
     server.first_lines = [server.proc.stdout.readline()]   # the phones' line, after the address
     yield server
+    exited = server.proc.poll()          # a module's worth of tests fail on a dead server: say why
+    said = server.proc.stderr.read()[-4000:] if exited is not None else ""
     server.stop()
+    assert exited is None, f"the table's server exited ({exited}) during the module:\n{said}"
 
 
 class Screens:
