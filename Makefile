@@ -4,7 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DATA   ?= data
-HOST   ?= 127.0.0.1
+# 0.0.0.0: phones on the same network can reach `make run`; changing the game needs the join code.
+HOST   ?= 0.0.0.0
 PORT   ?= 8000
 
 .PHONY: run test bench venv clean pi-check train-vision

@@ -69,6 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
+        print(_phones_line(app, host, server.effective_port), flush=True)
         # The camera stack (OpenCV) takes longer to import than all the rest of start-up: the
         # dashboard answers first, and /api/health lists what is still "starting".
         threading.Thread(target=adapters.attach, args=(args, config, session, data, ext),
@@ -190,6 +191,25 @@ def _confirm_waiting_read(session: Session) -> bool:
     return True
 
 
+def _phones_line(app, host: str, port: int) -> str:
+    """How a phone at the table joins, in plain words: the address to open and the code."""
+    from web.access import is_loopback, lan_address
+
+    ext = app.extensions["companion"]
+    code = ext["access"].code
+    public = ext["dashboard"].public_url
+    if public:
+        return f"  phones at the table open {public.rstrip('/')}/play (join code {code})"
+    if host == "localhost" or is_loopback(host):
+        return (f"  phones cannot reach {host}: to let phones join, start with --host 0.0.0.0 "
+                "(make run does)")
+    address = lan_address() if host in ("0.0.0.0", "::") else host
+    if is_loopback(address):
+        return "  no network found: phones can join once this computer is on the table's Wi-Fi"
+    return (f"  phones on the same Wi-Fi open http://{address}:{port}/play and type the join code "
+            f"{code} (or scan the QR code on the table view)")
+
+
 def _display_host(host: str) -> str:
     return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
 
@@ -297,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the table service and its dashboard")
     serve.add_argument("--simulate", action="store_true",
                        help="simulated camera, buttons and serial device (no hardware needed)")
-    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1, this computer "
+                       "only; 0.0.0.0 lets phones on the network join with the code)")
     serve.add_argument("--port", type=int, help="port (default 8000; 0 picks a free one)")
     serve.add_argument("--data", dest="data", default=argparse.SUPPRESS, help="data folder")
     serve.add_argument("--config", help="config file (default: $COMPANION_CONFIG or <data>/config.toml)")

@@ -18,6 +18,10 @@ from companion.errors import BadAction, IllegalAction
 
 READ_ACTIONS = ("dice.read", "dice.confirm", "dice.dismiss")
 MAX_DICE = 30
+# A die read with less confidence waits for a tap. `[camera] threshold` in the config sets it
+# for the camera's reader and the session alike; pages never judge a read themselves: they show
+# the read's own "doubtful" list.
+DEFAULT_THRESHOLD = 0.6
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Every dashboard shows a read's photo: only the service's own photo log may be named, never an
 # address elsewhere that each screen would then fetch.

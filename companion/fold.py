@@ -9,10 +9,10 @@ that waits for the players' confirmation.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion import dice_reads
+from companion import dice_reads, last_roll
 from companion.actions import Action
 from companion.errors import BadAction, Conflict, IllegalAction
 from companion.games.base import Game
@@ -21,12 +21,14 @@ from companion.timers import TIMER_ACTIONS, Timer, check_timer_action
 
 @dataclass
 class Table:
-    """Everything the journal folds to: the game's state, the table's own timers, and a camera
-    read that waits for the players' confirmation."""
+    """Everything the journal folds to: the game's state, the table's own timers, a camera
+    read that waits for the players' confirmation, and the newest roll, whatever channel
+    entered it (companion/last_roll.py)."""
 
     game: Any
     timers: dict[str, Timer] = field(default_factory=dict)
     dice_read: dict[str, Any] | None = None
+    last_roll: dict[str, Any] | None = None
 
 
 def step(engine: Game, table: Table, action: Action, rng: random.Random,
@@ -41,14 +43,18 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     if action.type in TIMER_ACTIONS:
         name = action.data.get("name", "turn")
         if name in engine.timers(table.game):
-            return Table(engine.apply(table.game, action, rng), table.timers, table.dice_read)
-        return Table(table.game, apply_timer(table.timers, action), table.dice_read)
+            return replace(table, game=engine.apply(table.game, action, rng))
+        return replace(table, timers=apply_timer(table.timers, action))
     if action.type in dice_reads.READ_ACTIONS:
         return _read(engine, table, action, rng, read_threshold)
     # Any other action settles the table's dice: a waiting read is stale now, while a
-    # confirmed one stays on show as the last roll.
-    last = table.dice_read if table.dice_read and table.dice_read["confirmed"] else None
-    return Table(engine.apply(table.game, action, rng), table.timers, last)
+    # confirmed one stays on show as the last roll until another roll replaces it.
+    expect = engine.expect(table.game)
+    rolled = last_roll.is_roll(expect, action)
+    read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
+    game = engine.apply(table.game, action, rng)
+    roll = last_roll.record(expect, action, engine.to_json(game)) if rolled else table.last_roll
+    return Table(game, table.timers, read, roll)
 
 
 def _read(engine: Game, table: Table, action: Action, rng: random.Random,
@@ -57,7 +63,7 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
     if action.type == "dice.dismiss":
         if waiting is None:
             raise IllegalAction("there is no dice read waiting to be dismissed")
-        return Table(table.game, table.timers, None)
+        return replace(table, dice_read=None)
     if action.type == "dice.confirm":
         if waiting is None or action.data.get("id") not in (None, waiting["id"]):
             raise Conflict("that dice read is no longer waiting: the table has moved on")
@@ -72,11 +78,13 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
         dice_reads.check_source(action.data, engine.expect(table.game))
         read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
         if read["doubtful"]:
-            return Table(table.game, table.timers, read)
-    game_action = dice_reads.action_for(engine.expect(table.game), read["faces"],
-                                        action.player, action.source)
-    return Table(engine.apply(table.game, game_action.stamped(action.at), rng), table.timers,
-                 read)
+            return replace(table, dice_read=read)
+    expect = engine.expect(table.game)
+    game_action = dice_reads.action_for(expect, read["faces"], action.player,
+                                        action.source).stamped(action.at)
+    game = engine.apply(table.game, game_action, rng)
+    return Table(game, table.timers, read,
+                 last_roll.record(expect, game_action, engine.to_json(game), read))
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from companion import fold
+from companion import dice_reads, fold
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
                               NoGame, SetupError)
@@ -26,6 +26,7 @@ from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
 from companion.journal import GameRecord, Journal
+from companion.refusals import Refusals
 from companion.rng import rng_for
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ class _Step:
 
 class Session:
     def __init__(self, journal: Journal, catalog: Callable[[str], Game],
-                 clock: Callable[[], float] = time.time, read_threshold: float = 0.6):
+                 clock: Callable[[], float] = time.time,
+                 read_threshold: float = dice_reads.DEFAULT_THRESHOLD):
         self.journal = journal
         self.read_threshold = read_threshold
         self.catalog = catalog
@@ -46,13 +48,14 @@ class Session:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._bus = EventBus()
+        self.refusals = Refusals()     # news of a moment: never journaled, never in the view
         self._record: GameRecord | None = None
         self._engine: Game | None = None
         self._base: Table | None = None
         self._stack: list[_Step] = []
         self._seq = 0
         self._view: dict[str, Any] | None = None
-        self._notices: list[dict[str, Any]] = []
+        self._notices: list[dict[str, Any]] = []   # recovery notices: in the view until read
         self._load()
 
     # -- start-up: replay the journal ----------------------------------------------------------
@@ -266,7 +269,7 @@ class Session:
         if table is None:
             self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
                           "reminders": [], "timers": {}, "outcome": None, "undo": None, "dice_read": None,
-                          "notices": self._notices, "_timers": {}}
+                          "last_roll": None, "notices": self._notices, "_timers": {}}
             return
         engine = self._engine
         timers = {**table.timers, **engine.timers(table.game)}
@@ -282,6 +285,7 @@ class Session:
             "outcome": engine.outcome(table.game),
             "undo": self.undo_preview(),
             "dice_read": table.dice_read,
+            "last_roll": table.last_roll,
             "notices": self._notices,
             "_timers": timers,
         }

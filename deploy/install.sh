@@ -46,7 +46,8 @@ if ! grep -q 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
 fi
 
 say "system packages"
-packages=(python3 python3-venv python3-pip curl)
+# espeak-ng: kid mode says the next step aloud, made on the Pi (no internet, no browser voice)
+packages=(python3 python3-venv python3-pip curl espeak-ng)
 pi_packages=(python3-picamera2 python3-lgpio)   # from Raspberry Pi OS's own archive only
 if [ -n "$KIOSK_USER" ]; then
     pi_packages+=(chromium-browser)

@@ -81,6 +81,7 @@ class Dispatcher:
             except Exception as exc:  # a full disk or a bug must not stop the buttons
                 self.counts["failed"] += 1
                 log.exception("%s: could not be handled", request.origin)
+                self._post_refusal(request, f"could not be handled: {exc}", None)
                 if self.on_refused is not None:
                     try:
                         self.on_refused(request.origin, f"could not be handled: {exc}")
@@ -108,8 +109,15 @@ class Dispatcher:
             self.last_refusal = {"origin": request.origin, "reason": reason,
                                  "rule": getattr(exc, "rule", None), "at": time.time()}
             log.warning("%s (%s) refused: %s", request.origin, request.command.describe(), reason)
+            self._post_refusal(request, reason, getattr(exc, "rule", None))
             if self.on_refused is not None:
                 self.on_refused(request.origin, reason)
             return
         if self.on_done is not None:
             self.on_done(request, view)
+
+    def _post_refusal(self, request: Request, reason: str, rule: str | None) -> None:
+        """Every screen shows why a press did nothing (companion/refusals.py)."""
+        board = getattr(self.session, "refusals", None)
+        if board is not None:
+            board.post(reason, source=request.source, origin=request.origin, rule=rule)

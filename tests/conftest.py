@@ -137,8 +137,10 @@ def server(server_factory) -> Server:
 # -- a real headless Chromium ----------------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"
+# An ordinary browser's autoplay rule (sound only after a tap), not the kiosk's.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--autoplay-policy=document-user-activation-required"]
 
 
 @pytest.fixture(scope="module")

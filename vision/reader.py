@@ -22,10 +22,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.dice_reads import DEFAULT_THRESHOLD  # one threshold: the session's and ours
 from vision import facenet, sets
 from vision.detector import Detection, Detector
 
-DEFAULT_THRESHOLD = 0.6
 RECORD = Path(__file__).with_name("models") / "training.json"
 MAX_DICE = 40  # peaks looked at per frame (bounded time)
 

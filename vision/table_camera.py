@@ -96,6 +96,7 @@ class TableCamera:
         entry = self._entry()
         return {"source": repr(self.source), "running": self.watcher.running,
                 "expects": entry.first.set if entry else None, "reads": self.reads,
+                "threshold": self.threshold,
                 "error": self.last_error or (str(self.watcher.error) if self.watcher.error else None)}
 
     def throw(self, faces: list[str] | None = None) -> list[str]:
@@ -183,6 +184,10 @@ class TableCamera:
         except CompanionError as exc:      # refused by the rules: say so, keep watching
             self.last_error = str(exc)
             log.info("camera read refused: %s", exc)
+            board = getattr(self.session, "refusals", None)
+            if board is not None:          # every screen shows why the roll was not taken
+                board.post(str(exc), source="camera", origin="camera",
+                             rule=getattr(exc, "rule", None))
 
     def _on_view(self, view: dict[str, Any]) -> None:
         self._expect = view.get("expect")

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from companion import strict_json
 from companion.errors import (BadAction, CompanionError, Conflict, DataFileError, IllegalAction,
                               NoGame, SetupError)
-from web import settings
+from web import refusals, settings
 from web.access import Access, Denied
 from web.events import HandOff, make_hub
 
@@ -64,12 +64,14 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
     from web.events import events
     from web.join import join
     from web.pages import pages
+    from web.speech import speech
 
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(devices)
     app.register_blueprint(events)
     app.register_blueprint(pages)
+    app.register_blueprint(speech)
 
     @app.errorhandler(CompanionError)
     def companion_error(exc: CompanionError):
@@ -83,6 +85,7 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
         body = {"error": str(exc)}
         if isinstance(exc, IllegalAction) and exc.rule:
             body["rule"] = exc.rule
+        refusals.refused(session, request, exc)
         return jsonify(body), status
 
     @app.errorhandler(Denied)

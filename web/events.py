@@ -1,7 +1,8 @@
 """Server-sent events: every new state, whole, so a client that reconnects is never half-applied.
 
 ``GET /api/events`` answers ``retry:`` and the newest frame of each event name (``event: state``
-with the whole view, ``id:`` its seq), then every newer frame. The request passes through Flask
+with the whole view, ``id:`` its seq; ``event: refusal`` with the newest refusals, from
+companion/refusals.py, no ``id:``), then every newer frame. The request passes through Flask
 like any other (access rules, the cap on streams per address, error answers as JSON), and a 200
 answer then leaves its request thread: ``HandOff`` gives the connection to the ``StreamHub``
 (web/streams.py), whose one writer thread serves all streams.
@@ -29,12 +30,17 @@ SKIPPED = {"content-length", "transfer-encoding", "connection", "keep-alive"}
 
 
 def make_hub(session, config=None) -> StreamHub:
-    """The hub for one app, fed every new view of the session as an ``event: state`` frame."""
+    """The hub for one app, fed every new view of the session as an ``event: state`` frame and
+    the session's refusals board as ``event: refusal`` (a page shows the refusals newer than
+    the ones its stream opened with: an opening always carries one, empty or not)."""
     hub = StreamHub(per_address=getattr(config, "streams_per_address", 8),
                     total=getattr(config, "streams_total", 256))
     session.add_listener(lambda view: hub.publish("state", view, id=view["seq"]))
     view = session.view()
     hub.publish("state", view, id=view["seq"])   # a newer one from the listener wins
+    board = getattr(session, "refusals", None)
+    if board is not None:
+        board.listen(lambda latest: hub.publish("refusal", latest))
     return hub
 
 

@@ -33,3 +33,8 @@ def play():
 @pages.get("/setup")
 def setup():
     return _page("setup.html", "setup")
+
+
+@pages.get("/devices")
+def devices():
+    return _page("devices.html", "devices")

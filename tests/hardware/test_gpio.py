@@ -87,6 +87,10 @@ def test_a_refused_press_flashes_the_error_led_and_beeps(table, session):
     refusal = table.dispatcher.last_refusal
     assert refusal["origin"] == "button card" and "no card is to be drawn now" in refusal["reason"]
     assert "Dash: roll the Movement Die." in refusal["reason"]
+    # ... and every screen hears why (companion/refusals.py; the table shows it)
+    refusal = session.refusals.since(0)[-1]
+    assert (refusal["source"], refusal["origin"]) == ("button", "button card")
+    assert "no card is to be drawn now" in refusal["text"]
     status = table.status()
     assert status["leds"]["error"]["mode"] == "fast"
     assert status["buzzer"]["last"]["kind"] == "error"

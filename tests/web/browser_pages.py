@@ -4,6 +4,11 @@ it shows, so a test waits for a seq instead of sleeping."""
 WAIT = 8_000  # ms: the longest any single step may take
 
 
+def words(page, selector: str) -> str:
+    """The text a selector shows, its whitespace (line breaks between boxes) as single spaces."""
+    return " ".join(page.inner_text(selector).split())
+
+
 def rendered(page) -> int:
     return int(page.evaluate("Number(document.body.dataset.rendered || -1)"))
 
@@ -21,6 +26,24 @@ def tap(phone, table, *keys):
     seq = rendered(phone)
     wait_rendered(table, seq)
     return seq
+
+
+FITS = """() => {
+  const bad = [];
+  const d = document.documentElement;
+  if (d.scrollHeight > innerHeight || d.scrollWidth > innerWidth) bad.push("the page scrolls");
+  for (const e of document.querySelectorAll("[data-piece], [data-fit]")) {
+    if (!e.getClientRects().length) continue;
+    if (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1) bad.push((e.dataset.piece || e.className) + " is cut off");
+  }
+  return bad;
+}"""
+
+
+def assert_fits(table):
+    """The table view (at the Pi's 800x480) neither scrolls nor cuts anything off."""
+    bad = table.evaluate(FITS)
+    assert not bad, (bad, table.inner_text("#banner"))
 
 
 def play_random_games(server, phone, table, game, seeds, steps, every):
@@ -57,5 +80,6 @@ def play_random_games(server, phone, table, game, seeds, steps, every):
             if step % every == 0 or view["expect"].get("pending") or view["expect"]["phase"] == "crash" or over:
                 wait_rendered(phone, view["seq"])
                 wait_rendered(table, view["seq"])
+                assert_fits(table)
                 if view["expect"].get("actions") and not over:
                     assert phone.locator("#controls button").count() > 0

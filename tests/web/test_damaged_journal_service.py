@@ -147,6 +147,15 @@ def test_the_table_screen_shows_the_notice_until_it_is_read(server_factory, tmp_
     table.wait_for_selector("#alerts:not([hidden])")
     assert "The journal was found damaged" in table.inner_text("#alerts")
     assert "Nothing was lost" in table.inner_text("#alerts")
+    # in short on the table, in the table's column: nothing scrolls, nothing sits over it
+    # (nor over the notice: boxes overlap only where one holds the other)
+    boxes = table.evaluate("""() => [...document.querySelectorAll('#alerts, #banner, .tv-grid')].map((e) => {
+        const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })""")
+    assert all(a[1] <= b[0] + 0.5 for a, b in zip(sorted(boxes), sorted(boxes)[1:])), boxes
+    assert table.evaluate("document.documentElement.scrollHeight") <= 480
+    grid = table.locator(".tv-grid").bounding_box()
+    assert grid["height"] >= 0.4 * 480, grid                       # the game keeps most of it
+    assert "null" not in table.inner_text("#dice")                  # the roll already moved on
     table.locator('[data-key="dismiss-notices"]').click()
     table.wait_for_selector("#alerts", state="hidden")
     assert server.get("/api/state")[1]["notices"] == []

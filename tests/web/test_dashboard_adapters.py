@@ -94,7 +94,9 @@ def test_the_event_stream_answers_once_where_it_cannot_leave_the_request_thread(
     assert res.status_code == 200 and res.mimetype == "text/event-stream"
     seq = session.seq
     assert res.data.startswith(f"retry: 1000\n\nid: {seq}\nevent: state\ndata: {{".encode())
-    assert res.data.endswith(b"}\n\n") and res.data.count(b"event: ") == 1
+    # the state, then the newest refusals (none yet): each event's newest frame, once
+    assert res.data.endswith(b'event: refusal\ndata: {"last":0,"recent":[]}\n\n')
+    assert res.data.count(b"event: ") == 2
     assert c.head("/api/events").status_code == 200
     assert c.get("/api/health").get_json()["streams"] == 0
 
@@ -156,14 +158,13 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware, 
             before = int(page.evaluate("document.body.dataset.rendered"))
             page.locator('[data-key="confirm-read"]').click()
             page.wait_for_function(f"Number(document.body.dataset.rendered) > {before}")
-            assert "Confirmed" in page.inner_text("#dice")
+            assert "confirmed on a phone" in page.inner_text("#dice")      # the last roll now
             read = session.view()["dice_read"]
             assert read["confirmed"] and read["dice"][0]["face"] == "4" and read["corrected"] == [0]
             assert session.view()["state"]["roll"]["face"] == "4"
-            # the hardware's status inline, and simulated buttons (simulation only)
-            page.wait_for_selector("#hardware:not([hidden])")
-            assert "Serial: ready" in page.inner_text("#hardware")
-            page.get_by_role("button", name="Press timer").click()
+            # the simulated table's buttons (simulation only); their state is on the Devices page
+            page.wait_for_selector("#simulator:not([hidden])")
+            page.locator('#simulator [data-key="press-timer"]').click()
             deadline = time.monotonic() + 5
             while "turn" not in session.view()["timers"] and time.monotonic() < deadline:
                 page.wait_for_timeout(50)

@@ -7,6 +7,9 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 BUDGET = 150 * 1024
 
 
+ICON_BUDGET = 10 * 1024
+
+
 def assets():
     return [p for p in (WEB / "static").rglob("*") if p.suffix in (".js", ".css")]
 
@@ -14,6 +17,12 @@ def assets():
 def test_all_javascript_and_css_together_stay_under_150_kb():
     total = sum(p.stat().st_size for p in assets())
     assert total < BUDGET, f"{total} bytes of JS and CSS (budget {BUDGET})"
+
+
+def test_the_icons_are_one_small_sprite():
+    """Every page loads web/static/icons.svg once (and caches it): it stays under 10 KB."""
+    size = (WEB / "static" / "icons.svg").stat().st_size
+    assert size < ICON_BUDGET, f"{size} bytes of icons (budget {ICON_BUDGET})"
 
 
 def test_nothing_is_fetched_from_outside():

@@ -80,8 +80,8 @@ def test_undo_over_http_takes_back_the_last_action(server):
     assert view["state"]["movers"][0]["space"] == "start"
 
 
-def read_event(stream):
-    """The next `event: state` of a server-sent event stream, parsed."""
+def read_event(stream, kind="state"):
+    """The next `event: <kind>` of a server-sent event stream, parsed."""
     event, data = None, []
     while True:
         line = stream.readline().decode()
@@ -89,7 +89,7 @@ def read_event(stream):
             raise EOFError("stream closed")
         line = line.rstrip("\n")
         if line == "":
-            if event == "state":
+            if event == kind:
                 return json.loads("".join(data))
             event, data = None, []
         elif line.startswith("event:"):
@@ -108,6 +108,29 @@ def test_event_stream_sends_the_current_state_then_every_change(server):
     server.act("roll", "dash", face="2")
     second = read_event(res)
     assert second["seq"] == first["seq"] + 1 and second["expect"]["phase"] == "move"
+    conn.close()
+
+
+def test_a_refused_action_is_heard_on_every_event_stream_and_moves_no_seq(server):
+    """A phone's refused tap: its own answer has the reason; every other screen hears of it on
+    its stream (``event: refusal``: the newest few, whole), tagged with the page that made it."""
+    view = start(server)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", "/api/events")
+    res = conn.getresponse()
+    assert read_event(res)["seq"] == view["seq"]
+    opening = read_event(res, "refusal")                     # what the stream opened with
+    status, body = server.post("/api/actions", {"type": "move", "player": "dash", "data": {"to": "A"}},
+                               headers={"X-Companion-Page": "phone-7"})
+    assert status == 422
+    board = read_event(res, "refusal")
+    assert board["last"] == opening["last"] + 1
+    refusal = board["recent"][-1]
+    assert refusal["id"] == board["last"]
+    assert refusal["text"] == body["error"] and refusal["rule"] == body["rule"]
+    assert (refusal["source"], refusal["page"], refusal["kind"]) == ("dashboard", "phone-7", "refused")
+    server.act("roll", "dash", face="2")
+    assert read_event(res)["seq"] == view["seq"] + 1        # the refusal took no seq
     conn.close()
 
 

@@ -1,15 +1,19 @@
-// The shared core of every view: building DOM, talking to the API, the server clock, sound,
-// and the registry each game's renderer joins. The Pi is the only authority: a page never
-// changes its own copy of the game, it asks the server and shows what the server answers.
+// The shared core of every view: building DOM, icons, talking to the API, the server clock,
+// notices, sound and speech, and the registry each game's renderer joins. The Pi is the only
+// authority: a page never changes its own copy of the game, it asks the server and shows what
+// the server answers.
 "use strict";
 (function () {
+  const NS = "http://www.w3.org/2000/svg";
   const C = (window.Companion = {
-    games: {},          // name -> renderer {board, decks, lastRoll, controls, setupForm}
+    games: {},          // name -> renderer {board, table, decks, lastRoll, face, controls, setupForm}
     view: null,         // the newest state seen (never an older seq)
     offset: 0,          // server clock minus this browser's clock, in seconds
     access: null,
     info: {},           // game name -> GET /api/games/<name> (titles, action descriptions)
     page: document.body.dataset.view,
+    pageId: Math.random().toString(36).slice(2, 12),  // names this page's own refusals
+    ICONS: document.body.dataset.icons,
     $: (id) => document.getElementById(id),
   });
 
@@ -27,11 +31,24 @@
     return node;
   };
 
+  // An icon from the shipped sprite (web/static/icons.svg): never an emoji, which Debian's fonts
+  // draw as empty boxes. Always beside a word, never alone.
+  C.icon = function (name, cls) {
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("class", "icon" + (cls ? " " + cls : ""));
+    svg.setAttribute("aria-hidden", "true");
+    const use = document.createElementNS(NS, "use");
+    use.setAttribute("href", C.ICONS + "#" + name);
+    svg.append(use);
+    return svg;
+  };
+  // A label: an icon and its words.
+  C.tag = (name, ...words) => C.el("span", { class: "tag" }, name ? C.icon(name) : null, ...words);
+
   // A button with an icon and a word: never an icon alone, never colour alone.
   C.button = function (icon, word, onclick, attrs) {
     return C.el("button", Object.assign({ type: "button", onclick }, attrs || {}),
-      icon ? C.el("span", { class: "icon", "aria-hidden": "true" }, icon) : null,
-      C.el("span", { class: "word" }, word));
+      icon ? C.icon(icon) : null, C.el("span", { class: "word" }, word));
   };
 
   C.register = function (name, renderer) { C.games[name] = renderer; };
@@ -39,11 +56,17 @@
   const forced = new URLSearchParams(location.search).get("renderer");
   C.renderer = (game) => C.games[forced || game] || C.games.generic;
   C.human = (key) => String(key).replace(/[_.-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
+  // A die face as the game names and draws it: {icon, word} from the game's renderer.
+  C.face = function (game, face, die) {
+    const r = C.renderer(game);
+    return (r.face && r.face(face, die)) || { icon: null, word: C.human(face) };
+  };
+  C.faceTag = (game, face, die) => { const f = C.face(game, face, die); return C.tag(f.icon, f.word); };
 
   // -- the API ------------------------------------------------------------------------------------
 
   C.api = async function (method, url, body) {
-    const opts = { method, headers: { "X-Companion": "1" }, credentials: "same-origin" };
+    const opts = { method, headers: { "X-Companion": "1", "X-Companion-Page": C.pageId }, credentials: "same-origin" };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
@@ -58,14 +81,18 @@
     return { ok: res.ok, status: res.status, data };
   };
 
-  C.notice = function (text, kind) {
+  // A notice pinned to the viewport, where the player who tapped sees it whatever they scrolled.
+  C.notice = function (text, kind, rule) {
     const box = C.$("notice");
     if (!box) return;
     box.hidden = !text;
     box.className = "notice " + (kind || "");
-    box.replaceChildren(text ? C.el("span", {}, text) : "");
+    box.replaceChildren(...(text ? [C.icon(kind === "ok" ? "check" : "warn"),
+      C.el("span", { class: "notice-text" }, text, rule ? C.el("small", {}, " (rule: " + rule + ")") : null),
+      C.button("cross", "OK", () => { box.hidden = true; }, { class: "small" })] : []));
+    document.body.dataset.notices = (Number(document.body.dataset.notices) || 0) + (text ? 1 : 0);
     clearTimeout(C._noticeTimer);
-    if (text) C._noticeTimer = setTimeout(() => { box.hidden = true; }, 8000);
+    if (text) C._noticeTimer = setTimeout(() => { box.hidden = true; }, 12000);
   };
 
   C.showError = function (text) {
@@ -101,6 +128,7 @@
       if (res.data.need === "join_code") C.askToJoin(res.data.error);
     } else {
       C.showError(res.data.error + (res.data.rule ? " (rule: " + res.data.rule + ")" : ""));
+      C.notice("Not done: " + res.data.error, "refused", res.data.rule);
     }
     return res;
   };
@@ -185,27 +213,67 @@
     });
   }
 
-  // -- sound: generated here with Web Audio, no files -----------------------------------------------
+  // -- sound: generated here with Web Audio, no files; the header says what is really heard ------
 
   const store = {
     get: (k, d) => { try { const v = localStorage.getItem("companion." + k); return v === null ? d : v === "1"; } catch (e) { return d; } },
     set: (k, v) => { try { localStorage.setItem("companion." + k, v ? "1" : "0"); } catch (e) { /* private mode */ } },
   };
   C.store = store;
-  C.sound = { enabled: false, played: [], ctx: null };
+  // wanted: the player's choice; heard(): whether the browser lets us play now
+  C.sound = { wanted: false, played: [], ctx: null };
+
+  function context() {
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return null;
+    if (!C.sound.ctx) {
+      C.sound.ctx = new AC();
+      C.sound.ctx.addEventListener("statechange", showSound);
+    }
+    return C.sound.ctx;
+  }
+  C.heard = () => C.sound.wanted && !!C.sound.ctx && C.sound.ctx.state === "running";
+
+  // What the sound button says: the truth, not the wish.
+  function showSound() {
+    const btn = C.$("sound-toggle");
+    if (!btn) return;
+    const ctx = C.sound.ctx;
+    const state = !C.sound.wanted ? "off" : !ctx ? "none" : ctx.state === "running" ? "on" : "blocked";
+    const words = { off: "Sound off", on: "Sound on", blocked: "Tap for sound", none: "No sound here" };
+    btn.replaceChildren(C.icon(state === "on" ? "sound" : "mute"), C.el("span", { class: "word" }, words[state]));
+    btn.setAttribute("aria-pressed", String(state === "on"));
+    btn.dataset.sound = state;
+    btn.classList.toggle("blocked", state === "blocked");
+    if (state === "on") speakNow();
+  }
+
+  // Say the current next step now (kid mode just turned on, or sound just became possible).
+  function speakNow() {
+    if (C.view && C.panels && C.panels.speak) C.panels.speak(C.view);
+  }
+
+  // Made now, while the page loads: a browser that wants a tap first shows it as "suspended"
+  // from the start, so the header can say so (and an automated browser's own calls cannot
+  // quietly count as that tap).
+  context();
+
+  function unlock() {
+    const ctx = C.sound.wanted && context();
+    if (ctx && ctx.state === "suspended") ctx.resume().then(showSound, showSound);
+  }
+  // Browsers allow sound after the first tap or key on the page: any one will do.
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, unlock, { capture: true });
 
   C.beep = function (kind) {
     C.sound.played.push(kind);
     document.body.dataset.beeps = C.sound.played.length;
-    if (!C.sound.enabled) return;
+    if (!C.heard()) return;
     try {
-      const AC = window.AudioContext || window.webkitAudioContext;
-      if (!AC) return;
-      const ctx = C.sound.ctx || (C.sound.ctx = new AC());
-      if (ctx.state === "suspended") ctx.resume();
+      const ctx = C.sound.ctx;
       const gentle = document.body.classList.contains("kid");
       // Kid mode: a soft rising chime; otherwise three clear beeps. A warning is one short note.
-      const notes = kind === "warning" ? [[660, 0.15]]
+      const notes = kind === "warning" ? (gentle ? [[587, 0.3]] : [[660, 0.15]])
         : gentle ? [[523, 0.25], [659, 0.25], [784, 0.45]] : [[880, 0.2], [880, 0.2], [880, 0.5]];
       let t = ctx.currentTime + 0.02;
       for (const [freq, len] of notes) {
@@ -225,26 +293,65 @@
     } catch (err) { console.warn("sound failed", err); }
   };
 
-  function toggle(id, key, fallback, apply) {
+  // -- speech: in kid mode the next step is said aloud, by the Pi (espeak-ng, offline) ------------
+
+  C.speech = { said: 0, last: null, failed: null };
+  C.say = function (text) {
+    if (!text || text === C.speech.last || !document.body.classList.contains("kid") || !C.heard()) return;
+    C.speech.last = text;
+    const audio = new Audio("/api/speech/next.wav?t=" + Date.now());
+    audio.addEventListener("playing", () => { C.speech.said += 1; document.body.dataset.spoken = C.speech.said; });
+    audio.addEventListener("error", () => {
+      // no espeak-ng on the Pi: a local browser voice, if this device has one
+      const voices = window.speechSynthesis ? speechSynthesis.getVoices().filter((v) => v.localService) : [];
+      if (voices.length) speechSynthesis.speak(Object.assign(new SpeechSynthesisUtterance(text), { voice: voices[0] }));
+      C.speech.failed = voices.length ? null : "no voice: install espeak-ng on the Pi";
+      document.body.dataset.speech = C.speech.failed || "browser";
+    });
+    audio.play().catch(() => { /* blocked until a tap: the sound button says so */ });
+  };
+
+  function toggle(id, key, fallback, apply, swallow) {
     const btn = C.$(id);
+    if (!btn) return;
     let on = store.get(key + "." + C.page, fallback);
-    const show = () => { btn.setAttribute("aria-pressed", String(on)); apply(on, btn); };
-    show();
-    btn.addEventListener("click", () => { on = !on; store.set(key + "." + C.page, on); show(); });
+    const show = (tapped) => { btn.setAttribute("aria-pressed", String(on)); apply(on, tapped); };
+    show(false);
+    btn.addEventListener("click", () => {
+      if (swallow && swallow()) return;
+      on = !on;
+      store.set(key + "." + C.page, on);
+      show(true);
+    });
   }
 
   C.setupToggles = function (settings) {
     const s = settings || {};
     const soundDefault = C.page === "table" ? s.table_sound !== false : !!s.phone_sound;
-    toggle("sound-toggle", "sound", soundDefault, (on, btn) => {
-      C.sound.enabled = on;
-      btn.querySelector("[aria-hidden]").textContent = on ? "♫" : "⊘";
-      btn.querySelector(".word").textContent = on ? "Sound on" : "Sound off";
-      if (on && C.sound.ctx && C.sound.ctx.state === "suspended") C.sound.ctx.resume();
+    toggle("sound-toggle", "sound", soundDefault, (on, tapped) => {
+      C.sound.wanted = on;
+      if (on) context();
+      if (tapped) unlock();   // only a player's own tap may start sound, never the page itself
+      showSound();
+    }, () => {
+      // "Tap for sound": this tap is the one the browser waited for; it turns sound on, not off
+      if (C.$("sound-toggle").dataset.sound !== "blocked") return false;
+      unlock();
+      return true;
     });
-    toggle("kid-toggle", "kid", !!s.kid_mode, (on) => document.body.classList.toggle("kid", on));
+    toggle("kid-toggle", "kid", !!s.kid_mode, (on) => {
+      document.body.classList.toggle("kid", on);
+      C.speech.last = null;
+      if (on) speakNow();
+    });
   };
 
+  const menu = C.$("menu-toggle");
+  if (menu) menu.addEventListener("click", () => {
+    const open = menu.getAttribute("aria-expanded") !== "true";
+    menu.setAttribute("aria-expanded", String(open));
+    C.$("menu").classList.toggle("open", open);
+  });
   for (const a of document.querySelectorAll("[data-nav]")) {
     if (a.dataset.nav === C.page) a.setAttribute("aria-current", "page");
   }

@@ -9,7 +9,7 @@
 
   function scalar(v) {
     if (v === null || v === undefined) return el("span", { class: "none" }, "—");
-    if (typeof v === "boolean") return el("span", { class: v ? "yes" : "no" }, v ? "✔ yes" : "✘ no");
+    if (typeof v === "boolean") return el("span", { class: v ? "yes" : "no" }, C.icon(v ? "check" : "cross"), v ? " yes" : " no");
     return el("span", {}, String(v));
   }
 
@@ -108,7 +108,7 @@
     const raw = el("textarea", { rows: 2, "aria-label": "data as JSON for " + type, placeholder: "{ } data as JSON" });
     details.append(raw);
     form.append(el("button", { type: "submit", class: "big", "data-key": "act-" + type },
-      el("span", { class: "icon", "aria-hidden": "true" }, "▶"), el("span", { class: "word" }, C.human(type))),
+      C.icon("play"), el("span", { class: "word" }, C.human(type))),
     el("p", { class: "hint" }, description || ""), details);
     form.addEventListener("submit", (e) => {
       e.preventDefault();

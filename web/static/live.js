@@ -1,12 +1,14 @@
 // The table and phone views: follow the server's event stream and render each whole state.
 // A dropped connection shows a banner and reconnects; the first event after it is the whole
 // current state, so the page is never half-applied and never steps back to an older seq.
+// The stream also carries refusals from any channel (event: refusal), shown on every screen.
 "use strict";
 (function () {
   const C = Companion;
   const el = C.el;
   const P = C.panels;
   const phone = C.page === "play";
+  const table = C.page === "table";
   let source = null;
   let lostSince = null;
   let renderedSeq = null;
@@ -17,13 +19,13 @@
     if (live) {
       lostSince = null;
       link.className = "link live";
-      link.replaceChildren(el("span", { "aria-hidden": "true" }, "●"), " live");
+      link.replaceChildren(C.icon("dot"), el("span", {}, "live"));
       C.$("stale").hidden = true;
       document.body.classList.remove("stale-view");
     } else {
       if (lostSince === null) lostSince = new Date();
       link.className = "link lost";
-      link.replaceChildren(el("span", { "aria-hidden": "true" }, "●"), " reconnecting…");
+      link.replaceChildren(C.icon("warn"), el("span", {}, "reconnecting"));
       C.$("stale-text").textContent = "Not connected since " + lostSince.toLocaleTimeString() +
         ": this is the table as it was then. Reconnecting…";
       C.$("stale").hidden = false;
@@ -38,6 +40,7 @@
       setLink(true);
       C.receive(JSON.parse(e.data));
     });
+    source.addEventListener("refusal", (e) => refusals(JSON.parse(e.data)));
     source.addEventListener("error", () => {
       setLink(false);
       // The browser retries by itself unless the server refused us; then we try again later.
@@ -51,29 +54,74 @@
     connect();
   }
 
+  // -- refusals: why something did nothing, from whichever channel --------------------------------
+
+  const CHANNEL = { dashboard: ["phone", "A phone"], button: ["press", "A table button"], token: ["tag", "A token"],
+    camera: ["camera", "The camera"], serial: ["devices", "The table controller"] };
+
+  // The table shows the reason in full when the table itself was the place it was made (a button,
+  // the camera); a phone's refusal is shown in full on that phone, briefly here.
+  function short(text) {
+    const first = String(text).split(/; |: | \(rule/)[0].trim();
+    return first.length <= 70 ? first : first.slice(0, first.lastIndexOf(" ", 68)) + "…";
+  }
+
+  // Each stream opens with the newest refusals, then sends them again after every new one: show
+  // those newer than the last one seen (none from the opening; a restarted service counts anew).
+  let seen = null;
+  function refusals(board) {
+    if (seen !== null && board.last >= seen) {
+      for (const n of board.recent) if (n.id > seen) showRefusal(n);
+    }
+    seen = board.last;
+  }
+
+  let refusalTimer = null;
+  function showRefusal(n) {
+    if (n.page && n.page === C.pageId) return;  // our own refusal: already shown in full
+    const [icon, who] = CHANNEL[n.source] || ["warn", C.human(n.source || "something")];
+    if (!table) {
+      if (n.source !== "dashboard") C.notice(who + " did nothing: " + n.text, "refused", n.rule);
+      return;
+    }
+    const box = C.$("notice");
+    const fromPhone = n.source === "dashboard";
+    box.replaceChildren(C.icon(icon), el("span", {},
+      el("b", {}, (fromPhone ? who + "'s tap" : who) + " did nothing: "), fromPhone ? short(n.text) : n.text));
+    box.hidden = false;
+    box.dataset.notice = n.id;
+    document.body.dataset.notices = (Number(document.body.dataset.notices) || 0) + 1;
+    clearTimeout(refusalTimer);
+    refusalTimer = setTimeout(() => { box.hidden = true; P.fit(); }, 10000);
+    P.fit();
+  }
+
   document.addEventListener("visibilitychange", () => {
     // A phone waking up: its stream may have died silently while it slept.
     if (document.visibilityState === "visible" && lostSince !== null) connect();
   });
   document.addEventListener("companion:joined", () => { renderedSeq = null; start(); });
 
+  // -- the next step: the largest thing on the table --------------------------------------------
+
   function banner(view) {
     const box = C.$("banner");
+    const out = view.outcome || {};
+    document.body.dataset.outcome = view.game ? out.status || "playing" : "none";
     if (!view.game) {
-      box.className = "banner idle";
-      box.replaceChildren(el("span", { "aria-hidden": "true" }, "⚄"), " No game in progress. ",
-        el("a", { href: "/setup" }, "Start one in Setup"));
+      box.className = "banner next idle";
+      box.replaceChildren(C.icon("die"), el("span", { class: "next-text" }, "No game in progress. ",
+        table ? "Start one from a phone: Setup." : el("a", { href: "/setup" }, "Start one in Setup")));
       return;
     }
-    const out = view.outcome || {};
     const r = C.renderer(view.game);
-    box.className = "banner " + (out.status || "playing");
-    // a competitive game names its winner; a cooperative one is won by the whole table
-    const winner = out.winner_name || out.winner;
-    if (out.status === "won") box.replaceChildren(el("span", { "aria-hidden": "true" }, "★"),
-      (winner ? " " + winner + " wins! " : " You won! ") + (out.reason || "") + (out.score !== undefined ? " Score: " + JSON.stringify(out.score) : ""));
-    else if (out.status === "lost") box.replaceChildren(el("span", { "aria-hidden": "true" }, "✸"), " Lost: " + (out.reason || ""));
-    else box.replaceChildren(el("span", { "aria-hidden": "true" }, r.icon || "☞"), " " + ((view.expect && view.expect.prompt) || ""));
+    box.className = "banner next " + (out.status || "playing");
+    if (out.status === "won" || out.status === "lost") {
+      box.replaceChildren(...P.result(view));
+      return;
+    }
+    const text = (r.next && r.next(view)) || (view.expect && view.expect.prompt) || "";
+    box.replaceChildren(C.icon(r.icon || "go"), el("span", { class: "next-text" }, text));
   }
 
   async function controls(view) {
@@ -82,9 +130,9 @@
     const token = ++controlsToken;
     const parts = [];
     if (!C.access || !C.access.joined) {
-      parts.push(el("p", { class: "hint" }, "⚷ Join the table to play from this device."));
+      parts.push(el("p", { class: "hint" }, C.icon("key"), " Join the table to play from this device."));
     } else if (!view.game) {
-      parts.push(el("p", {}, el("a", { class: "big-link", href: "/setup" }, "⚙ Start a game")));
+      parts.push(el("p", {}, el("a", { class: "big-link", href: "/setup" }, C.icon("setup"), " Start a game")));
     } else if (view.outcome && view.outcome.status !== "playing") {
       parts.push(el("p", {}, "The game is over. Undo the last action, or ", el("a", { href: "/setup" }, "start a new game"), "."));
     } else {
@@ -109,16 +157,19 @@
     }
   }
 
-  // What start-up had to tell the table (a journal found damaged and recovered): shown until
-  // someone who may change the game says they have read it.
-  function notices(view) {
+  // Recovery notices: what start-up had to tell the table (a journal found damaged and
+  // recovered: view.notices), shown until someone who may change the game says they read it.
+  // Not the refusals above: those are news of a moment, these stay until dismissed.
+  function recoveryNotices(view) {
     const box = C.$("alerts");
     const list = view.notices || [];
     box.hidden = !list.length;
-    box.replaceChildren(...list.map((n) => el("p", {}, el("span", { "aria-hidden": "true" }, "⚠ "), n.text)));
+    box.replaceChildren(...list.map((n) => el("p", {}, C.icon("warn"), " ", table && n.kind === "journal"
+      ? "The journal was found damaged at start-up and recovered. " + (n.lost ? n.lost + " entries were lost (the damaged copy keeps them)."
+        : "Nothing was lost.") + " The details are on the phones." : n.text)));  // the table reads from afar: in short
     if (list.length && C.access && C.access.joined) {
-      box.append(C.button("✔", "Understood", async () => {
-        if ((await C.send("DELETE", "/api/notices")).ok) { box.hidden = true; box.replaceChildren(); }
+      box.append(C.button("check", "Understood", async () => {
+        if ((await C.send("DELETE", "/api/notices")).ok) { box.hidden = true; box.replaceChildren(); if (table) P.fit(); }
       }, { "data-key": "dismiss-notices" }));
     }
   }
@@ -127,15 +178,17 @@
     const box = C.$("board");
     if (!view.game) { box.replaceChildren(); return; }
     const r = C.renderer(view.game);
-    box.replaceChildren((r.board ? r.board(view, phone) : null) || C.games.generic.board(view));
+    const drawn = table && r.table ? r.table(view) : r.board ? r.board(view, phone) : null;
+    box.replaceChildren(drawn || C.games.generic.board(view));
   }
 
   async function render(view) {
+    const r = view.game ? C.renderer(view.game) : {};
     document.title = "companion · " + (view.title || "no game");
-    C.$("title").textContent = view.title || "companion";
+    C.$("title").textContent = (table && r.short) || view.title || "companion";
     if (view.game) await C.gameInfo(view.game);
     if (view !== C.view) return;
-    notices(view);
+    recoveryNotices(view);
     banner(view);
     board(view);
     P.timers(view, phone && C.access && C.access.joined);
@@ -146,16 +199,30 @@
     P.undo(view);
     if (renderedSeq !== view.seq) controls(view);
     renderedSeq = view.seq;
+    if (table) P.fit();
+    P.speak(view);
     document.body.dataset.rendered = view.seq;
   }
 
-  function codeBox() {
-    const box = C.$("code-box");
-    if (!box || !C.access || !C.access.code) return;
-    box.hidden = false;
+  // -- the join code: a corner chip on the table, full screen on demand ----------------------------
+
+  function joinChip() {
+    const chip = C.$("join-chip");
+    const full = C.$("join-full");
+    if (!chip || !full || !C.access || !C.access.code) return;
+    chip.hidden = false;
+    C.$("chip-code").textContent = C.access.code;
     C.$("join-code-shown").textContent = C.access.code;
     C.$("join-url").textContent = C.access.join_url;
-    C.$("qr").src = "/api/join.svg";
+    const open = (on) => {
+      full.hidden = !on;
+      chip.setAttribute("aria-expanded", String(on));
+      if (on) { C.$("qr").src = "/api/join.svg"; C.$("join-close").focus(); } else chip.focus();
+    };
+    chip.onclick = () => open(full.hidden);
+    C.$("join-close").onclick = () => open(false);
+    full.onclick = (e) => { if (e.target === full) open(false); };
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !full.hidden) open(false); });
   }
 
   let toggles = false;
@@ -164,20 +231,20 @@
     const access = await C.loadAccess();
     if (!toggles) C.setupToggles(access.settings);
     toggles = true;
-    codeBox();
+    joinChip();
     if (!access.joined && (access.watch_requires_code || phone)) {
       C.askToJoin(access.watch_requires_code ? "This table asks for its join code even to watch: it is on the table screen." : null);
     }
     if (access.watch_requires_code && !access.joined) return;
     if (C.view) render(C.view);  // joined just now: the same state, now with controls
     connect();
-    P.hardware();
+    if (phone) P.simulator();
   }
 
   C.onView(render);
   const undo = C.$("undo");
   if (undo) undo.addEventListener("click", () => C.send("POST", "/api/actions",
     { type: "undo", source: "dashboard", if_seq: C.view ? C.view.seq : undefined }));
-  setInterval(() => { if (document.visibilityState === "visible" && !P.noHardware) P.hardware(); }, 3000);
+  if (table) window.addEventListener("resize", () => { if (C.view) render(C.view); });
   start();
 })();

@@ -1,10 +1,11 @@
-// Panels every game shares: timers (counted on the server's clock), dice reads, decks,
-// reminders, the log, "done" toggles, undo and the hardware's status.
+// Panels every game shares: timers (counted on the server's clock), the last roll and camera
+// reads, decks, reminders, the log, "done" toggles, undo, the result, speech, and the table's fit.
 "use strict";
 (function () {
   const C = Companion;
   const el = C.el;
   const P = (C.panels = {});
+  const table = C.page === "table";
 
   // -- timers -------------------------------------------------------------------------------------
 
@@ -27,23 +28,24 @@
     const nodes = timers.map((t) => {
       const status = t.expired ? "expired" : t.running ? "running" : "paused";
       const node = el("div", { class: "timer " + status, "data-timer": t.name },
-        el("span", { class: "timer-label" }, "◷ " + t.label),
+        el("span", { class: "timer-label" }, C.icon("clock"), " " + t.label),
         el("span", { class: "timer-left", "data-left": t.name }, clock(remainingOf(t))),
         el("span", { class: "timer-state", "data-state": t.name }, ""));
       if (controls) {
         const name = t.name;
         const row = el("div", { class: "row timer-controls" });
-        if (t.running) row.append(C.button("‖", "Pause", () => C.act("timer.pause", { name }, null), { "data-key": "pause-" + name }));
-        else if (!t.expired) row.append(C.button("▶", "Resume", () => C.act("timer.resume", { name }, null), { "data-key": "resume-" + name }));
-        if (!t.expired) row.append(C.button("✚", "1 minute", () => C.act("timer.add", { name, seconds: 60 }, null), { "data-key": "add-" + name }));
-        row.append(C.button("✖", t.expired ? "Clear" : "Stop", () => C.act("timer.cancel", { name }, null), { "data-key": "cancel-" + name }));
+        if (t.running) row.append(C.button("pause", "Pause", () => C.act("timer.pause", { name }, null), { "data-key": "pause-" + name }));
+        else if (!t.expired) row.append(C.button("play", "Resume", () => C.act("timer.resume", { name }, null), { "data-key": "resume-" + name }));
+        if (!t.expired) row.append(C.button("plus", "1 minute", () => C.act("timer.add", { name, seconds: 60 }, null), { "data-key": "add-" + name }));
+        row.append(C.button("cross", t.expired ? "Clear" : "Stop", () => C.act("timer.cancel", { name }, null), { "data-key": "cancel-" + name }));
         node.append(row);
       }
       return node;
     });
     // one start form per page, kept across renders so a half-made choice survives updates
     if (controls && view.game) nodes.push(P.startForm || (P.startForm = startForm()));
-    if (!nodes.length) nodes.push(el("p", { class: "none" }, "◷ No timer running."));
+    box.hidden = table && !nodes.length;  // the table shows a timer only while there is one
+    if (!nodes.length) nodes.push(el("p", { class: "none" }, "No timer running."));
     box.replaceChildren(...nodes);
     P.tick();
   };
@@ -56,7 +58,7 @@
     pick.addEventListener("change", () => { custom.hidden = pick.value !== "custom"; });
     return el("div", { class: "row timer-start" },
       pick, custom,
-      C.button("◷", "Start turn timer", () => {
+      C.button("clock", "Start turn timer", () => {
         const minutes = pick.value === "custom" ? Number(custom.value) : Number(pick.value);
         if (!(minutes > 0)) { C.showError("Give the timer a length in minutes."); return; }
         C.act("timer.start", { name: "turn", seconds: Math.round(minutes * 60), label: "Turn" }, null);
@@ -74,14 +76,20 @@
       const warning = t.running && left <= t.warn && left > 0;
       if (leftNode) leftNode.textContent = t.expired ? "0:00" : clock(left);
       if (stateNode) {
-        stateNode.textContent = t.expired ? "⚑ Time's up!" : !t.running ? "‖ Paused"
-          : left <= 0 ? "⚑ Time's up!" : warning ? "⚠ Last minute!" : "▶ Running";
+        const [icon, word] = t.expired || (t.running && left <= 0) ? ["flag", "Time's up!"] : !t.running ? ["pause", "Paused"]
+          : warning ? ["warn", "Last minute!"] : ["play", "Running"];
+        if (stateNode.dataset.word !== word) {
+          stateNode.dataset.word = word;
+          stateNode.replaceChildren(C.icon(icon), " " + word);
+        }
         stateNode.parentElement.classList.toggle("warning", warning);
       }
       const was = seen[t.name];
+      // warned once per stretch under the warning mark: a pause and resume does not warn again
+      const warnedBefore = !!(was && was.warned && left <= t.warn && !t.expired);
       if (was && !was.expired && t.expired) C.beep("end");
-      if (warning && was && !was.warned) C.beep("warning");
-      seen[t.name] = { expired: t.expired, warned: warning || (was && was.warned && t.running) };
+      if (warning && was && !warnedBefore) C.beep("warning");
+      seen[t.name] = { expired: t.expired, warned: warning || warnedBefore };
     }
   };
   setInterval(P.tick, 250);
@@ -89,17 +97,24 @@
   // -- "done" toggles (Invincible's hero phase, any game whose expect offers "done") -----------------
 
   // Who may say "done": expect.players / expect.heroes (names, or objects with their own
-  // "actions" or "done"), else the state's players.
+  // "actions" or "done"), else the state's players; shown by the names the board uses.
   function playersOf(view) {
     const e = view.expect || {};
     const s = view.state || {};
     const list = e.players || e.heroes || e.waiting || s.players || s.heroes || [];
-    return (Array.isArray(list) ? list : []).map((p) => (typeof p === "string" ? { id: p, name: p } : {
-      id: p.id || p.hero || p.name,
-      name: p.name || p.id || p.hero,
-      done: Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined,
-    }));
+    return (Array.isArray(list) ? list : []).map((p) => {
+      const id = typeof p === "string" ? p : p.id || p.hero || p.name;
+      return { id, name: C.playerName(view, id) || (typeof p === "object" && p.name) || id,
+        done: typeof p !== "object" ? undefined : Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined };
+    });
   }
+
+  // A player or hero id as every screen names it (the game's renderer knows its own names).
+  C.playerName = function (view, id) {
+    if (!id || !view || !view.game) return id;
+    const r = C.renderer(view.game);
+    return (r.playerName && r.playerName(view, id)) || id;
+  };
 
   function isDone(view, p) {
     if (p.done !== undefined) return p.done;
@@ -112,24 +127,24 @@
     if (!view.expect || !(view.expect.actions || []).includes("done")) return null;
     const players = playersOf(view);
     const row = el("div", { class: "done-row", role: "group", "aria-label": "Done toggles" });
-    for (const p of players.length ? players : [{ id: view.expect.player, name: view.expect.player_name || view.expect.player }]) {
+    for (const p of players.length ? players : [{ id: view.expect.player, name: C.playerName(view, view.expect.player) }]) {
       if (!p.id) continue;
       const done = isDone(view, p);
-      row.append(C.button(done ? "✔" : "☐", p.name + (done ? " is done" : ": done?"),
+      row.append(C.button(done ? "check" : "box", p.name + (done ? " is done" : " is done?"),
         () => C.act("done", {}, p.id), { class: "done" + (done ? " on" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id }));
     }
-    return el("div", {}, el("h3", {}, "☝ Done this phase?"), row);
+    return el("div", {}, el("h3", {}, "Done with this phase?"), row);
   };
 
-  // -- dice reads ---------------------------------------------------------------------------------
+  // -- the last roll: one truth, whatever channel entered it (view.last_roll) -----------------------
 
   // The faces die i of a camera read may show: the read is the first dice request's roll
   // (companion/dice.py), its kinds of die in turn (the first one, then "also").
   function facesFor(view, i) {
     const first = ((view.expect && view.expect.dice) || [])[0];
     const wanted = [];
-    if (first) for (const kind of [first].concat(first.also || [])) for (let n = 0; n < (kind.count || 1); n++) wanted.push(kind.faces || []);
-    return wanted[i] || [...new Set(wanted.flat())];
+    if (first) for (const kind of [first].concat(first.also || [])) for (let n = 0; n < (kind.count || 1); n++) wanted.push(kind);
+    return wanted[i] || { faces: [...new Set(wanted.flatMap((d) => d.faces || []))] };
   }
 
   function crop(image, box, size) {
@@ -137,7 +152,8 @@
     if (!image || !box) return node;
     const img = new Image();
     img.onload = () => {
-      const scale = size / Math.max(box[2], box[3], 1);
+      const px = size * parseFloat(getComputedStyle(document.documentElement).fontSize);
+      const scale = px / Math.max(box[2], box[3], 1);
       node.style.backgroundImage = "url(" + JSON.stringify(image).slice(1, -1) + ")";
       node.style.backgroundSize = img.naturalWidth * scale + "px " + img.naturalHeight * scale + "px";
       node.style.backgroundPosition = -box[0] * scale + "px " + -box[1] * scale + "px";
@@ -147,46 +163,86 @@
   }
 
   const corrections = {};  // read id -> faces picked on this phone before confirming
+  const BY = { dashboard: "tapped on a phone", api: "sent by a script", camera: "read by the camera", button: "a table button",
+    replay: "from a replayed file", clock: "the clock", token: "a token" };
+  const CONFIRMED = { dashboard: "on a phone", button: "with the table button", api: "by a script" };
+
+  function waitingRead(view, read, controls) {
+    const faces = corrections[read.id] || read.dice.map((d) => d.face);
+    const doubtful = new Set(read.doubtful || []);
+    const list = el("ol", { class: "dice-list" });
+    read.dice.forEach((d, i) => {
+      const changed = faces[i] !== d.face;
+      const entry = facesFor(view, i);
+      const conf = el("span", { class: "confidence" + (doubtful.has(i) && !changed ? " unsure" : "") },
+        changed ? "corrected" : (doubtful.has(i) ? "unsure: " : "") + Math.round(d.confidence * 100) + (table ? "%" : "% sure"));
+      // the table shows each die's crop while there are few; many dice are shown as chips
+      const item = el("li", { class: "die" }, table && read.dice.length > 3 ? null : crop(read.image, d.box, table ? 2.6 : 3.2),
+        C.faceTag(view.game, faces[i], entry.die), conf);
+      if (controls) {
+        const picker = el("div", { class: "faces", hidden: true });
+        for (const f of entry.faces || []) {
+          const shown = C.face(view.game, f, entry.die);
+          picker.append(C.button(shown.icon, shown.word, () => {
+            corrections[read.id] = faces.slice();
+            corrections[read.id][i] = f;
+            P.dice(C.view, true);
+          }, { "data-key": "face-" + i + "-" + f }));
+        }
+        item.append(C.button("pencil", "Change die " + (i + 1), () => { picker.hidden = !picker.hidden; }, { class: "small", "data-key": "change-" + i }), picker);
+      }
+      list.append(item);
+    });
+    const words = faces.map((f, i) => C.face(view.game, f, facesFor(view, i).die).word).join(", ");
+    const needs = Math.round(read.threshold * 100) + "%";
+    const parts = [el("p", { class: "waiting" }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
+      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
+    parts.push(list);
+    if (controls) parts.push(C.button("check", "Confirm " + words, async () => {
+      const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces });
+      if (res.ok) delete corrections[read.id];
+    }, { class: "big confirm", "data-key": "confirm-read" }));
+    else parts.push(el("p", { class: "hint", "data-drop": "8" }, C.icon("phone"), " Confirm or correct it on a phone."));
+    return parts;
+  }
 
   P.dice = function (view, controls) {
     const box = C.$("dice");
     if (!box) return;
     const read = view.dice_read;
-    const title = el("h2", {}, el("span", { "aria-hidden": "true" }, "⚄"), " Last roll");
-    if (!read) {
-      const r = C.renderer(view.game);
-      const roll = r.lastRoll ? r.lastRoll(view) : null;
-      box.replaceChildren(title, roll || el("p", { class: "none" }, "No dice read yet."));
+    const title = el("h2", {}, C.icon("die"), " Last roll");
+    if (!view.game) { box.replaceChildren(title, el("p", { class: "none" }, "No game.")); return; }
+    // a read waiting for a tap is never left off the table; the last roll may be, if space runs out
+    if (read && !read.confirmed) box.removeAttribute("data-drop"); else if (table) box.dataset.drop = "3";
+    if (read && !read.confirmed) {
+      box.className = "dice waiting-read" + (table ? "" : " panel");
+      box.replaceChildren(el("h2", {}, C.icon("camera"), " Waiting for a tap"), ...waitingRead(view, read, controls));
       return;
     }
-    const faces = corrections[read.id] || read.dice.map((d) => d.face);
-    const list = el("ol", { class: "dice-list" });
-    read.dice.forEach((d, i) => {
-      const changed = faces[i] !== d.face;
-      const sure = d.confidence >= 0.8;
-      const label = el("span", { class: "die-face" }, faces[i]);
-      const conf = el("span", { class: "confidence" + (sure ? "" : " unsure") },
-        changed ? "✎ corrected" : (sure ? "" : "⚠ unsure ") + Math.round(d.confidence * 100) + "% sure");
-      const item = el("li", { class: "die" }, crop(read.image, d.box, C.page === "table" ? 96 : 64), label, conf);
-      if (controls && !read.confirmed) {
-        const picker = el("div", { class: "faces", hidden: true });
-        for (const f of facesFor(view, i)) picker.append(C.button(null, f, () => {
-          corrections[read.id] = faces.slice();
-          corrections[read.id][i] = f;
-          P.dice(C.view, true);
-        }, { "data-key": "face-" + i + "-" + f }));
-        item.append(C.button("✎", "Change die " + (i + 1), () => { picker.hidden = !picker.hidden; }, { class: "small", "data-key": "change-" + i }), picker);
-      }
-      list.append(item);
-    });
-    const parts = [title, list];
-    if (read.confirmed) parts.push(el("p", { class: "ok" }, "✔ Confirmed"));
-    else if (controls) parts.push(C.button("✔", "Confirm " + faces.join(", "), async () => {
-      const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces });
-      if (res.ok) delete corrections[read.id];
-    }, { class: "big confirm", "data-key": "confirm-read" }));
-    else parts.push(el("p", { class: "hint" }, "◔ Waiting for a player to confirm the dice."));
-    box.replaceChildren(...parts);
+    box.className = "dice" + (table ? "" : " panel");
+    const last = view.last_roll;
+    const r = C.renderer(view.game);
+    if (!last) {
+      box.replaceChildren(title, el("p", { class: "none" }, "No roll yet."));
+      return;
+    }
+    const photo = read && last.read === read.id ? read : null;
+    const who = C.playerName(view, last.player);
+    // many dice: how many of each face; a few: each die, with the camera's crop when it read them
+    const counts = {};
+    for (const d of last.dice) counts[d.face] = (counts[d.face] || 0) + 1;
+    const group = !(photo && last.dice.length <= 3) && (last.dice.length > 3 || Object.keys(counts).length < last.dice.length);
+    const faces = el("ol", { class: "dice-list" }, group
+      ? Object.entries(counts).map(([f, n]) => el("li", { class: "die" }, n + " × ", C.faceTag(view.game, f)))
+      : last.dice.map((d, i) => el("li", { class: "die" },
+        photo && photo.dice[i] ? crop(photo.image, photo.dice[i].box, table ? 2.2 : 3.2) : null, C.faceTag(view.game, d.face, d.die))));
+    const detail = r.lastRoll ? r.lastRoll(view, last) : null;
+    const by = BY[last.source] || last.source;
+    box.replaceChildren(title,
+      el("p", { class: "roll-who", "data-drop": "4" }, (who ? who + ": " : "") + (C.human(last.type).toLowerCase()), el("span", { class: "by" }, " · " + by +
+        (last.confirmed_by ? ", confirmed " + (CONFIRMED[last.confirmed_by] || "by " + last.confirmed_by) : ""))),
+      last.dice.length ? faces : el("p", { class: "virtual" }, "Rolled by the companion" + (last.said ? ": " + last.said : ".")),
+      detail || "");  // a game's detail may be none (its roll already moved on)
   };
 
   // -- decks, reminders, log, undo ----------------------------------------------------------------
@@ -195,26 +251,29 @@
     const box = C.$("decks");
     if (!box) return;
     const r = C.renderer(view.game);
-    let content = r.decks ? r.decks(view) : null;
+    let content = r.decks ? r.decks(view, table) : null;
     if (!content && view.state) {
       const items = [];
       for (const [k, v] of Object.entries(view.state)) {
         if (!/deck|discard|pile/i.test(k)) continue;
         const n = typeof v === "number" ? v : Array.isArray(v) ? v.length : null;
-        if (n !== null) items.push(el("div", { class: "stat" }, el("span", { class: "label" }, "🂠 " + C.human(k)), " ", el("b", {}, n)));
+        if (n !== null) items.push(el("div", { class: "stat" }, C.tag("card", el("span", { class: "label" }, C.human(k))), " ", el("b", {}, n)));
       }
       const last = view.state.last_card_info ? view.state.last_card_info.title : view.state.last_card;
       if (last) items.push(el("div", { class: "last-card" }, el("span", { class: "label" }, "Last card"), el("b", {}, String(last))));
       content = items.length ? el("div", { class: "deck-row" }, items) : null;
     }
     box.hidden = !content;
-    box.replaceChildren(el("h2", {}, el("span", { "aria-hidden": "true" }, "🂠"), " Cards"), content || "");
+    box.replaceChildren(el("h2", {}, C.icon("card"), " Cards"), content || "");
   };
 
   P.reminders = function (view) {
     const list = C.$("reminders");
     if (!list) return;
-    const items = (view.reminders || []).map((r) => el("li", {}, r.text, r.rule ? el("small", {}, " (" + r.rule + ")") : null));
+    // the table shows the reminders in big type, as many as fit; the rule's name is on the phones
+    const items = (view.reminders || []).map((r) => el("li", { "data-drop": "9" }, r.text, !table && r.rule ? el("small", {}, " (" + r.rule + ")") : null));
+    const box = C.$("reminders-box");
+    if (table && box) box.hidden = !items.length;
     list.replaceChildren(...(items.length ? items : [el("li", { class: "none" }, "Nothing to remember right now.")]));
   };
 
@@ -233,14 +292,15 @@
     }
     const d = action.data || {};
     if (action.type.startsWith("timer.")) {
-      const name = "the " + (d.label || d.name || "turn") + " timer";
+      const timer = (view.timers || {})[d.name || "turn"];
+      const name = "the " + (d.label || (timer && timer.label) || C.human(d.name || "turn")).toLowerCase() + " timer";
       const verb = { start: "start " + name + " (" + clock(d.seconds || 0) + ")", pause: "pause " + name,
         resume: "resume " + name, cancel: "stop " + name, expire: name + " running out",
         add: (d.seconds < 0 ? "take " : "add ") + clock(Math.abs(d.seconds || 0)) + (d.seconds < 0 ? " from " : " to ") + name };
       return verb[action.type.slice(6)] || action.type;
     }
     const detail = Object.values(d).map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(" ");
-    return (action.player ? action.player + ": " : "") + action.type + (detail ? " " + detail : "");
+    return (action.player ? C.playerName(view, action.player) + ": " : "") + C.human(action.type).toLowerCase() + (detail ? " " + detail : "");
   };
 
   P.undo = function (view) {
@@ -250,55 +310,77 @@
     const over = !view.game;
     btn.hidden = over || !undo;
     if (!undo || over) return;
-    btn.replaceChildren(el("span", { class: "icon", "aria-hidden": "true" }, "↩"),
-      el("span", { class: "word" }, "Undo: " + C.describe(view, undo.action)));
+    btn.replaceChildren(C.icon("undo"), el("span", { class: "word" }, "Undo: " + C.describe(view, undo.action)));
   };
 
-  // -- hardware -----------------------------------------------------------------------------------
+  // -- the end: a screen the table will notice ----------------------------------------------------
 
-  P.hardware = async function () {
-    const box = C.$("hardware");
-    if (!box) return;
-    const res = await C.api("GET", "/api/hardware");
-    if (!res.ok || (!res.data.status && !res.data.can_press && !res.data.camera)) {
-      box.hidden = true;
-      // no adapter attached: stop asking until the page reloads (unless they are still starting)
-      P.noHardware = res.ok && !(res.data.starting || []).length;
-      return;
+  P.result = function (view) {
+    const out = view.outcome || {};
+    const won = out.status === "won";
+    const winner = out.winner_name || (out.winner && C.playerName(view, out.winner));
+    const score = out.score === undefined || out.score === null ? null : typeof out.score === "object"
+      ? Object.entries(out.score).map(([k, v]) => C.playerName(view, k) + " " + v).join(" · ") : "Score " + out.score;
+    return [el("div", { class: "result-head" }, C.icon(won ? "star" : "burst", "result-icon"),
+      el("span", { class: "next-text" }, won ? (winner ? winner + " wins!" : "You won!") : "The game is lost")),
+    el("p", { class: "result-why" }, String(out.reason || "").replace(/^./, (c) => c.toUpperCase()), score ? el("span", { class: "result-score" }, " · " + score) : null)];
+  };
+
+  // -- speech: kid mode says the next step aloud ---------------------------------------------------
+
+  P.speak = function (view) {
+    const out = view.outcome || {};
+    const text = !view.game ? "" : out.status && out.status !== "playing" ? out.status + " " + (out.reason || "")
+      : (view.expect && view.expect.prompt) || "";
+    C.say(text);
+  };
+
+  // -- the table's fit: nothing scrolls, nothing is cut; what does not fit is left to the phones ----
+
+  function overflows(box) {
+    return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+  }
+
+  P.fit = function () {
+    if (!table) return;
+    for (const node of document.querySelectorAll(".dropped")) node.classList.remove("dropped");
+    // the next step: the fewest lines it takes at 1.6 to 2rem (32 to 40px at 800x480), then the
+    // largest size giving that many; never more than a quarter of the screen unless at 1.6rem
+    const next = C.$("banner");
+    const text = next.querySelector(".next-text") || next;
+    let best = null;
+    for (let size = 2.0; size > 1.59; size -= 0.1) {
+      next.style.fontSize = size.toFixed(2) + "rem";
+      const rows = Math.round(text.offsetHeight / (parseFloat(getComputedStyle(text).lineHeight) || 1));
+      const fits = next.offsetHeight <= window.innerHeight * 0.25;
+      // fewer rows wins; at as many rows, the largest size that fits, else the smallest size
+      if (!best || rows < best.rows || (rows === best.rows && !best.fits)) best = { size, rows, fits };
     }
-    const status = res.data.status || {};
-    const parts = [el("h2", {}, el("span", { "aria-hidden": "true" }, "⚡"), " Devices" + (res.data.simulate ? " (simulated)" : ""))];
-    const link = status.serial || status.link;
-    if (link && typeof link === "object") {
-      const ok = /^(ready|operational|connected|ok)$/i.test(String(link.state));
-      parts.push(el("p", { class: "link-state " + (ok ? "ok" : "bad") }, (ok ? "✔ " : "⚠ ") + "Serial: " + (link.state || "?") + (link.reason ? " (" + link.reason + ")" : "")));
+    next.style.fontSize = best.size.toFixed(2) + "rem";
+    // a picture whose labels would come out under 1rem is left to the phones (its legend stays)
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    for (const svg of document.querySelectorAll(".tv svg[data-label]")) {
+      const scale = svg.getBoundingClientRect().height / svg.viewBox.baseVal.height;
+      if (Number(svg.dataset.label) * scale < rem - 0.01) svg.classList.add("dropped");
     }
-    const cam = res.data.camera;
-    if (cam) {
-      parts.push(el("p", { class: "link-state " + (cam.error ? "bad" : "ok") }, (cam.error ? "⚠ " : "📷 ") +
-        "Camera: " + (cam.expects ? "watching for " + cam.expects : "idle") + ", " + cam.reads + " reads" +
-        (cam.error ? " (" + cam.error + ")" : "")));
-      if (C.page === "play") {
-        const row = el("div", { class: "row" },
-          C.button("📷", "Read the dice now", () => C.send("POST", "/api/camera/read", {})));
-        if (res.data.can_throw) row.append(C.button("🎲", "Throw the dice (simulated tray)", () => C.send("POST", "/api/camera/throw", {})));
-        parts.push(row);
+    for (const box of document.querySelectorAll("[data-fit]")) {
+      const dropped = [];
+      for (let guard = 0; guard < 200 && overflows(box); guard++) {
+        let pick = null;
+        for (const node of box.querySelectorAll("[data-drop]:not(.dropped)")) {
+          if (node.offsetParent === null && node.getClientRects().length === 0) continue;
+          if (!pick || Number(node.dataset.drop) >= Number(pick.dataset.drop)) pick = node;
+        }
+        if (!pick) break;
+        pick.classList.add("dropped");
+        dropped.push(pick);
+      }
+      // dropping a big part may have made room for smaller, less needed ones: put back what fits
+      for (const node of dropped.reverse()) {
+        node.classList.remove("dropped");
+        if (overflows(box)) node.classList.add("dropped");
       }
     }
-    const rest = Object.assign({}, status);
-    delete rest.serial; delete rest.link;
-    if (res.data.status) parts.push(C.showValue(rest));
-    if (res.data.can_press && C.page === "play") {
-      const names = Array.isArray(status.buttons) ? status.buttons.map((b) => (typeof b === "string" ? b : b.name))
-        : status.buttons && typeof status.buttons === "object" ? Object.keys(status.buttons) : [];
-      const row = el("div", { class: "row" });
-      for (const name of names.filter(Boolean)) {
-        row.append(C.button("◉", "Press " + name, () => C.send("POST", "/api/hardware/press", { name, hold: false })),
-          C.button("☝", "Hold " + name, () => C.send("POST", "/api/hardware/press", { name, hold: true }), { class: "small" }));
-      }
-      parts.push(row);
-    }
-    box.hidden = false;
-    box.replaceChildren(...parts);
+    document.body.dataset.fitted = (Number(document.body.dataset.fitted) || 0) + 1;
   };
 })();

@@ -23,7 +23,7 @@
         components.hero_time_minutes.map((m) => el("option", { value: m }, m + " minutes")), el("option", { value: "custom" }, "Custom…"));
       custom = el("input", { id: "opt-hero-time-custom", type: "number", min: 1, max: 120, size: 4, hidden: true, "aria-label": "Custom minutes" });
       heroTime.addEventListener("change", () => { custom.hidden = heroTime.value !== "custom"; });
-      box.append(el("label", {}, "◷ Hero time per Hero Phase ", heroTime, custom));
+      box.append(el("label", {}, "Hero time per Hero Phase ", heroTime, custom));
     }
     // Episodes (Invincible: Episode 1 deals its decks in a fixed order, later ones shuffle).
     let episode = null;
@@ -82,11 +82,11 @@
     if (!view.game) { body.replaceChildren(el("p", {}, "No game in progress.")); return; }
     const status = view.outcome && view.outcome.status;
     body.replaceChildren(
-      el("p", {}, el("b", {}, view.title), " — ", status === "playing" ? "▶ playing" : status === "won" ? "★ won" : "✸ lost",
+      el("p", {}, el("b", {}, view.title), " — ", status === "playing" ? C.tag("play", "playing") : status === "won" ? C.tag("star", "won") : C.tag("burst", "lost"),
         " (step " + view.seq + ")"),
       el("div", { class: "row" },
-        el("a", { class: "button big", href: "/play" }, "▶ Resume on this device"),
-        C.button("▤", "Put this game away", async () => {
+        el("a", { class: "button big", href: "/play" }, C.icon("play"), "Resume on this device"),
+        C.button("folder", "Put this game away", async () => {
           if (!confirm("Put this game away? It stays in the history; you cannot go back to it.")) return;
           const r = await C.send("DELETE", "/api/session");
           if (r.ok) refresh();
@@ -97,7 +97,7 @@
     const res = await C.api("GET", "/api/history");
     const rows = (res.ok ? res.data.games : []).map((g) => {
       const out = g.outcome || {};
-      const result = out.status === "won" ? "★ Won" : out.status === "lost" ? "✸ Lost" : g.current ? "▶ In progress" : "▤ Put away";
+      const result = out.status === "won" ? "Won" : out.status === "lost" ? "Lost" : g.current ? "In progress" : "Put away";
       return el("tr", {}, el("td", {}, g.game), el("td", {}, when(g.started_at)),
         el("td", {}, result + (out.reason ? ": " + out.reason : "")),
         el("td", {}, out.score === undefined ? "—" : typeof out.score === "object" ? JSON.stringify(out.score) : String(out.score)));
@@ -121,6 +121,10 @@
     const body = Object.assign({ game: picked.value }, form ? form.options() : {}, extra);
     const seed = C.$("seed").value.trim();
     if (seed) body.seed = Number(seed);
+    // Starting puts away the game in progress: never without asking.
+    const now = C.view;
+    if (now && now.game && !confirm("A game of " + now.title + " is in progress (step " + now.seq + "). " +
+      "Starting a new game puts it away: it stays in the history, but you cannot go back to it. Start anyway?")) return;
     const res = await C.send("POST", "/api/session", body);
     if (res.ok) location.href = "/play";
   });

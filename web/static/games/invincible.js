@@ -4,11 +4,10 @@
 (function () {
   const C = Companion;
   const el = C.el;
-  const CUBE = { black: "■", yellow: "●", blue: "◆", orange: "▲", purple: "★", red: "✚" };
   const COLOURS = ["black", "yellow", "blue", "orange", "purple", "red"];
   const comps = () => (C.info.invincible || {}).components || {};
   const stat = (label, value, attrs) => el("div", Object.assign({ class: "stat" }, attrs || {}), el("span", { class: "label" }, label), " ", el("b", {}, value));
-  const cube = (c) => el("span", { class: "cube c-" + c }, el("span", { "aria-hidden": "true" }, CUBE[c] || "□"), " " + c);
+  const cube = (c) => el("span", { class: "cube c-" + c }, C.icon("cube"), c);
   const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
 
   function villainsInPlay(s) {
@@ -20,52 +19,52 @@
   function zoneBox(z, s) {
     const c = z.civilians;
     const villains = z.villains.map((v, i) => v ? el("li", { class: "villain", "data-villain": v.id },
-      el("b", {}, "☠ " + v.name), " (level " + v.level + ")",
+      el("b", {}, C.icon("skull"), " " + v.name), " (level " + v.level + ")",
       el("div", { class: "bar", role: "img", "aria-label": v.remaining + " of " + v.health + " health left" },
         el("span", { style: "width:" + Math.round(100 * v.remaining / v.health) + "%" })),
-      el("span", {}, "♥ " + v.remaining + "/" + v.health + " health · ⊘ thwart " + v.thwart + "/" + v.thwart_spaces + (v.fully_thwarted ? " ✔ fully thwarted" : "")))
+      el("span", {}, C.icon("heart"), " " + v.remaining + "/" + v.health + " health · thwart " + v.thwart + "/" + v.thwart_spaces + (v.fully_thwarted ? ", fully thwarted" : "")))
       : el("li", { class: "none" }, "slot " + (i + 1) + ": empty"));
     const heroes = s.heroes.filter((h) => h.zone === z.name).map((h) => h.name);
     return el("section", { class: "inv-zone", "data-zone": z.name, "aria-label": zoneName(z.name) + " zone" },
-      el("h3", {}, "▣ " + zoneName(z.name)),
-      el("p", { class: "civ" }, el("span", { "data-civ": "safety" }, "☺ safe " + c.safety), " · ",
-        el("span", { "data-civ": "danger", class: c.danger ? "warn" : "" }, "⚠ in danger " + c.danger), " · ",
-        el("span", { "data-civ": "dead" }, "✝ dead " + c.dead)),
-      el("p", { "data-minions": z.minions }, "▼ minions " + z.minions + "/" + (comps().minion_cap || 3)),
+      el("h3", {}, C.icon("target"), zoneName(z.name)),
+      el("p", { class: "civ" }, el("span", { "data-civ": "safety" }, C.icon("person"), " safe " + c.safety), " · ",
+        el("span", { "data-civ": "danger", class: c.danger ? "warn" : "" }, C.icon("warn"), " in danger " + c.danger), " · ",
+        el("span", { "data-civ": "dead" }, C.icon("grave"), " dead " + c.dead)),
+      el("p", { "data-minions": z.minions }, C.icon("minion"), " minions " + z.minions + "/" + (comps().minion_cap || 3)),
       el("ul", { class: "villains" }, villains),
-      el("p", { class: "here" }, "⚡ " + (heroes.join(", ") || "no hero")));
+      el("p", { class: "here" }, C.icon("bolt"), " " + (heroes.join(", ") || "no hero")));
   }
 
   function heroBox(h) {
     const crashAt = h.crash_at || 5;
     const blacks = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: i < h.black_cubes ? "chip hit" : "chip" }, i < h.black_cubes ? "■" : "□"));
+    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
-      el("h3", {}, "☺ " + h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? " ✔ done" : ""),
-      el("p", {}, "♥ health " + h.health + "/" + h.max_health + " · ▣ " + zoneName(h.zone)),
+      el("h3", {}, C.icon("person"), h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? C.tag("check", "done") : ""),
+      el("p", {}, C.icon("heart"), " health " + h.health + "/" + h.max_health + " · " + zoneName(h.zone)),
       el("p", { "data-black": h.black_cubes }, blacks, " " + h.black_cubes + "/" + crashAt + " black cubes toward a crash"),
-      h.crashed ? el("p", { class: "warn" }, h.rescued ? "✸ crashed, ✔ rescued" : "✸ CRASHED") : null,
-      el("p", {}, "⚑ defiance " + h.defiance + " · bag " + h.bag_count + (h.ready.length ? " · ready: " : ""), h.ready.map(cube)));
+      h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " crashed, rescued" : " CRASHED") : null,
+      el("p", {}, C.icon("flag"), " defiance " + h.defiance + " · bag " + h.bag_count + (h.ready.length ? " · ready: " : ""), h.ready.map(cube)));
   }
 
   function track(s) {
     return el("ol", { class: "inv-track", "aria-label": "Episode track" }, s.track.map((t) =>
-      el("li", { class: t.current ? "current" : "" }, el("b", {}, (t.current ? "▶ " : "") + t.space), " ", t.icons.join(", ") || "—")));
+      el("li", { class: t.current ? "current" : "" }, el("b", {}, (t.current ? "now " : "") + t.space), " ", t.icons.join(", ") || "none")));
   }
 
   // Tap colours to pull: each tap adds one cube; send when three are in (or let the companion pull).
   function cubePicker(type, hero, bag, key) {
     const cubes = [];
     const shown = el("p", { "aria-live": "polite" });
-    const send = C.button("✋", type === "defiance" ? "Defiance: pull these 3" : "Pull these 3",
+    const send = C.button("bag", type === "defiance" ? "Defiance: pull these 3" : "Pull these 3",
       () => C.act(type, { hero, cubes: cubes.slice() }, hero), { class: "big", disabled: true, "data-key": key + "-send" });
     const show = () => { shown.textContent = cubes.length + " of 3: " + (cubes.join(", ") || "tap the colours pulled"); send.disabled = cubes.length !== 3; };
     show();
     return el("div", { class: "inv-pull" }, el("div", { class: "faces" },
       COLOURS.filter((c) => bag[c]).map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
-        onclick: () => { if (cubes.length < 3) { cubes.push(c); show(); } } }, el("span", { "aria-hidden": "true" }, CUBE[c]), " " + c)),
-      C.button("⌫", "Remove last", () => { cubes.pop(); show(); }, { class: "small", "data-key": key + "-undo" })),
-    shown, el("div", { class: "row" }, send, C.button("✋", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
+        onclick: () => { if (cubes.length < 3) { cubes.push(c); show(); } } }, C.icon("cube"), " " + c)),
+      C.button("erase", "Remove last", () => { cubes.pop(); show(); }, { class: "small", "data-key": key + "-undo" })),
+    shown, el("div", { class: "row" }, send, C.button("bag", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
   }
 
   function playForm(h, key) {
@@ -74,9 +73,9 @@
       slots.map(([slot, p]) => el("option", { value: slot }, p.name + " (" + p.symbols.join(", ") + ")")));
     return el("div", { class: "inv-play" }, el("label", {}, "Power ", power), el("div", { class: "faces" },
       [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
-        onclick: () => C.act("play", { hero: h.id, cube: c, power: power.value }, h.id) }, "▶ Play ", cube(c))),
+        onclick: () => C.act("play", { hero: h.id, cube: c, power: power.value }, h.id) }, C.icon("play"), "Play ", cube(c))),
       [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face small", "data-key": key + "-drop-" + c,
-        onclick: () => C.act("drop", { hero: h.id, cube: c }, h.id) }, "⇣ Drop " + c))));
+        onclick: () => C.act("drop", { hero: h.id, cube: c }, h.id) }, C.icon("down"), "Drop " + c))));
   }
 
   // The effects a card asks for, as small forms with the choices the state offers.
@@ -91,23 +90,23 @@
     const num = (name, v) => el("input", { name, type: "number", min: name === "count" ? -9 : 1, max: 20, value: v, size: 3 });
     const tick = (name) => el("input", { name, type: "checkbox" });
     const spec = {
-      damage: ["⚔", "Damage", { hero: pick("hero", heroes), target: pick("target", villains.concat([["minion", "a minion"]])), amount: num("amount", 1),
+      damage: ["battle", "Damage", { hero: pick("hero", heroes), target: pick("target", villains.concat([["minion", "a minion"]])), amount: num("amount", 1),
         zone: pick("zone", zones, true), ranged: tick("ranged"), power: pick("power", slots, true) }],
-      endanger: ["⚠", "Endanger civilians", { zone: pick("zone", zones), count: num("count", 1) }],
-      rescue: ["☺", "Rescue", { hero: pick("hero", heroes), zone: pick("zone", zones, true), ranged: tick("ranged"),
+      endanger: ["warn", "Endanger civilians", { zone: pick("zone", zones), count: num("count", 1) }],
+      rescue: ["person", "Rescue", { hero: pick("hero", heroes), zone: pick("zone", zones, true), ranged: tick("ranged"),
         crashed: pick("crashed", heroes, true), face: pick("face", (comps().rescue_die || []).map((f) => [f.id, f.id]), true) }],
-      thwart: ["⊘", "Thwart", { hero: pick("hero", heroes), villain: pick("villain", villains, true),
+      thwart: ["shield", "Thwart", { hero: pick("hero", heroes), villain: pick("villain", villains, true),
         ability: pick("ability", (s.abilities || []).map((a) => [a.id, a.name]), true) }],
-      heal: ["♥", "Heal", { hero: pick("hero", heroes), target: pick("target", heroes), amount: num("amount", 1) }],
-      move: ["➜", "Move", { hero: pick("hero", heroes), to: pick("to", zones.concat([["hq", "Guardians HQ"]])), target: pick("target", heroes.concat(villains), true) }],
-      gain_cube: ["✚", "Gain a cube", { hero: pick("hero", heroes), colour: pick("colour", COLOURS.slice(1, 5).map((c) => [c, c])) }],
-      strengthen: ["⇧", "Strengthen", { hero: pick("hero", heroes), power: pick("power", slots) }],
+      heal: ["heart", "Heal", { hero: pick("hero", heroes), target: pick("target", heroes), amount: num("amount", 1) }],
+      move: ["move", "Move", { hero: pick("hero", heroes), to: pick("to", zones.concat([["hq", "Guardians HQ"]])), target: pick("target", heroes.concat(villains), true) }],
+      gain_cube: ["plus", "Gain a cube", { hero: pick("hero", heroes), colour: pick("colour", COLOURS.slice(1, 5).map((c) => [c, c])) }],
+      strengthen: ["up", "Strengthen", { hero: pick("hero", heroes), power: pick("power", slots) }],
     };
     const legal = view.expect.actions || [];
     return Object.entries(spec).filter(([type]) => legal.includes(type)).map(([type, [icon, word, fields]]) => {
       const form = el("form", { class: "inv-effect", "data-action": type },
         Object.entries(fields).map(([k, input]) => el("label", { class: input.type === "checkbox" ? "check" : "" }, C.human(k) + " ", input)),
-        el("button", { type: "submit", class: "big", "data-key": "effect-" + type }, el("span", { class: "icon", "aria-hidden": "true" }, icon), el("span", { class: "word" }, word)));
+        el("button", { type: "submit", class: "big", "data-key": "effect-" + type }, C.icon(icon), el("span", { class: "word" }, word)));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
         const data = {};
@@ -116,21 +115,84 @@
         }
         C.act(type, data, data.hero || null);
       });
-      return el("details", { class: "inv-effect-box" }, el("summary", {}, icon + " " + word), form);
+      return el("details", { class: "inv-effect-box" }, el("summary", {}, C.icon(icon), " " + word), form);
     });
   }
 
   function diceButtons(entry, key) {
     const data = entry.data || {};
     const field = entry.field || "face";
-    return el("div", {}, el("p", {}, "⚄ " + C.human(entry.die) + " die: tap the face rolled"), el("div", { class: "faces" },
+    return el("div", {}, el("p", {}, C.icon("die"), " " + C.human(entry.die) + " die: tap the face rolled"), el("div", { class: "faces" },
       [...new Set(entry.faces)].map((f) => C.button(null, f, () => C.act(entry.action, Object.assign({}, data, { [field]: field === "faces" ? [f] : f }), entry.player || null),
         { class: "face", "data-key": key + "-" + f })),
-      C.button("⚄", "Roll for me", () => C.act(entry.action, Object.assign({}, data), entry.player || null), { "data-key": key + "-virtual" })));
+      C.button("die", "Roll for me", () => C.act(entry.action, Object.assign({}, data), entry.player || null), { "data-key": key + "-virtual" })));
   }
 
+  // -- the table: what the whole table needs at a glance; every detail stays on the phones --------
+
+  // The zones as rows of one table: the column heads say what the numbers are, once.
+  function tvZones(s) {
+    const cap = comps().minion_cap || 3;
+    const head = el("div", { class: "inv-zrow head" }, el("span", {}, ""), el("span", {}, "Danger"), el("span", {}, "Dead"),
+      el("span", {}, "Minions"), el("span", {}, "Villains"));
+    return el("div", { class: "inv-ztable", role: "table", "aria-label": "Zones" }, head, s.zones.map((z) => {
+      const c = z.civilians;
+      const villains = z.villains.filter(Boolean);
+      return el("div", { class: "inv-zrow", "data-zone": z.name, role: "row" },
+        el("b", {}, zoneName(z.name)), el("span", { class: c.danger ? "warn" : "" }, c.danger), el("span", {}, c.dead),
+        el("span", {}, z.minions + "/" + cap),
+        el("span", { class: "inv-vs" }, villains.length ? villains.map((v, i) => el("span", { class: "villain", "data-villain": v.id, "data-drop": i ? "3" : null },
+          v.name + " ", el("span", { class: "hp" }, C.icon("heart"), v.remaining + "/" + v.health))) : el("span", { class: "none" }, "none")));
+    }));
+  }
+
+  function tvHero(h) {
+    const crashAt = h.crash_at || 5;
+    const blacks = el("span", { class: "chips", "aria-hidden": "true" });
+    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
+    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
+      el("h3", {}, h.name, h.done ? C.tag("check", "done") : null, el("span", { class: "by", "data-drop": "4" }, zoneName(h.zone))),
+      el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blacks),
+      h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " rescued" : " crashed") : null);
+  }
+
+  function tvTrack(s) {
+    const now = s.track.find((t) => t.current);
+    return el("div", { class: "inv-track-tv", "data-drop": "1" },
+      el("ol", { class: "inv-steps", "aria-hidden": "true" }, s.track.map((t) => el("li", { class: t.current ? "current" : now && t.space < now.space ? "past" : "" }))),
+      now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (now.icons.join(", ") || "nothing")) : null);
+  }
+
+  // The API's own words in a prompt ("use_helper with data.cancel") are for scripts, not people.
+  const plain = (text) => String(text || "").replace(/\s*\([^)]*\b(data\.|_)[^)]*\)/g, "").replace(/\bsend (\w+)/g, "tap $1");
+
   C.register("invincible", {
-    icon: "⚡",
+    icon: "bolt",
+    short: "Invincible",
+    playerName: (view, id) => { const h = view.state.heroes.find((x) => x.id === id); return h ? h.name : id; },
+    // the table's next step without the asides in brackets (each screen's controls give them)
+    next(view) {
+      const e = view.expect || {};
+      const p = e.pending || {};
+      if (p.kind === "contingency") {
+        const helper = (comps().helpers || []).find((h) => h.id === p.helper);
+        return "Cancel up to " + p.max + " villain abilities with " + (helper ? helper.name : C.human(p.helper)) + ", or tap Resolved";
+      }
+      return plain(e.prompt).replace(/\s*\((?!assumed\))[^)]*\)/g, "");
+    },
+
+    table(view) {
+      const s = view.state;
+      return el("div", { class: "inv-tv" },
+        el("div", { class: "tv-line", "data-drop": "2" }, el("span", {}, C.icon("round"), " Round " + s.round),
+          el("span", { class: s.casualties ? "warn" : "" }, C.icon("grave"), " " + s.casualties + "/" + s.casualty_limit + " casualties"),
+          el("span", { "data-drop": "4" }, C.icon("burst"), " KOs " + s.kos + "/" + s.ko_limit),
+          el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total)),
+        tvTrack(s),
+        tvZones(s),
+        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map(tvHero)));
+    },
+
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal",
       "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
 
@@ -138,21 +200,21 @@
       const s = view.state;
       const hq = s.heroes.filter((h) => h.zone === "hq").map((h) => h.name);
       return el("div", { class: "invincible" },
-        el("div", { class: "row facts" }, stat("↻ Round", s.round), stat("☰ Episode", s.episode.number + ": " + s.episode.name),
-          stat("◎ Difficulty", C.human(s.difficulty)), stat("✝ Casualties", s.casualties + "/" + s.casualty_limit),
-          stat("✸ KOs", s.kos + "/" + s.ko_limit), stat("★ Score so far", s.score.total, { "data-score": s.score.total })),
+        el("div", { class: "row facts" }, stat("Round", s.round), stat("Episode", s.episode.number + ": " + s.episode.name),
+          stat("Difficulty", C.human(s.difficulty)), stat("Casualties", s.casualties + "/" + s.casualty_limit),
+          stat("KOs", s.kos + "/" + s.ko_limit), stat("Score so far", s.score.total, { "data-score": s.score.total })),
         track(s),
         el("div", { class: "inv-zones" }, s.zones.map((z) => zoneBox(z, s))),
-        hq.length ? el("p", {}, "⌂ Guardians HQ: " + hq.join(", ")) : null,
+        hq.length ? el("p", {}, C.icon("home"), " Guardians HQ: " + hq.join(", ")) : null,
         el("div", { class: "inv-heroes" }, s.heroes.map(heroBox)));
     },
 
-    decks(view) {
+    decks(view, table) {
       const s = view.state;
       const items = Object.entries(s.decks).filter(([k, n]) => n || s.discards[k]).map(([k, n]) =>
-        stat("🂠 " + C.human(k), n + " left, " + s.discards[k] + " discarded", { "data-deck": k }));
+        stat(C.human(k), table ? n + " left" : n + " left, " + s.discards[k] + " discarded", { "data-deck": k, "data-drop": table ? "5" : null }));
       const last = s.last_event || s.event;
-      if (last) items.push(el("div", { class: "last-card" }, el("span", { class: "label" }, "Last event"), el("b", {}, last.name || String(last))));
+      if (last) items.unshift(el("div", { class: "last-card" }, el("span", { class: "label" }, s.event ? "Event" : "Last event"), el("b", {}, last.name || String(last))));
       return el("div", { class: "deck-row" }, items);
     },
 
@@ -174,32 +236,32 @@
       const has = (t) => (e.actions || []).includes(t);
       if (e.pending && e.choices && has("choose")) {
         const key = e.pending.kind === "discard" ? "villain" : "zone";
-        box.append(el("p", { class: "prompt" }, "☞ " + e.prompt), el("div", { class: "faces" },
-          e.choices.map((o) => C.button("☞", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
+        box.append(el("p", { class: "prompt" }, C.icon("go"), " " + e.prompt), el("div", { class: "faces" },
+          e.choices.map((o) => C.button("go", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
       }
       (e.dice || []).filter((d) => d.action).forEach((d, i) => box.append(diceButtons(d, "die" + i)));
       if (has("advance")) {
         const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
-        box.append(C.button("▶", "Advance the episode track", () => {
+        box.append(C.button("play", "Advance the episode track", () => {
           const names = villains.value.split(",").map((x) => x.trim()).filter(Boolean);
           C.act("advance", names.length ? { villains: names } : {}, null);
         }, { class: "big", "data-key": "advance" }), el("label", {}, "Villains drawn (physical deck) ", villains));
       }
-      if (has("reveal")) box.append(C.button("🂠", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
-      if (has("resolved")) box.append(C.button("✔", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
+      if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
+      if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
       if (e.phase === "hero" && Array.isArray(e.heroes)) {
         for (const hx of e.heroes) {
           const h = s.heroes.find((x) => x.id === hx.hero);
           if (!h || !hx.actions.some((a) => a !== "done")) continue;
-          const part = el("section", { class: "inv-turn", "data-hero": h.id }, el("h3", {}, "☺ " + h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)));
+          const part = el("section", { class: "inv-turn", "data-hero": h.id }, el("h3", {}, C.icon("person"), h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)));
           if (hx.actions.includes("pull")) part.append(cubePicker("pull", h.id, h.bag, "pull-" + h.id));
-          if (hx.actions.includes("defiance")) part.append(el("details", {}, el("summary", {}, "⚑ Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
+          if (hx.actions.includes("defiance")) part.append(el("details", {}, el("summary", {}, C.icon("flag"), " Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
           if (hx.actions.includes("play") || hx.actions.includes("drop")) part.append(playForm(h, "play-" + h.id));
           box.append(part);
         }
       }
       const effects = effectForms(view);
-      if (effects.length) box.append(el("h3", {}, "✎ Apply a card's effect"), ...effects);
+      if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply a card's effect"), ...effects);
       return box;
     },
 
@@ -219,12 +281,12 @@
       time.addEventListener("change", () => { custom.hidden = time.value !== "custom"; });
       const campaign = el("input", { id: "inv-campaign", size: 16, placeholder: "(none)" });
       const box = el("div", { class: "inv-setup" },
-        el("label", {}, "☰ Episode ", episode),
+        el("label", {}, "Episode ", episode),
         el("fieldset", {}, el("legend", {}, "Difficulty"), radio("inv-diff", "easy", "Easy"), radio("inv-diff", "normal", "Normal", true), radio("inv-diff", "hardcore", "Hardcore")),
         el("fieldset", {}, el("legend", {}, "Heroes, in playing order (tick 2 to 4; solo: tick 2)"), heroes,
           el("label", { class: "check" }, el("input", { type: "checkbox", id: "inv-solo" }), " Solo: one player runs both heroes")),
-        el("label", {}, "◷ Hero time per Hero Phase ", time, custom),
-        el("label", {}, "⚑ Campaign id ", campaign),
+        el("label", {}, "Hero time per Hero Phase ", time, custom),
+        el("label", {}, "Campaign id ", campaign),
         el("fieldset", {}, el("legend", {}, "Helper cards (up to two; not with a campaign)"), checks("inv-helper", components.helpers || [])),
         el("fieldset", {}, el("legend", {}, "Challenge cards (up to two; not with a campaign)"), checks("inv-challenge", components.challenges || [])));
       const ticked = [];

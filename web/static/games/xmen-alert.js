@@ -4,13 +4,13 @@
 (function () {
   const C = Companion;
   const el = C.el;
-  const FACE = { xmen: ["✕", "X-Men"], marvel: ["★", "Marvel"], evil_mutant: ["☠", "Evil Mutant"], blank: ["○", "Blank"] };
+  const FACE = { xmen: ["xmen", "X-Men"], marvel: ["star", "Marvel"], evil_mutant: ["skull", "Evil Mutant"], blank: ["blank", "Blank"] };
   // the ability kinds the engine knows (companion/games/xmen_data.py) and the numbers each takes
   const KINDS = { extra_dice_leading: ["dice"], team_dice_leading: ["dice"], flight: [], recovery: ["xmen", "marvel"],
     alt_attack: ["dice", "xmen", "marvel"], bonus_experience: ["dice"] };
   const comps = () => (C.info["xmen-alert"] || {}).components || {};
-  const faceWord = (f) => (FACE[f] ? FACE[f][0] + " " + FACE[f][1] : String(f));
-  const stat = (label, value) => el("div", { class: "stat" }, el("span", { class: "label" }, label), " ", el("b", {}, value));
+  const faceTag = (f) => (FACE[f] ? C.tag(FACE[f][0], FACE[f][1]) : el("span", {}, String(f)));
+  const stat = (label, value, drop) => el("div", { class: "stat", "data-drop": drop || null }, el("span", { class: "label" }, label), " ", el("b", {}, value));
 
   function heroName(view, id) {
     for (const t of view.state.teams) for (const h of t.headquarters) if (h.id === id) return h.name;
@@ -18,34 +18,56 @@
     return c ? c.name : id;
   }
 
-  // A Strength Track: the indicator (◆) and each team's leader (its player's initial), in words too.
+  // A Strength Track: the indicator and each team's leader (its player's initial), in words too.
   function strengthTrack(zone) {
     const cells = el("ol", { class: "xm-track", "aria-hidden": "true" });
     for (let i = 1; i <= zone.strength_track; i++) {
       const here = zone.teams.filter((t) => t.position === i).map((t) => t.player[0]);
       const ind = zone.indicator === i;
-      cells.append(el("li", { class: (ind ? "ind " : "") + (here.length ? "team" : "") }, ind ? "◆" : here.join("") || ""));
+      cells.append(el("li", { class: (ind ? "ind " : "") + (here.length ? "team" : "") }, ind ? "I" : here.join("") || ""));
     }
     return cells;
   }
 
+  // The same track as a bar for the table: the indicator a black mark, each team a blue one.
+  function trackBar(zone) {
+    const at = (i) => "left:" + (100 * (i - 0.5) / zone.strength_track).toFixed(1) + "%";
+    return el("div", { class: "bar-track", "aria-hidden": "true", "data-indicator": zone.indicator || null },
+      zone.indicator ? el("span", { style: at(zone.indicator) }) : null,
+      zone.teams.map((t) => el("span", { class: "team", style: at(t.position || 0.5) })));
+  }
+
+  function cardLine(zone) {
+    const card = zone.card;
+    return card ? el("p", { class: "xm-card " + card.kind }, C.icon(card.kind === "evil_mutant" ? "skull" : "flag"), " ", el("b", {}, card.name))
+      : zone.recruit ? el("p", { class: "xm-card recruit" }, C.icon("plus"), " ", el("b", {}, "Recruit " + zone.recruit))
+      : el("p", { class: "none" }, "empty");
+  }
+
   function zoneBox(zone) {
     const card = zone.card;
-    const what = card ? el("p", { class: "xm-card " + card.kind }, el("b", {}, (card.kind === "evil_mutant" ? "☠ " : "⚑ ") + card.name),
-      " · Strength " + card.strength + " · Experience " + card.experience)
-      : zone.recruit ? el("p", { class: "xm-card recruit" }, el("b", {}, "✚ Recruit " + zone.recruit))
-      : el("p", { class: "none" }, "— empty");
     const teams = zone.teams.map((t) => el("li", {}, el("b", {}, t.player), ": " + (t.leader_name || t.leader) + " on " + t.position +
-      (t.backers.length ? " (+" + t.backers.length + " backing)" : "") + (t.started ? "" : " — not rolled yet")));
+      (t.backers.length ? " (+" + t.backers.length + " backing)" : "") + (t.started ? "" : " (not rolled yet)")));
     return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
-      el("h3", {}, "⚔ Zone " + zone.number), what,
-      zone.indicator ? el("p", { class: "xm-ind" }, "◆ indicator on " + zone.indicator + " of " + zone.strength_track) : null,
+      el("h3", {}, C.icon("battle"), "Zone " + zone.number), cardLine(zone),
+      card ? el("p", {}, "Strength " + card.strength + " · Experience " + card.experience) : null,
+      zone.indicator ? el("p", { class: "xm-ind" }, "indicator on " + zone.indicator + " of " + zone.strength_track) : null,
       strengthTrack(zone), el("ul", { class: "xm-sides" }, teams.length ? teams : el("li", { class: "none" }, "no team here")));
+  }
+
+  function tvZone(zone, view) {
+    const card = zone.card;
+    return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
+      el("h3", {}, C.icon("battle"), "Zone " + zone.number), cardLine(zone),
+      card ? el("p", { "data-drop": "4" }, "Str " + card.strength + " · Exp " + card.experience) : null,
+      zone.indicator ? [trackBar(zone), el("p", { class: "xm-ind", "data-drop": "5" }, "Track " + zone.indicator + "/" + zone.strength_track)] : null,
+      zone.teams.map((t) => el("p", { "data-drop": "3" }, el("b", {}, t.player), " " + t.position,
+        el("span", { "data-drop": "6" }, " " + heroName(view, t.leader)))));
   }
 
   function chips(h) {
     const box = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < h.durability; i++) box.append(el("span", { class: i < h.hits ? "chip hit" : "chip" }, i < h.hits ? "●" : "○"));
+    for (let i = 0; i < h.durability; i++) box.append(el("span", { class: "chip-dot" + (i < h.hits ? " hit" : "") }));
     return box;
   }
 
@@ -53,15 +75,24 @@
     const turn = view.state.player === team.player;
     const heroes = team.headquarters.map((h) => el("li", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id },
       el("b", {}, h.name), " ", chips(h), " " + h.hits + "/" + h.durability + " hits",
-      h.seriously_wounded ? el("span", { class: "warn" }, " ✚ seriously wounded") : null,
-      el("small", {}, " · " + (h.where === "headquarters" ? "⌂ at HQ" : "⚔ " + h.where.replace("zone", "Battle Zone")) +
+      h.seriously_wounded ? el("span", { class: "warn" }, " seriously wounded") : null,
+      el("small", {}, " · " + (h.where === "headquarters" ? "at HQ" : h.where.replace("zone", "Battle Zone")) +
         " · FS " + h.fighting_skill + " / D " + h.durability + " / I " + h.intelligence + " = " + h.total_power +
-        (h.acted ? " · ✔ acted" : ""))));
+        (h.acted ? " · acted" : ""))));
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
-      el("h3", {}, "⌂ " + team.player + "'s HQ", turn ? el("b", {}, " ◀ turn") : ""),
+      el("h3", {}, C.icon("home"), team.player + "'s HQ", turn ? el("b", {}, "(turn)") : ""),
       el("ul", {}, heroes),
-      el("p", { class: "xm-held" }, "🂠 held: ", el("b", {}, team.held.length ? team.held.join(", ") : "none"),
-        " · ☠ captured ", el("b", {}, String(team.captured.length))));
+      el("p", { class: "xm-held" }, C.icon("card"), " held: ", el("b", {}, team.held.length ? team.held.join(", ") : "none"),
+        " · captured ", el("b", {}, String(team.captured.length))));
+  }
+
+  function tvTeam(team, view) {
+    const turn = view.state.player === team.player;
+    return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
+      el("h3", {}, team.player, turn ? el("span", {}, "(turn)") : null),
+      team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": "2" },
+        h.name, " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
+      team.held.length ? el("p", { "data-drop": "6" }, C.icon("card"), " " + team.held.length + " held") : null);
   }
 
   function expTrack(state) {
@@ -69,13 +100,22 @@
     const list = el("ol", { class: "xm-exp", "aria-hidden": "true" });
     for (let i = 0; i <= x.spaces; i++) {
       const who = Object.entries(x.movers).filter(([, p]) => p === i).map(([n]) => n[0]);
-      const mark = i === x.victory ? "★" : x.recruit.includes(i) ? "✚" : x.training_luck.includes(i) ? "🂠" : "";
+      const mark = i === x.victory ? "V" : x.recruit.includes(i) ? "R" : x.training_luck.includes(i) ? "T" : "";
       list.append(el("li", { class: who.length ? "here" : "" }, el("small", {}, i), who.length ? who.join("") : mark));
     }
     return el("section", { class: "xm-exp-box", "aria-label": "Experience Track" },
-      el("h3", {}, "↗ Experience Track"), list,
+      el("h3", {}, C.icon("up"), "Experience Track"), list,
       el("p", {}, Object.entries(x.movers).map(([n, p]) => n + " on " + p).join(" · "),
-        el("small", {}, " (🂠 Training & Luck, ✚ recruit, ★ Victory; goal " + x.goal + ")")));
+        el("small", {}, " (T Training & Luck, R recruit, V Victory; goal " + x.goal + ")")));
+  }
+
+  function tvExp(state) {
+    const x = state.experience_track;
+    const at = (i) => "left:" + (100 * (i + 0.5) / (x.spaces + 1)).toFixed(1) + "%";
+    return el("section", { class: "xm-exp-box", "data-drop": "1", "aria-label": "Experience Track" },
+      el("div", { class: "bar-track", "aria-hidden": "true" }, Object.values(x.movers).map((p) => el("span", { class: "team", style: at(p) }))),
+      el("p", {}, C.icon("up"), " Experience: " + Object.entries(x.movers).map(([n, p]) => n + " " + p).join(" · "),
+        el("span", { "data-drop": "5" }, " · recruit at " + x.goal)));
   }
 
   // Dice by tapping faces: each tap adds one die showing that face; send when all are in.
@@ -83,25 +123,25 @@
     const faces = [];
     const count = entry.count;
     const shown = el("p", { class: "xm-picked", "aria-live": "polite" });
-    const send = C.button("⚄", "Send " + count + " dice", () => C.act(entry.action, Object.assign({}, entry.data, { faces }), entry.player),
+    const send = C.button("die", "Send " + count + " dice", () => C.act(entry.action, Object.assign({}, entry.data, { faces }), entry.player),
       { class: "big", disabled: true, "data-key": key + "-send" });
     const show = () => {
-      shown.textContent = faces.length + " of " + count + " dice: " + (faces.map(faceWord).join(", ") || "tap the faces shown");
+      shown.textContent = faces.length + " of " + count + " dice: " + (faces.map((f) => (FACE[f] ? FACE[f][1] : f)).join(", ") || "tap the faces shown");
       send.disabled = faces.length !== count;
     };
-    const row = el("div", { class: "faces" }, entry.faces.map((f) => C.button(FACE[f] ? FACE[f][0] : "", FACE[f] ? FACE[f][1] : f,
+    const row = el("div", { class: "faces" }, entry.faces.map((f) => C.button(FACE[f] ? FACE[f][0] : null, FACE[f] ? FACE[f][1] : f,
       () => { if (faces.length < count) { faces.push(f); show(); } }, { class: "face", "data-key": key + "-" + f })),
-    C.button("⌫", "Remove last", () => { faces.pop(); show(); }, { class: "small", "data-key": key + "-undo" }));
+    C.button("erase", "Remove last", () => { faces.pop(); show(); }, { class: "small", "data-key": key + "-undo" }));
     show();
     return el("div", { class: "xm-dice" }, row, shown, el("div", { class: "row" }, send,
-      C.button("⚄", "Roll for me", () => C.act(entry.action, Object.assign({}, entry.data), entry.player), { "data-key": key + "-virtual" })));
+      C.button("die", "Roll for me", () => C.act(entry.action, Object.assign({}, entry.data), entry.player), { "data-key": key + "-virtual" })));
   }
 
-  function rollTitle(entry, view) {
+  function rollWords(entry, view) {
     const d = entry.data || {};
-    const who = d.hero ? heroName(view, d.hero) : entry.player;
-    const where = d.zone ? " in Battle Zone " + d.zone : "";
-    return "⚄ " + who + ": " + entry.purpose + " roll" + where + (d.attack ? " (" + C.human(d.attack) + ")" : "") + " — " + entry.count + " dice";
+    const where = d.zone ? " in Zone " + d.zone : "";
+    return entry.player + ": " + entry.purpose + " roll" + (d.hero ? " for " + heroName(view, d.hero) : "") + where +
+      (d.attack ? " (" + C.human(d.attack) + ")" : "") + ", " + entry.count + " dice";
   }
 
   function deployForm(view) {
@@ -114,13 +154,13 @@
     const draw = () => {
       const zoneRow = el("div", { class: "faces", role: "group", "aria-label": "Battle Zone" }, zones.map((z) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(z === zone), "data-key": "deploy-zone-" + z,
-          onclick: () => { zone = z; picked.length = 0; draw(); } }, "⚔ Zone " + z)));
+          onclick: () => { zone = z; picked.length = 0; draw(); } }, C.icon("battle"), "Zone " + z)));
       const heroRow = el("div", { class: "faces", role: "group", "aria-label": "Characters" }, options[zone].map((h) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(picked.includes(h)), "data-key": "deploy-hero-" + h,
           onclick: () => { const i = picked.indexOf(h); if (i < 0) picked.push(h); else picked.splice(i, 1); draw(); } },
-        (picked.includes(h) ? "✔ " : "☐ ") + heroName(view, h) + (picked[0] === h ? " (leader)" : ""))));
-      box.replaceChildren(el("h3", {}, "➜ Deploy to a Battle Zone"), zoneRow, el("p", { class: "hint" }, "Characters (the first you tick leads):"), heroRow,
-        C.button("➜", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
+        C.icon(picked.includes(h) ? "check" : "box"), heroName(view, h) + (picked[0] === h ? " (leader)" : ""))));
+      box.replaceChildren(el("h3", {}, C.icon("move"), "Deploy to a Battle Zone"), zoneRow, el("p", { class: "hint" }, "Characters (the first you tick leads):"), heroRow,
+        C.button("move", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
           () => C.act("deploy", { zone: Number(zone), heroes: picked.slice(), leader: picked[0] }),
           { class: "big", disabled: !picked.length, "data-key": "deploy-send" }));
     };
@@ -132,40 +172,66 @@
     return (view.expect.cards || []).map((c) => {
       const targets = c.targets || c.heroes;
       const send = (extra) => C.act("card.play", Object.assign({ card: c.card }, extra), c.player);
-      return el("div", { class: "xm-cardplay" }, el("p", {}, "🂠 " + c.player + " may play " + c.card + (targets ? " on:" : "")),
-        el("div", { class: "faces" }, targets ? targets.map((t) => C.button("☞", c.targets ? t : heroName(view, t),
+      return el("div", { class: "xm-cardplay" }, el("p", {}, C.icon("card"), " " + c.player + " may play " + c.card + (targets ? " on:" : "")),
+        el("div", { class: "faces" }, targets ? targets.map((t) => C.button("go", c.targets ? t : heroName(view, t),
           () => send(c.targets ? { target: t } : { hero: t }), { "data-key": "card-" + c.card + "-" + t }))
-          : C.button("🂠", "Play " + c.card, () => send({}), { "data-key": "card-" + c.card })));
+          : C.button("card", "Play " + c.card, () => send({}), { "data-key": "card-" + c.card })));
     });
   }
 
+  function goingFirst(s) {
+    return s.going_first && s.phase === "first" ? el("p", {}, C.icon("die"), " Going first: " +
+      (Object.entries(s.going_first.rolls).map(([p, n]) => p + " " + n).join(", ") || "no rolls yet") +
+      (s.going_first.to_roll.length ? "; still to roll: " + s.going_first.to_roll.join(", ") : "")) : null;
+  }
+
   C.register("xmen-alert", {
-    icon: "⚔",
+    icon: "battle",
+    short: "X-Men Alert",
     handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play"],
+
+    face(f) { return FACE[f] ? { icon: FACE[f][0], word: FACE[f][1] } : null; },
+
+    // The next step in a few words: the first roll still to make, and how many follow it.
+    next(view) {
+      const e = view.expect || {};
+      const d = (e.dice || [])[0];
+      const can = (t) => (e.actions || []).includes(t);
+      if (!d && can("deploy")) return e.player + ": deploy, recover at HQ" + (can("turn.end") ? ", or end the turn" : "");
+      if (!d) return e.prompt;
+      const more = e.dice.length > 1 ? " (" + (e.dice.length - 1) + " more to roll)" : "";
+      if (d.action === "first.roll") return d.player + ": roll 5 dice to see who goes first";
+      return rollWords(d, view) + more;
+    },
 
     board(view) {
       const s = view.state;
       return el("div", { class: "xmen" },
         el("div", { class: "xm-zones" }, s.zones.map(zoneBox)),
         el("div", { class: "xm-teams" }, s.teams.map((t) => teamBox(t, view))),
-        expTrack(s),
-        s.going_first && s.phase === "first" ? el("p", {}, "⚄ Going first: " +
-          (Object.entries(s.going_first.rolls).map(([p, n]) => p + " " + n).join(", ") || "no rolls yet") +
-          (s.going_first.to_roll.length ? "; still to roll: " + s.going_first.to_roll.join(", ") : "")) : null);
+        expTrack(s), goingFirst(s));
     },
 
-    decks(view) {
+    table(view) {
+      const s = view.state;
+      return el("div", { class: "xm-tv" },
+        el("div", { class: "xm-zones" }, s.zones.map((z) => tvZone(z, view))),
+        goingFirst(s),
+        el("div", { class: "xm-teams", "data-drop": "1" }, s.teams.map((t) => tvTeam(t, view))),
+        tvExp(s));
+    },
+
+    decks(view, table) {
       const d = view.state.decks;
-      return el("div", { class: "deck-row" }, stat("⚠ Alert", d.alert), stat("☺ Power Stat", d.power_stat),
-        stat("🂠 Training & Luck", d.training_luck), stat("☠ Turned in", d.alert_turned_in));
+      return el("div", { class: "deck-row" }, stat("Alert", d.alert), stat("Power Stat", d.power_stat, table ? "6" : null),
+        stat("Training & Luck", d.training_luck, table ? "5" : null), stat("Turned in", d.alert_turned_in, table ? "4" : null));
     },
 
-    lastRoll(view) {
+    lastRoll(view, last) {
       const r = view.state.last_roll;
-      if (!r) return null;
-      const counts = Object.keys(FACE).map((f) => faceWord(f) + " " + r.faces.filter((x) => x === f).length);
-      return el("div", { class: "roll" }, el("span", { class: "label" }, r.player + " · " + r.purpose + (r.hero ? " · " + heroName(view, r.hero) : "") + ": "),
-        el("b", {}, r.points + " points" + (r.hits ? ", " + r.hits + " hits" : "")), el("p", { class: "xm-faces" }, counts.join(" · ")));
+      if (!r || r.player !== last.player) return null;
+      return el("p", { class: "roll" }, el("b", {}, r.points + " points" + (r.hits ? ", " + r.hits + (r.hits === 1 ? " hit" : " hits") : "")),
+        el("span", { "data-drop": "5" }, " · " + r.purpose + (r.hero ? ", " + heroName(view, r.hero) : "")));
     },
 
     describe(action, view) {
@@ -182,12 +248,12 @@
     controls(view) {
       const e = view.expect;
       const box = el("div", { class: "xm-controls" });
-      if (e.must && e.must.length) box.append(el("p", { class: "warn" }, "⚠ Still to do: " + e.must.join("; ")));
-      (e.dice || []).forEach((entry, i) => box.append(el("div", { class: "xm-roll" }, el("h3", {}, rollTitle(entry, view)),
+      if (e.must && e.must.length) box.append(el("p", { class: "warn" }, C.icon("warn"), " Still to do: " + e.must.join("; ")));
+      (e.dice || []).forEach((entry, i) => box.append(el("div", { class: "xm-roll" }, el("h3", {}, C.icon("die"), rollWords(entry, view)),
         dicePicker(entry, "roll" + i))));
       if ((e.actions || []).includes("deploy")) box.append(deployForm(view) || "");
       box.append(...cardForms(view));
-      if ((e.actions || []).includes("turn.end")) box.append(C.button("⏎", "End " + e.player + "'s turn", () => C.act("turn.end"), { class: "big", "data-key": "turn-end" }));
+      if ((e.actions || []).includes("turn.end")) box.append(C.button("end", "End " + e.player + "'s turn", () => C.act("turn.end"), { class: "big", "data-key": "turn-end" }));
       return box;
     },
 
@@ -201,10 +267,10 @@
       const num = (k, label) => el("label", {}, label + " ", f[k] = el("input", { name: "tc-" + k, type: "number", min: 0, max: 60, size: 3 }));
       const kind = el("select", { name: "tc-kind" }, el("option", { value: "" }, "(no extra ability)"),
         Object.keys(KINDS).map((k) => el("option", { value: k }, C.human(k))));
-      const drawList = () => list.replaceChildren(...typed.map((c, i) => el("li", {}, "☺ " + c.name + ": FS " + c.fighting_skill + " / D " + c.durability +
+      const drawList = () => list.replaceChildren(...typed.map((c, i) => el("li", {}, c.name + ": FS " + c.fighting_skill + " / D " + c.durability +
         " / I " + c.intelligence + " = " + c.total_power + (c.abilities.length ? " · " + c.abilities[0].name : "") + " ",
-      C.button("✖", "Remove", () => { typed.splice(i, 1); drawList(); }, { class: "small" }))));
-      const add = C.button("✚", "Add this card", () => {
+      C.button("cross", "Remove", () => { typed.splice(i, 1); drawList(); }, { class: "small" }))));
+      const add = C.button("plus", "Add this card", () => {
         const card = { id: f.name.value.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""), name: f.name.value.trim(), abilities: [] };
         for (const k of ["fighting_skill", "durability", "intelligence", "total_power"]) card[k] = Number(f[k].value);
         if (kind.value) {
@@ -220,7 +286,7 @@
         el("fieldset", {}, el("legend", {}, "Rules"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "basic", checked: true }), " Basic game"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")),
-        el("details", {}, el("summary", {}, "✎ Type in a Power Stat card from the box"),
+        el("details", {}, el("summary", {}, C.icon("pencil"), " Type in a Power Stat card from the box"),
           el("p", { class: "hint" }, "Its printed values. A card with the name of one the companion knows replaces it; a new one joins the deck. Total Power must be Fighting Skill + Durability + Intelligence."),
           el("label", {}, "Name ", f.name = el("input", { name: "tc-name", size: 14 })),
           num("fighting_skill", "Fighting Skill"), num("durability", "Durability"), num("intelligence", "Intelligence"), num("total_power", "Total Power"),

@@ -1,0 +1,48 @@
+"""The table's last roll: one record, whatever channel entered it (a tap, the camera, a button,
+the serial peripheral, a replayed file), so every screen shows the same, newest roll.
+
+An action is a roll when the engine's ``expect()`` just before it asked for it (a DiceRequest,
+companion/dice.py, naming its action); the faces are the ones the action carried in each kind
+of die's field (a virtual roll carries none: the engine drew them, and its own state and log
+say what came up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.actions import Action
+from companion.dice import requests
+
+
+def is_roll(expect: dict[str, Any] | None, action: Action) -> bool:
+    return any(r.action == action.type for r in requests(expect))
+
+
+def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, Any] | None,
+           read: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The roll ``action`` made, as the view shows it. ``read`` is the camera read it came from."""
+    dice = []
+    fields = set()    # several requests may name the same action (one per hero who must roll)
+    for request in requests(expect):
+        if request.action != action.type:
+            continue
+        for kind in request.dice:
+            if kind.field in fields:
+                continue
+            fields.add(kind.field)
+            value = action.data.get(kind.field)
+            for face in value if isinstance(value, list) else [] if value is None else [value]:
+                dice.append({"die": kind.die, "face": face})
+    log = (state_json or {}).get("log")
+    return {
+        "type": action.type,
+        "player": action.player or (expect or {}).get("player"),
+        "source": "camera" if read is not None else action.source,
+        "confirmed_by": None if read is None or not read.get("doubtful") else action.source,
+        "at": action.at,
+        "dice": dice,
+        "virtual": not dice,
+        "read": read["id"] if read is not None else None,
+        "said": log[-1] if isinstance(log, list) and log else None,
+    }

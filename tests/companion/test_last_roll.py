@@ -1,0 +1,68 @@
+"""One truth for "last roll": whatever channel entered the newest roll (the camera, a tap, a
+button, a replayed file), the view's ``last_roll`` is that roll, and it survives a restart."""
+
+import pytest
+
+from companion.actions import Action
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+
+def read(face, confidence):
+    return Action("dice.read", data={"id": f"r-{face}-{round(confidence * 100)}", "set": "incredibles-movement",
+                                     "dice": [{"face": face, "confidence": confidence}]}, source="camera")
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    s.start("incredibles", {"players": ["dash", "violet"], "starting_problems": ["A", "B", "C"]}, seed=2)
+    return s
+
+
+def test_a_roll_tapped_after_a_camera_read_replaces_it_everywhere(session):
+    view = session.submit(read("3", 0.97))
+    assert view["last_roll"]["source"] == "camera" and view["last_roll"]["read"] == "r-3-97"
+    assert [d["face"] for d in view["last_roll"]["dice"]] == ["3"]
+    view = session.submit(Action("move", "dash", {"to": "3"}, source="dashboard"))
+    assert view["last_roll"]["read"] == "r-3-97"            # a move is not a roll: it stays
+    assert view["dice_read"]["id"] == "r-3-97"
+    # Violet's turn: she taps "Alarm" on a phone. The camera's "3" is no longer the last roll.
+    view = session.submit(Action("roll", "violet", {"face": "alarm"}, source="dashboard"))
+    last = view["last_roll"]
+    assert last["source"] == "dashboard" and last["player"] == "violet" and last["read"] is None
+    assert [(d["die"], d["face"]) for d in last["dice"]] == [("movement", "alarm")]
+    assert view["dice_read"] is None                        # no stale read left in the view
+
+
+def test_a_doubtful_read_is_camera_made_and_player_confirmed(session):
+    view = session.submit(read("2", 0.41))
+    assert view["last_roll"] is None and view["dice_read"]["confirmed"] is False
+    view = session.confirm_read("r-2-41", ["4"], source="dashboard")
+    last = view["last_roll"]
+    assert last["source"] == "camera" and last["confirmed_by"] == "dashboard"
+    assert [d["face"] for d in last["dice"]] == ["4"]
+
+
+def test_a_virtual_roll_says_what_the_engine_drew_and_undo_and_restart_keep_the_truth(session, tmp_path):
+    view = session.submit(Action("roll", "dash", {"face": "2"}, source="button"))
+    first = view["last_roll"]
+    assert first["source"] == "button" and first["virtual"] is False
+    session.submit(Action("move", "dash", {"to": "2"}))
+    view = session.submit(Action("roll", "violet", source="dashboard"))     # "roll it for me"
+    last = view["last_roll"]
+    assert last["virtual"] is True and last["dice"] == []
+    assert last["said"] == view["state"]["log"][-1] and "rolled" in last["said"]
+    assert session.submit(Action("undo"))["last_roll"] == first               # undo brings it back
+    session.journal.close()
+    again = Session(Journal(tmp_path / "j.sqlite3"), Catalog())              # replayed journal
+    assert again.view()["last_roll"] == first
+
+
+def test_a_roll_several_heroes_may_make_counts_each_die_once(tmp_path):
+    s = Session(Journal(tmp_path / "x.sqlite3"), Catalog())
+    s.start("xmen-alert", {"players": ["Ana", "Ben"]}, seed=1)
+    view = s.submit(Action("first.roll", "Ana", {"faces": ["marvel", "xmen", "blank", "blank", "xmen"]}))
+    assert [d["face"] for d in view["last_roll"]["dice"]] == ["marvel", "xmen", "blank", "blank", "xmen"]
+    assert view["last_roll"]["player"] == "Ana"

@@ -1,0 +1,37 @@
+"""`companion serve` as a newcomer meets it: the address phones open, printed plainly, and a
+Ctrl-C that stops it cleanly even with pages connected and the camera watching (SIGTERM with
+requests in flight: test_shutdown.py)."""
+
+import http.client
+import signal
+
+
+def test_the_address_for_phones_is_printed_and_a_loopback_server_says_phones_cannot_reach_it(
+        server_factory, tmp_path):
+    server = server_factory()                                     # 127.0.0.1, as `companion serve`
+    line = server.proc.stdout.readline()
+    assert "phones cannot reach 127.0.0.1" in line and "--host 0.0.0.0" in line
+    everywhere = server_factory("--host", "0.0.0.0", data=tmp_path / "lan")   # as `make run`
+    line = everywhere.proc.stdout.readline()
+    code = everywhere.get("/api/access")[1]["code"]
+    if "no network found" not in line:
+        assert f":{everywhere.port}/play and type the join code {code}" in line, line
+
+
+def test_ctrl_c_with_an_open_event_stream_stops_without_a_traceback(server_factory):
+    server = server_factory("--simulate")
+    server.post("/api/session", {"game": "xmen-alert", "options": {"players": ["Ana", "Ben"]}, "seed": 1})
+    streams = []
+    for _ in range(2):                                            # a table and a phone, watching
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", "/api/events")
+        res = conn.getresponse()
+        assert res.status == 200 and res.read(6) == b"retry:"
+        streams.append(conn)
+    server.proc.send_signal(signal.SIGINT)
+    assert server.proc.wait(20) == 0
+    err = server.proc.stderr.read()
+    assert "Traceback" not in err and "Exception" not in err, err[-2000:]
+    assert "stopping on signal 2" in err
+    for conn in streams:
+        conn.close()

@@ -1,0 +1,49 @@
+// The simulated table on a phone, in `companion serve --simulate` (make run): throw dice into the
+// rendered tray for the simulated camera, and press the table's buttons. Compact on purpose: the
+// controls come first; the devices' own state is on the Devices page.
+// Each section is one function of the hardware status; a new device adds one to SECTIONS.
+"use strict";
+(function () {
+  const C = Companion;
+  const el = C.el;
+  const P = C.panels;
+  let hold = false;
+
+  function tray(hw) {
+    if (!hw.camera) return null;
+    const row = el("div", { class: "sim-row" }, el("span", { class: "label" }, "Dice tray"));
+    if (hw.can_throw) row.append(C.button("die", "Throw the dice", () => C.send("POST", "/api/camera/throw", {}), { "data-key": "sim-throw" }));
+    row.append(C.button("camera", "Read them now", () => C.send("POST", "/api/camera/read", {}), { "data-key": "sim-read" }));
+    return row;
+  }
+
+  function buttons(hw) {
+    const names = hw.can_press && hw.status && hw.status.buttons ? Object.keys(hw.status.buttons) : [];
+    if (!names.length) return null;
+    const holdBtn = C.button("hold", "Hold", () => {
+      hold = !hold;
+      holdBtn.setAttribute("aria-pressed", String(hold));
+    }, { class: "small", "aria-pressed": "false", "data-key": "sim-hold", title: "The next press is a long press" });
+    return el("div", { class: "sim-row" }, el("span", { class: "label" }, "Table buttons"),
+      names.map((name) => C.button("press", C.human(name), async () => {
+        const long = hold;
+        hold = false;
+        holdBtn.setAttribute("aria-pressed", "false");
+        await C.send("POST", "/api/hardware/press", { name, hold: long });
+      }, { "data-key": "press-" + name })), holdBtn);
+  }
+
+  const SECTIONS = [tray, buttons];
+
+  P.simulator = async function () {
+    const box = C.$("simulator");
+    if (!box) return;
+    const res = await C.api("GET", "/api/hardware");
+    const hw = res.ok ? res.data : {};
+    if ((hw.starting || []).length) setTimeout(P.simulator, 2000);  // serve attaches them after it answers
+    const parts = hw.simulate ? SECTIONS.map((s) => s(hw)).filter(Boolean) : [];
+    box.hidden = !parts.length;
+    if (!parts.length) return;
+    box.replaceChildren(el("h2", {}, C.icon("bolt"), " Simulated table ", el("a", { href: "/devices" }, "Devices")), ...parts);
+  };
+})();
