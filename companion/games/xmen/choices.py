@@ -56,7 +56,7 @@ def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
     """Every roll a character in a Battle Zone may make now (of ``kind``: "battle" or "recruit"):
     the leader first, then any backer; with each alternative attack for battles."""
     d, team, out = s.data, s.current, []
-    for z in zones_to_enter(s, team):
+    for z in zones_to_enter(s, team) if s.unfought(team) else ():
         zone = s.zones[z]
         side = zone.side(team.player)
         if side is None or (kind is not None and zone.kind != kind):

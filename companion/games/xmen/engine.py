@@ -143,7 +143,7 @@ class XMenAlert(Game):
         return (s.first_to_roll[0],) if s.phase == "first" and s.first_to_roll else ()
 
     def players_of(self, s: XMenState) -> tuple[str, ...]:
-        return tuple(t.player for t in s.teams)
+        return tuple([t.player for t in s.teams])
 
     def expect(self, s: XMenState) -> dict[str, Any]:
         return view.expect(s, self.open_moves(s))
@@ -192,16 +192,9 @@ class XMenAlert(Game):
 
     def sample_action(self, s: XMenState, rng: random.Random) -> Action:
         """A random open move, in the random player's order of preference (sampler.py), with
-        random valid data from that move's sampler; it asks the table only about the moves it
-        would try."""
-        phase = self.phase_of(s)
-
-        def is_open(kind: str) -> bool:
-            move = self.moves.get(phase, kind)
-            return move is not None and (move.when is None or move.when(s))
-
+        random valid data from that move's sampler (None: the move has no valid data now)."""
         if not self.is_over(s):
-            for kind in sampler.preference(s, is_open, rng):
+            for kind in sampler.preference(s, rng):
                 action = self.sample_move(s, kind, rng)
                 if action is not None:
                     return action

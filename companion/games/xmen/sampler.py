@@ -9,7 +9,7 @@ it ends the turn, and plays a held card now and then.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from companion.actions import Action
 from companion.games.xmen import cards, choices
@@ -18,29 +18,29 @@ from companion.games.xmen.state import XMenState
 PLAY_CARD = 0.2      # how often the random player plays a card it could play
 DEPLOY = 0.85        # ... considers deploying
 RECOVER = 0.7        # ... considers a recovery roll
+PHASE_ROLL = {"first": "first.roll", "bonus": "bonus.roll"}   # what those phases wait for
 
 
-def preference(s: XMenState, is_open: Callable[[str], bool], rng: random.Random) -> Iterator[str]:
-    """The moves the random player tries, in order (it takes the first whose sampler finds valid
-    data); ``is_open(type)`` says whether the table has that move open now, and is asked only
-    about the moves it comes to."""
-    for roll in ("first.roll", "bonus.roll"):
-        if is_open(roll):
-            yield roll
-            return
-    fights = [k for k in ("battle.roll", "recruit.roll") if is_open(k)]
-    if fights:
-        yield rng.choice(fights)
+def preference(s: XMenState, rng: random.Random) -> Iterator[str]:
+    """The moves the random player tries, in order: it takes the first whose sampler finds valid
+    data now (a sampler reads the same choices as the move table's ``when``, so what it finds is
+    open). A move of another phase finds none."""
+    if s.phase in PHASE_ROLL:
+        yield PHASE_ROLL[s.phase]
         return
-    if rng.random() < PLAY_CARD and is_open("card.play"):
+    if s.unfought(s.current):
+        fights = ["battle.roll", "recruit.roll"]
+        rng.shuffle(fights)
+        yield from fights
+    if rng.random() < PLAY_CARD:
         yield "card.play"
-    if s.pending_recovery() and is_open("recover.roll"):
+    if s.pending_recovery():
         yield "recover.roll"
-    # deploy or recover (whichever it considers and is open; both: either), else end the turn
+    # deploy or recover (whichever it considers and can; both: either), else end the turn
     maybe = [k for k, p in (("deploy", DEPLOY), ("recover.roll", RECOVER)) if rng.random() < p]
     if len(maybe) == 2 and rng.random() < 0.5:
         maybe.reverse()
-    yield from (k for k in maybe + ["turn.end", "recover.roll"] if is_open(k))
+    yield from maybe + ["turn.end", "recover.roll"]
 
 
 def _faces(s: XMenState, n: int, rng: random.Random) -> list[str]:
@@ -56,24 +56,29 @@ def bonus_roll(s: XMenState, rng: random.Random) -> dict[str, Any]:
     return {"faces": _faces(s, s.bonus["dice"], rng)}
 
 
-def _fight(s: XMenState, rng: random.Random, kind: str) -> dict[str, Any]:
-    f = rng.choice(choices.fights(s, kind))
+def _fight(s: XMenState, rng: random.Random, kind: str) -> dict[str, Any] | None:
+    options = choices.fights(s, kind)
+    if not options:
+        return None
+    f = rng.choice(options)
     data = {"zone": f["zone"] + 1, "hero": f["hero"], "faces": _faces(s, f["count"], rng)}
     if "attack" in f:
         data["attack"] = f["attack"]
     return data
 
 
-def battle_roll(s: XMenState, rng: random.Random) -> dict[str, Any]:
+def battle_roll(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     return _fight(s, rng, "battle")
 
 
-def recruit_roll(s: XMenState, rng: random.Random) -> dict[str, Any]:
+def recruit_roll(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     return _fight(s, rng, "recruit")
 
 
-def deploy(s: XMenState, rng: random.Random) -> dict[str, Any]:
+def deploy(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     options = choices.deployments(s)
+    if not options:
+        return None
     z = rng.choice(list(options))
     pick = rng.sample(options[z], rng.randint(1, len(options[z])))
     data: dict[str, Any] = {"zone": z + 1, "heroes": pick}
@@ -82,16 +87,21 @@ def deploy(s: XMenState, rng: random.Random) -> dict[str, Any]:
     return data
 
 
-def recover_roll(s: XMenState, rng: random.Random) -> dict[str, Any]:
+def recover_roll(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     """A seriously wounded character first: its roll is due this turn."""
     options = choices.recoveries(s)
+    if not options:
+        return None
     serious = [r for r in options if r["serious"]]
     r = serious[0] if serious else rng.choice(options)
     return {"hero": r["hero"], "faces": _faces(s, r["count"], rng)}
 
 
-def card_play(s: XMenState, rng: random.Random) -> Action:
-    c = rng.choice(cards.playable(s))
+def card_play(s: XMenState, rng: random.Random) -> Action | None:
+    playable = cards.playable(s)
+    if not playable:
+        return None
+    c = rng.choice(playable)
     data = {"card": c["card"]}
     if "targets" in c:
         data["target"] = rng.choice(c["targets"])
@@ -100,8 +110,8 @@ def card_play(s: XMenState, rng: random.Random) -> Action:
     return Action("card.play", c["player"], data)
 
 
-def turn_end(s: XMenState, rng: random.Random) -> dict[str, Any]:
-    return {}
+def turn_end(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
+    return {} if choices.end_problem(s) is None else None
 
 
 def game_abandon(s: XMenState, rng: random.Random) -> None:
