@@ -28,10 +28,10 @@ def preference(s: XMenState, rng: random.Random) -> Iterator[str]:
     if s.phase in PHASE_ROLL:
         yield PHASE_ROLL[s.phase]
         return
-    if s.unfought(s.current):
-        fights = ["battle.roll", "recruit.roll"]
-        rng.shuffle(fights)
-        yield from fights
+    kinds = sorted({s.zones[z].kind for z, _ in s.unfought(s.current)})
+    if kinds:       # characters in a Battle Zone roll: an Evil Mutant's zone, or a recruit's
+        rng.shuffle(kinds)
+        yield from (f"{kind}.roll" for kind in kinds)
     if rng.random() < PLAY_CARD:
         yield "card.play"
     if s.pending_recovery():
