@@ -136,6 +136,10 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
     return None
 
 
+def can_recover(s: XMenState) -> bool:
+    return recover_problem(s) is None
+
+
 def recoveries(s: XMenState) -> list[dict[str, Any]]:
     """The characters who may roll to recover now: at Headquarters with hit chips, once every
     character in a Battle Zone has fought."""
@@ -161,6 +165,10 @@ def end_problem(s: XMenState) -> IllegalAction | None:
         return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
                              "roll to recover this turn", R_SERIOUS)
     return None
+
+
+def can_end(s: XMenState) -> bool:
+    return end_problem(s) is None
 
 
 def must(s: XMenState) -> list[str]:

@@ -61,7 +61,7 @@ def move_table(d: XMenData) -> MoveTable:
                  "to fight), data.faces, data.attack (an alternative attack such as "
                  "\"wing_missile\"), data.hits_to, data.new_leader."),
         Move("recover.roll", play, recover_roll, Args({"hero": optional, "faces": FACES}),
-             when=lambda s: choices.recover_problem(s) is None, rule=R_RECOVER, sample=sampler.recover_roll,
+             when=choices.can_recover, rule=R_RECOVER, sample=sampler.recover_roll,
              doc="A character's recovery roll at Headquarters (Durability dice): data.hero, "
                  "data.faces."),
         Move("recruit.roll", play, recruit_roll, fight,
@@ -82,7 +82,7 @@ def move_table(d: XMenData) -> MoveTable:
              who=ANY, when=cards.any_playable, rule=R_LUCK, sample=sampler.card_play,
              doc="Play a held Training & Luck card: data.card, and data.target (a player) or "
                  "data.hero (a character) when the card needs one."),
-        Move("turn.end", play, turn_end, when=lambda s: choices.end_problem(s) is None, rule=R_TURN_IN,
+        Move("turn.end", play, turn_end, when=choices.can_end, rule=R_TURN_IN,
              sample=sampler.turn_end,
              doc="End the turn: turn in captured Evil Mutants and move on the Experience Track."),
         Move("bonus.roll", ("bonus",), bonus_roll, roll, rule=R_BONUS, sample=sampler.bonus_roll,
