@@ -45,10 +45,6 @@ KNOWN = {
         "expect lists every card effect, use_helper and the episode actions whatever the state "
         "(use_helper with no helper held, damage with nothing to damage): its conversion derives "
         "expect from its move table",
-    ("listed_accepted", "xmen-alert"):
-        "no sampler per move: with a battle open its random player never plays the held card "
-        "expect lists (card.play), so nothing shows that listed card is playable; its "
-        "conversion gives each move of the table a sampler",
 }
 
 

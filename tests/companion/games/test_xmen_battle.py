@@ -3,7 +3,7 @@
 import pytest
 
 from companion.errors import BadAction, IllegalAction
-from companion.games.xmen_state import HQ
+from companion.games.xmen.state import HQ
 from xmen_helpers import BASIC_DECK, roll
 
 

@@ -5,11 +5,10 @@ import tomllib
 
 import pytest
 
-from companion.components import EMBEDDED
 from companion.errors import DataFileError
-from companion.games import Catalog, xmen_data
-
-SHIPPED = EMBEDDED / "xmen-alert.toml"
+from companion.games import Catalog
+from companion.games.xmen import data as xmen_data
+from companion.games.xmen.data import SHIPPED
 
 
 def raw():

@@ -8,7 +8,7 @@ import pytest
 
 from companion.actions import Action
 from companion.errors import IllegalAction
-from companion.games.xmen_state import R_WIN
+from companion.games.xmen.state import R_WIN
 from companion.rng import rng_for
 from xmen_helpers import BASIC_DECK, roll
 
@@ -159,3 +159,34 @@ def test_random_setups_cover_basic_and_advanced_with_two_to_four_players(engine)
         seen.add((len(options["players"]), options["advanced"], "first_player" in options))
     assert {(n, adv) for n, adv, _ in seen} == {(n, adv) for n in (2, 3, 4) for adv in (False, True)}
     assert {rolled for _, _, rolled in seen} == {True, False}
+
+
+def test_every_action_declares_its_arguments_and_who_plays_it(engine):
+    """The move table says, for each phase, which actions are possible, who may play each and
+    the JSON Schema of its data (the docs, the pages and the HTTP boundary read it)."""
+    table = engine.moves.describe()
+    assert set(table) == {"first", "play", "bonus"}
+    assert set(table["play"]) == {"battle.roll", "recruit.roll", "recover.roll", "deploy",
+                                  "card.play", "turn.end", "game.abandon"}
+    assert table["play"]["card.play"]["who"] == "any" and table["play"]["deploy"]["who"] == "turn"
+    deploy = table["play"]["deploy"]["args"]
+    assert deploy["required"] == ["zone"] and deploy["properties"]["zone"]["maximum"] == 3
+    faces = table["play"]["battle.roll"]["args"]["properties"]["faces"]["items"]
+    assert faces["enum"] == ["xmen", "marvel", "evil_mutant", "blank"]
+    assert {t for phase in table.values() for t in phase} == set(engine.actions)
+
+
+def test_a_move_not_open_now_is_refused_in_its_rules_words_and_to_the_right_player(game):
+    """ "If your character(s) is already in a Battle Zone, you must continue to battle that Evil
+    Mutant." Ending the turn then is refused with that rule; the same action from a player
+    whose turn it is not is refused as out of turn, and a stranger's too."""
+    t = game(alert_deck=BASIC_DECK, stat_cards={"Ana": ["wolverine"], "Ben": ["storm"]})
+    t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
+    assert "turn.end" not in t.engine.expect(t.s)["actions"]
+    with pytest.raises(IllegalAction, match="must continue to battle") as err:
+        t.do("turn.end", "Ana")
+    assert err.value.rule == "Step 2: Fighting Battles"
+    with pytest.raises(IllegalAction, match="it is Ana's turn, not Ben's"):
+        t.do("turn.end", "Ben")
+    with pytest.raises(IllegalAction, match="not possible now"):
+        t.do("card.play", "Zed", card="cerebro")

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.errors import IllegalAction, SetupError
-from companion.games.xmen_state import HQ, Hero
+from companion.games.xmen.state import HQ, Hero
 from xmen_helpers import BASIC_DECK, Table, roll
 
 

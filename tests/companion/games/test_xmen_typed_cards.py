@@ -1,5 +1,5 @@
 """X-Men Alert: Power Stat cards an owner types in at setup (option ``typed_cards``), each one
-checked by ``xmen_data.character`` exactly as the component file's cards are."""
+checked by ``companion.games.xmen.data.character`` exactly as the component file's cards are."""
 
 import random
 
@@ -69,3 +69,30 @@ def test_a_typed_card_the_file_lacks_joins_the_game_and_can_be_chosen(game):
     # without the typed card, Dazzler is unknown
     with pytest.raises(SetupError):
         game.setup({"players": ["Ana", "Ben"], "stat_cards": {"Ben": ["dazzler"]}}, random.Random(1))
+
+
+def test_typed_cards_are_resolved_once_into_the_games_data_and_again_on_restart(game, tmp_path):
+    """The typed cards live in the game's own data (the state's data field, not its JSON): the
+    engine's data stays the file's, a game without them never sees them, and a restart
+    resolves them again from the journaled options."""
+    from companion.journal import Journal
+    from companion.session import Session
+
+    catalog = Catalog()
+    options = {"players": ["Ana", "Ben"], "stat_cards": {"Ana": ["dazzler"]},
+               "typed_cards": [DAZZLER], "first_player": "Ana"}
+    s = game.setup(options, random.Random(1))
+    assert "dazzler" in s.data.characters and "dazzler" not in game.data.characters
+    assert game.resolve_data(options).characters["dazzler"] == s.data.characters["dazzler"]
+    assert "data" not in game.to_json(s)
+    plain = game.setup({"players": ["Ana", "Ben"]}, random.Random(1))
+    assert plain.data is game.data
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        session = Session(journal, catalog)
+        session.start("xmen-alert", options, seed=3)
+        view = session.submit(Action("deploy", "Ana", {"zone": 1, "heroes": ["dazzler"]}))
+        # "When Dazzler leads, she rolls 2 additional dice.": Fighting Skill 4 + 2
+        assert view["expect"]["dice"][0]["count"] == 6
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        again = Session(journal, catalog).view()
+    assert again["state"] == view["state"] and again["expect"] == view["expect"]

@@ -5,7 +5,7 @@
   const C = Companion;
   const el = C.el;
   const FACE = { xmen: ["xmen", "X-Men"], marvel: ["star", "Marvel"], evil_mutant: ["skull", "Evil Mutant"], blank: ["blank", "Blank"] };
-  // the ability kinds the engine knows (companion/games/xmen_data.py) and the numbers each takes
+  // the ability kinds the engine knows (companion/games/xmen/data.py) and the numbers each takes
   const KINDS = { extra_dice_leading: ["dice"], team_dice_leading: ["dice"], flight: [], recovery: ["xmen", "marvel"],
     alt_attack: ["dice", "xmen", "marvel"], bonus_experience: ["dice"] };
   const comps = () => (C.info["xmen-alert"] || {}).components || {};

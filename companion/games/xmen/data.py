@@ -1,4 +1,6 @@
-"""The X-Men Alert game's component data, loaded from TOML and checked before any game starts.
+"""The X-Men Alert game's component data, loaded from xmen-alert.toml (beside this module, or the
+owner's copy) and checked before any game starts; Power Stat cards an owner types in at setup
+(``typed_cards``) are checked by the same code and joined to it (``with_typed_cards``).
 
 Every stat card must satisfy the printed identity Total Power = Fighting Skill + Durability +
 Intelligence; a card that does not is named in the error, so an owner typing in a card from the
@@ -7,6 +9,7 @@ box sees at once which one is wrong.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,8 @@ from typing import Any
 from companion.components import Reader, component_file, load_toml
 
 FILE = "xmen-alert.toml"
+HERE = Path(__file__).resolve().parent
+SHIPPED = HERE / FILE
 FACES = ("xmen", "marvel", "evil_mutant", "blank")
 
 # ability kind -> the numeric parameters it takes
@@ -58,10 +63,22 @@ class Character:
     total_power: int
     abilities: tuple[Ability, ...]
     assumption: bool
+    # (kind, advanced) -> the abilities of that kind a Basic or Advanced game allows, computed
+    # once: the rules ask for them on every roll
+    by_kind: dict[tuple[str, bool], tuple[Ability, ...]] = field(init=False, compare=False,
+                                                                 repr=False)
 
-    def abilities_of(self, kind: str, advanced: bool) -> list[Ability]:
+    def __post_init__(self):
+        by_kind: dict[tuple[str, bool], tuple[Ability, ...]] = {}
+        for advanced in (False, True):
+            for a in self.abilities:
+                if advanced or not a.advanced:
+                    by_kind[a.kind, advanced] = by_kind.get((a.kind, advanced), ()) + (a,)
+        object.__setattr__(self, "by_kind", by_kind)
+
+    def abilities_of(self, kind: str, advanced: bool) -> tuple[Ability, ...]:
         """This card's abilities of one kind that the game in play allows."""
-        return [a for a in self.abilities if a.kind == kind and (advanced or not a.advanced)]
+        return self.by_kind.get((kind, advanced), ())
 
 
 @dataclass(frozen=True)
@@ -104,6 +121,26 @@ class XMenData:
     alert: dict[str, AlertCard]
     luck: dict[str, LuckCard]
     assumptions: dict[str, str]          # section -> note
+    # a character's id by its id or its name as typed ("Professor X", "professor-x"): named()
+    names: dict[str, str] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "names", _names(self.characters))
+
+    def named(self, key: str) -> str | None:
+        """The id of the character ``key`` names (its id or its name, any case), or None."""
+        return self.names.get(slug(key))
+
+    def alert_cards(self, advanced: bool) -> list[str]:
+        """The X-Men Alert deck of a game: "Remove all X-Men Alert cards with the Advanced symbol
+        from the deck. Also remove all 'Recruit Another X-Men' cards." / "In the Advanced game,
+        use the entire deck"."""
+        return [c.id for c in self.alert.values()
+                if advanced or (not c.advanced and c.kind != "recruit")]
+
+    def luck_cards(self, advanced: bool) -> list[str]:
+        """The Training & Luck deck: the Basic game leaves out the Advanced cards."""
+        return [c.id for c in self.luck.values() if advanced or not c.advanced]
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -114,14 +151,7 @@ class XMenData:
             "experience_track": {"spaces": self.track_spaces, "victory": self.track_spaces,
                                  "training_luck": sorted(self.training_luck_spaces),
                                  "recruit": list(self.recruit_spaces)},
-            "characters": [
-                {"id": c.id, "name": c.name, "fighting_skill": c.fighting_skill,
-                 "durability": c.durability, "intelligence": c.intelligence,
-                 "total_power": c.total_power, "assumption": c.assumption,
-                 "abilities": [{"name": a.name, "kind": a.kind, "text": a.text,
-                                "advanced": a.advanced, "activity": a.activity, **a.params}
-                               for a in c.abilities]}
-                for c in self.characters.values()],
+            "characters": [_character_json(c) for c in self.characters.values()],
             "alert_cards": [c.__dict__ for c in self.alert.values()],
             "training_luck_cards": [{**c.__dict__, "params": dict(c.params)}
                                     for c in self.luck.values()],
@@ -130,9 +160,42 @@ class XMenData:
         }
 
 
+def slug(text: str) -> str:
+    """A character's name as a key: "Professor X" and " professor-x" are the same."""
+    return text.strip().lower().replace(" ", "-").replace(".", "")
+
+
+def _names(characters: dict[str, Character]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for c in reversed(list(characters.values())):    # the first card that matches wins
+        out[slug(c.name)] = out[c.id] = c.id
+    return out
+
+
+def _character_json(c: Character) -> dict[str, Any]:
+    return {"id": c.id, "name": c.name, "fighting_skill": c.fighting_skill,
+            "durability": c.durability, "intelligence": c.intelligence,
+            "total_power": c.total_power, "assumption": c.assumption,
+            "abilities": [{"name": a.name, "kind": a.kind, "text": a.text,
+                           "advanced": a.advanced, "activity": a.activity, **a.params}
+                          for a in c.abilities]}
+
+
 def load(components_dir: str | Path | None = None) -> XMenData:
-    path = component_file(FILE, components_dir)
+    """The shipped file beside this module, or the owner's copy of it; checked before any game."""
+    path = component_file(FILE, components_dir, HERE)
     return parse(load_toml(path), path)
+
+
+def with_typed_cards(data: XMenData, typed: list[dict[str, Any]], where: str = "setup form") -> XMenData:
+    """``data`` with Power Stat cards typed in from the box, each checked as the file's cards are
+    (a DataFileError names the card and key): a typed card replaces the file's card with its id,
+    a new id joins the deck."""
+    chars = dict(data.characters)
+    for i, values in enumerate(typed):
+        c = character(Reader(values, where, f"typed_cards[{i}]"), data.strength_track)
+        chars[c.id] = c
+    return dataclasses.replace(data, characters=chars)
 
 
 def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
@@ -145,7 +208,23 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
             assumptions[name] = section.get("note", str, "assumed, not printed")
         return assumed
 
-    die = top.table("die")
+    die = _die(top.table("die"), note)
+    board = top.table("board")
+    note(board, "board", False)
+    zones = _count(board, "battle_zones", 1, 9)
+    strength_track = _count(board, "strength_track", 2, 60)
+    max_team = _count(board, "max_team", 2, 18)
+    track = _track(top.table("experience_track"), note)
+    characters = _characters(top, strength_track, assumptions)
+    alert = _alert(top.table("alert"), strength_track, track["track_spaces"], note)
+    luck = _luck(top.table("training_luck"), note)
+    return XMenData(
+        path=str(path), **die, zones=zones, strength_track=strength_track, max_team=max_team,
+        **track, characters=characters, alert=alert, luck=luck, assumptions=assumptions,
+    )
+
+
+def _die(die: Reader, note) -> dict[str, Any]:
     note(die, "die", False)
     faces = tuple(die.strings("faces"))
     if not faces or any(f not in FACES for f in faces):
@@ -153,22 +232,22 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
     points_t = die.table("points")
     points = {f: _count(points_t, f, 0, 10) for f in ("xmen", "marvel")}
     max_dice = _count(die, "max_dice", 1, 30)
-    first_dice = _count(die, "going_first_dice", 1, max_dice)
+    return {"faces": faces, "points": points, "max_dice": max_dice,
+            "going_first_dice": _count(die, "going_first_dice", 1, max_dice)}
 
-    board = top.table("board")
-    note(board, "board", False)
-    zones = _count(board, "battle_zones", 1, 9)
-    strength_track = _count(board, "strength_track", 2, 60)
-    max_team = _count(board, "max_team", 2, 18)
 
-    track = top.table("experience_track")
+def _track(track: Reader, note) -> dict[str, Any]:
     note(track, "experience_track")
     spaces = _count(track, "spaces", 2, 200)
     luck_spaces = _spaces(track, "training_luck", spaces)
     recruit_spaces = _spaces(track, "recruit", spaces)
     if not recruit_spaces:
         raise track.fail("recruit", "needs at least one X-Men Recruit space: the Basic game ends there")
+    return {"track_spaces": spaces, "training_luck_spaces": frozenset(luck_spaces),
+            "recruit_spaces": tuple(sorted(recruit_spaces))}
 
+
+def _characters(top: Reader, strength_track: int, assumptions: dict[str, str]) -> dict[str, Character]:
     characters: dict[str, Character] = {}
     for c in top.tables("characters"):
         cid = c.get("id", str)
@@ -180,8 +259,10 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
         characters[cid] = card
     if len(characters) < 2:
         raise top.fail("characters", "needs at least two X-Men")
+    return characters
 
-    alert_t = top.table("alert")
+
+def _alert(alert_t: Reader, strength_track: int, spaces: int, note) -> dict[str, AlertCard]:
     note(alert_t, "alert")
     alert: dict[str, AlertCard] = {}
     for c in alert_t.tables("cards"):
@@ -200,8 +281,10 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
             alert[cid] = AlertCard(cid, **card)
     if not any(c.kind == "evil_mutant" and not c.advanced for c in alert.values()):
         raise alert_t.fail("cards", "needs Evil Mutants without the Advanced symbol for the Basic game")
+    return alert
 
-    luck_t = top.table("training_luck")
+
+def _luck(luck_t: Reader, note) -> dict[str, LuckCard]:
     note(luck_t, "training_luck")
     luck: dict[str, LuckCard] = {}
     for c in luck_t.tables("cards"):
@@ -217,14 +300,7 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
             if cid in luck:
                 raise c.fail("id", f"card {cid!r} appears twice")
             luck[cid] = LuckCard(cid, **card)
-
-    return XMenData(
-        path=str(path), faces=faces, points=points, max_dice=max_dice,
-        going_first_dice=first_dice, zones=zones, strength_track=strength_track,
-        max_team=max_team, track_spaces=spaces, training_luck_spaces=frozenset(luck_spaces),
-        recruit_spaces=tuple(sorted(recruit_spaces)), characters=characters, alert=alert,
-        luck=luck, assumptions=assumptions,
-    )
+    return luck
 
 
 def character(c: Reader, strength_track: int = 21) -> Character:

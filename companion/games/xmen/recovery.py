@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from companion.games.xmen_data import XMenData
-from companion.games.xmen_state import Hero, Team, XMenState
+from companion.games.xmen.data import XMenData
+from companion.games.xmen.state import Hero, XMenState
 
 
-def removal(data: XMenData, s: XMenState, hero_id: str, faces: list[str]) -> int:
+def removal(s: XMenState, hero_id: str, faces: list[str]) -> int:
     """Hit chips a recovery roll removes.
 
     "For every X-Men rolled, remove one Hit Chip. For every Marvel rolled, remove two Hit Chips.
     Evil Mutant and blank rolls have no effect at Headquarters." A recovery ability (Wolverine's
     Regeneration) changes what each face removes.
     """
-    per = dict(data.points)
-    for a in data.characters[hero_id].abilities_of("recovery", s.advanced):
+    per = dict(s.data.points)
+    for a in s.data.characters[hero_id].abilities_of("recovery", s.advanced):
         per = {"xmen": a.params["xmen"], "marvel": a.params["marvel"]}
     return sum(per.get(f, 0) for f in faces)
 
@@ -24,10 +24,13 @@ def on_picture(data: XMenData, hero: Hero) -> int:
     return max(0, hero.hits - data.characters[hero.id].durability)
 
 
-def recover(data: XMenData, s: XMenState, team: Team, hero: Hero, faces: list[str]) -> bool:
-    """Apply a recovery roll; False when a seriously wounded character is lost."""
-    card = data.characters[hero.id]
-    removed = removal(data, s, hero.id, faces)
+def recover(s: XMenState, hero_id: str, faces: list[str]) -> bool:
+    """Apply the current team's recovery roll; False when a seriously wounded character is lost."""
+    data = s.data
+    team = s.own_team(s.turn)
+    hero = team.hero(hero_id)
+    card = data.characters[hero_id]
+    removed = removal(s, hero_id, faces)
     hero.acted = True
     picture = on_picture(data, hero)
     if picture:
@@ -35,7 +38,7 @@ def recover(data: XMenData, s: XMenState, team: Team, hero: Hero, faces: list[st
             # "If the character attempts to recover and fails, ... the character's Power Stat Card
             # is placed at the bottom of the X-Men Power Stat Card deck."
             team.heroes.remove(hero)
-            s.stat_deck.append(hero.id)
+            s.stat_deck.append(hero_id)
             s.log.append(f"{card.name} removes {removed} of {picture} chips on the picture "
                          f"and is lost: the card goes to the bottom of the Power Stat deck.")
             return False

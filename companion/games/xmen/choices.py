@@ -1,0 +1,179 @@
+"""What the team whose turn it is may do now in the play phase: the rolls it may make (fights,
+recoveries), where each character may deploy, whether the turn may end, and the order of the
+turn's steps. The move table's ``when``s, expect's dice, the handlers' checks and the random
+player all read these, so what is listed and what is accepted cannot differ.
+
+Steps 2, 3 and 4 come in order: "once a team recruits, it cannot start battles; once it
+recovers, it cannot battle or recruit this turn" (docs/xmen-alert.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import IllegalAction
+from companion.games.xmen import battle, dice
+from companion.games.xmen.state import (HQ, R_FIGHT, R_PLAYING, R_RECOVER, R_RECRUIT,
+                                        R_SERIOUS, R_TEAMWORK, Team, XMenState)
+
+
+def stage_allows(s: XMenState, kind: str, team: Team) -> bool:
+    """Battles in Step 2; recruiting in Step 3, once every battle of the turn is fought."""
+    if kind == "battle":
+        return s.stage == "battle"
+    return s.stage == "recruit" or (s.stage == "battle" and not s.unfought(team, "battle"))
+
+
+def stage_problem(s: XMenState, team: Team, kind: str) -> IllegalAction | None:
+    if stage_allows(s, kind, team):
+        return None
+    if kind == "battle":
+        return IllegalAction("battles (Step 2) come before recruiting and recovery (Steps 3 and "
+                             "4): this turn has moved past them", R_PLAYING)
+    return IllegalAction("recruiting (Step 3) comes after your battles and before recovery: "
+                         + ("finish your battles first" if s.unfought(team, "battle")
+                            else "this turn has moved past it"), R_RECRUIT)
+
+
+def open_problem(s: XMenState, z: int) -> IllegalAction | None:
+    """ "always complete all your character actions in one Battle Zone before going on to the
+    actions in another zone." """
+    if s.zone_open is not None and s.zone_open != z:
+        return IllegalAction(f"complete all your character actions in Battle Zone "
+                             f"{s.zone_open + 1} before going on to another zone", R_TEAMWORK)
+    return None
+
+
+def zones_to_enter(s: XMenState, team: Team) -> list[int]:
+    """The zones the team may act in now: holding a card, in a step that allows it, and the zone
+    it is midway through if any."""
+    return [z for z, zone in enumerate(s.zones)
+            if zone.kind is not None and stage_allows(s, zone.kind, team)
+            and (s.zone_open is None or s.zone_open == z)]
+
+
+def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
+    """Every roll a character in a Battle Zone may make now (of ``kind``: "battle" or "recruit"):
+    the leader first, then any backer; with each alternative attack for battles."""
+    d, team, out = s.data, s.current, []
+    for z in zones_to_enter(s, team) if s.unfought(team) else ():
+        zone = s.zones[z]
+        side = zone.side(team.player)
+        if side is None or (kind is not None and zone.kind != kind):
+            continue
+        if not team.hero(side.leader).acted:
+            heroes = [side.leader]
+        else:
+            heroes = [h for h in side.order if not team.hero(h).acted]
+        for hid in heroes:
+            count = dice.capped(d, battle.dice_for(s, team, side, hid, zone.kind))
+            out.append({"zone": z, "hero": hid, "kind": zone.kind, "count": count})
+            if zone.kind == "battle":
+                for a in d.characters[hid].abilities_of("alt_attack", s.advanced):
+                    n = dice.capped(d, battle.dice_for(s, team, side, hid, "battle", a.name))
+                    out.append({"zone": z, "hero": hid, "kind": "battle", "count": n,
+                                "attack": a.name})
+    return out
+
+
+def can_fight(s: XMenState, kind: str) -> bool:
+    """Whether fights(s, kind) has any roll (without listing them)."""
+    team = s.current
+    unfought = s.unfought(team)
+    if not unfought or not stage_allows(s, kind, team):
+        return False
+    return any(s.zones[z].kind == kind and (s.zone_open is None or s.zone_open == z)
+               for z, _ in unfought)
+
+
+def deployments(s: XMenState) -> dict[int, list[str]]:
+    """Zone -> the characters who may deploy there now, one at a time (any of them together)."""
+    team, out = s.current, {}
+    free = battle.deployable(s.data, team)
+    for z in zones_to_enter(s, team) if free else ():
+        if battle.zone_problem(s, team, z) is None:
+            heroes = [h for h in free if battle.heroes_problem(s, team, z, [h], None, free) is None]
+            if heroes:
+                out[z] = heroes
+    return out
+
+
+def can_deploy(s: XMenState) -> bool:
+    """Whether deployments(s) has any zone (without listing them all)."""
+    team = s.current
+    free = battle.deployable(s.data, team)
+    return bool(free) and any(
+        battle.zone_problem(s, team, z) is None
+        and any(battle.heroes_problem(s, team, z, [h], None, free) is None for h in free)
+        for z in zones_to_enter(s, team))
+
+
+def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction | None:
+    """Why ``hero_id`` (without one: any character) may not roll to recover now (None: it may):
+    "Step 4 ... comes after the battles", only characters at Headquarters with hit chips
+    recover, and "Your character can only do one of these two actions (Battle or Recover)"."""
+    d, team = s.data, s.current
+    left = s.unfought(team)
+    if left:
+        z, h = left[0]
+        return IllegalAction(f"{d.characters[h].name} must still battle in Battle Zone {z + 1}: "
+                             "recovery (Step 4) comes after the battles", R_PLAYING)
+    if hero_id is None:
+        if not any(h.where == HQ and not h.acted and h.hits > 0 for h in team.heroes):
+            return IllegalAction("nobody at Headquarters has hit chips to remove", R_RECOVER)
+        return None
+    hero, name = team.hero(hero_id), d.characters[hero_id].name
+    if hero is None:
+        return IllegalAction(f"{name} is not on {team.player}'s team", R_RECOVER)
+    if hero.where != HQ:
+        return IllegalAction(f"{name} is in Battle Zone {hero.where + 1}: only characters at "
+                             "Headquarters recover", R_RECOVER)
+    if hero.acted:
+        return IllegalAction(f"{name} has already battled or recovered this turn: a character "
+                             "does only one of the two in a turn", R_PLAYING)
+    if hero.hits == 0:
+        return IllegalAction(f"{name} has no hit chips to remove", R_RECOVER)
+    return None
+
+
+def can_recover(s: XMenState) -> bool:
+    return recover_problem(s) is None
+
+
+def recoveries(s: XMenState) -> list[dict[str, Any]]:
+    """The characters who may roll to recover now: at Headquarters with hit chips, once every
+    character in a Battle Zone has fought."""
+    if recover_problem(s) is not None:
+        return []
+    pending = s.pending_recovery()
+    return [{"hero": h.id, "count": dice.capped(s.data, s.data.characters[h.id].durability),
+             "serious": h.id in pending}
+            for h in s.current.heroes if h.where == HQ and not h.acted and h.hits > 0]
+
+
+def end_problem(s: XMenState) -> IllegalAction | None:
+    """Why the turn may not end yet (None: it may): everyone in a Battle Zone has fought, and
+    every seriously wounded character has rolled to recover."""
+    d = s.data
+    left = s.unfought(s.current)
+    if left:
+        z, h = left[0]
+        return IllegalAction(f"{d.characters[h].name} is in Battle Zone {z + 1} and must "
+                             "continue to battle before the turn ends", R_FIGHT)
+    pending = s.pending_recovery()
+    if pending:
+        return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
+                             "roll to recover this turn", R_SERIOUS)
+    return None
+
+
+def can_end(s: XMenState) -> bool:
+    return end_problem(s) is None
+
+
+def must(s: XMenState) -> list[str]:
+    """What must still happen before the turn can end, in the players' words."""
+    d = s.data
+    return ([f"{d.characters[h].name} in Battle Zone {z + 1}" for z, h in s.unfought(s.current)]
+            + [f"{d.characters[h].name} (seriously wounded) at Headquarters"
+               for h in s.pending_recovery()])

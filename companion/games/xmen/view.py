@@ -1,0 +1,155 @@
+"""What the table sees of X-Men Alert: expect (whose turn, which dice to roll, where characters may
+deploy, which cards can be played), the reminders that apply now, and the state as the
+dashboard's JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.xmen import cards, choices, dice, recovery
+from companion.games.xmen.state import (HQ, R_BONUS, R_FIGHT, R_FIRST, R_JOIN, R_LUCK, R_PLAYING,
+                                        R_SERIOUS, R_STEP1, R_TURN_IN, Hero, XMenState)
+
+NAME = "xmen-alert"
+
+
+def expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
+    """``actions``: the moves the engine's table has open now."""
+    d = s.data
+    if s.phase == "over":
+        return {"phase": "over", "actions": [], "prompt": "The game is over.", "dice": []}
+    if s.phase == "first":
+        who, n = s.first_to_roll[0], d.going_first_dice
+        return {"phase": "first", "player": who, "actions": actions,
+                "to_roll": list(s.first_to_roll),
+                "dice": [dice.entry(d, n, "going first", who, "first.roll")],
+                "prompt": f"{who}: roll {n} dice to see who goes first (X-Men 1 point, "
+                          "Marvel 2).", "rule": R_FIRST}
+    team = s.current
+    if s.phase == "bonus":
+        n = s.bonus["dice"]
+        return {"phase": "bonus", "player": team.player, "actions": actions,
+                "dice": [dice.entry(d, n, "bonus experience", team.player, "bonus.roll")],
+                "prompt": f"{team.player}: roll {n} Experience Bonus dice (X-Men 1, Marvel 2) "
+                          f"to add to {s.bonus['experience']} Experience.", "rule": R_BONUS}
+    must = choices.must(s)
+    if must:
+        prompt = f"{team.player}: " + "; ".join(must) + " must still roll."
+    else:
+        prompt = (f"{team.player}: deploy X-Men to a Battle Zone, recover at Headquarters, "
+                  "or end the turn.")
+    return {"phase": "play", "player": team.player, "round": s.round, "stage": s.stage,
+            "actions": actions, "dice": rolls(s), "prompt": prompt, "must": must,
+            "deploy": {str(z + 1): h for z, h in choices.deployments(s).items()},
+            "cards": cards.playable(s), "rule": R_PLAYING}
+
+
+def rolls(s: XMenState) -> list[dict[str, Any]]:
+    """Every roll the team can make now, as DiceRequests: characters in a Battle Zone first,
+    then the seriously wounded, then other recoveries."""
+    d, player, out = s.data, s.current.player, []
+    for f in choices.fights(s):
+        data = {"zone": f["zone"] + 1, "hero": f["hero"]}
+        if "attack" in f:
+            data["attack"] = f["attack"]
+        out.append(dice.entry(d, f["count"], f["kind"], player, f"{f['kind']}.roll", **data))
+    for r in sorted(choices.recoveries(s), key=lambda r: not r["serious"]):
+        out.append(dice.entry(d, r["count"], "recovery", player, "recover.roll", hero=r["hero"]))
+    return out
+
+
+def reminders(s: XMenState) -> list[dict[str, str]]:
+    if s.phase in ("over", "first"):
+        return []
+    out = [{"text": "Each character either battles (or recruits) or recovers in a turn, never "
+                    "both.", "rule": R_PLAYING}]
+    team = s.current
+    if s.unfought(team):
+        out.append({"text": "Characters already in a Battle Zone must continue to battle: the "
+                            "leader first, then each backer.", "rule": R_FIGHT})
+    if s.pending_recovery():
+        out.append({"text": "A seriously wounded character must clear every chip on its picture "
+                            "in one recovery roll, or it is lost.", "rule": R_SERIOUS})
+    if not s.alert_deck:
+        out.append({"text": "The Alert deck is empty: turned-in cards are shuffled into a new "
+                            "deck when the next card is needed.", "rule": R_STEP1})
+    for t in s.teams:
+        if t.cerebro:
+            out.append({"text": f"Cerebro is on the fritz for {t.player}: the whole team reports "
+                                "to Headquarters at the start of the next turn.", "rule": R_LUCK})
+    if any(t.held for t in s.teams):
+        out.append({"text": "Held Training & Luck cards can be played before or during your "
+                            "turn, or before another player's turn.", "rule": R_LUCK})
+    if s.advanced:
+        out.append({"text": "Only characters with flight can join a battle already in progress.",
+                    "rule": R_JOIN})
+    if team.captured:
+        out.append({"text": "End the turn to turn in captured Evil Mutants and move on the "
+                            "Experience Track.", "rule": R_TURN_IN})
+    return out
+
+
+def to_json(s: XMenState) -> dict[str, Any]:
+    """The state for the dashboard: Battle Zones with their Strength Tracks, each team's
+    Headquarters with hit chips, the Experience Track, held cards, deck counts and the log.
+    The order of face-down decks is left out."""
+    d = s.data
+    teams = [{"player": t.player, "mover": t.mover,
+              "headquarters": [_hero_json(s, h) for h in t.heroes],
+              "captured": [{"id": c, "name": d.alert[c].name, "experience": d.alert[c].experience}
+                           for c in t.captured],
+              "held": [{"id": c, "title": d.luck[c].title, "text": d.luck[c].text}
+                       for c in t.held],
+              "cerebro_next_turn": t.cerebro, "extra_dice": dict(t.boosts),
+              "bonus_dice": t.bonus_dice} for t in s.teams]
+    return {
+        "game": NAME, "advanced": s.advanced, "phase": s.phase,
+        "player": s.current.player if s.phase in ("play", "bonus") else None,
+        "round": s.round, "stage": s.stage,
+        "zone_open": None if s.zone_open is None else s.zone_open + 1,
+        "zones": _zones_json(s), "teams": teams,
+        "experience_track": {"spaces": d.track_spaces, "victory": d.track_spaces,
+                             "goal": d.track_spaces if s.advanced else d.recruit_spaces[0],
+                             "training_luck": sorted(d.training_luck_spaces),
+                             "recruit": list(d.recruit_spaces),
+                             "movers": {t.player: t.mover for t in s.teams}},
+        "decks": {"alert": len(s.alert_deck), "alert_turned_in": len(s.alert_discard),
+                  "power_stat": len(s.stat_deck), "training_luck": len(s.luck_deck),
+                  "training_luck_used": len(s.luck_discard)},
+        "must_recover": list(s.must_recover),
+        "going_first": {"rolls": dict(s.first_rolls), "to_roll": list(s.first_to_roll)},
+        "bonus": s.bonus, "last_roll": s.last_roll, "winner": s.winner, "ended": s.ended,
+        "options": dict(s.options), "log": list(s.log),
+    }
+
+
+def _hero_json(s: XMenState, h: Hero) -> dict[str, Any]:
+    c = s.data.characters[h.id]
+    return {"id": h.id, "name": c.name, "hits": h.hits, "durability": c.durability,
+            "x_covered": min(h.hits, c.durability),
+            "on_picture": recovery.on_picture(s.data, h),
+            "seriously_wounded": h.hits > c.durability,
+            "where": "headquarters" if h.where == HQ else f"zone {h.where + 1}",
+            "acted": h.acted, "fighting_skill": c.fighting_skill,
+            "intelligence": c.intelligence, "total_power": c.total_power,
+            "abilities": [a.name for a in c.abilities if s.advanced or not a.advanced]}
+
+
+def _zones_json(s: XMenState) -> list[dict[str, Any]]:
+    d, out = s.data, []
+    for z, zone in enumerate(s.zones):
+        card = d.alert[zone.card] if zone.card else None
+        out.append({
+            "number": z + 1, "strength_track": d.strength_track,
+            "card": None if card is None else {"id": card.id, "name": card.name, "kind": card.kind,
+                                               "strength": card.strength,
+                                               "experience": card.experience},
+            "recruit": None if zone.recruit is None else
+            {"id": zone.recruit, "name": d.characters[zone.recruit].name,
+             "total_power": d.characters[zone.recruit].total_power},
+            "indicator": zone.indicator,
+            "teams": [{"player": x.player, "leader": x.leader,
+                       "leader_name": d.characters[x.leader].name, "position": x.position,
+                       "backers": x.order[1:], "started": x.started} for x in zone.sides],
+        })
+    return out

@@ -1,0 +1,73 @@
+"""Random full games per second, this tree against another one, in interleaved rounds.
+
+    git archive <old commit> companion | tar -x -C /tmp/old
+    .venv/bin/python tests/bench/ab_random_games.py /tmp/old --game xmen-alert --games 200
+
+Each round plays the same seeded random games (``sample_action`` + ``apply``, as bench_core's
+figure does) once in the other tree and once in this one, each in a process of its own timed by
+its own CPU time, so that other work on a shared machine moves both alike. Prints every round
+and the median ratio (this tree / the other). Not a ``bench_*.py``: ``make bench`` does not run
+it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[2]
+
+ROUND = """
+import json, random, sys, time
+sys.path.insert(0, sys.argv[1])
+import companion
+assert companion.__file__.startswith(sys.argv[1]), companion.__file__
+from companion.games import Catalog
+from companion.rng import rng_for
+engine = Catalog()(sys.argv[2])
+games, actions = int(sys.argv[3]), 0
+started = time.process_time()
+for g in range(games):
+    rng = random.Random(g)
+    state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
+    while engine.outcome(state)["status"] == "playing":
+        state = engine.apply(state, engine.sample_action(state, rng), rng_for(g, actions))
+        actions += 1
+cpu = time.process_time() - started
+print(json.dumps({"games": games / cpu, "actions": actions / cpu, "length": actions / games}))
+"""
+
+
+def one_round(tree: Path, game: str, games: int) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", ROUND, str(tree), game, str(games)],
+                         capture_output=True, text=True, check=True, timeout=600)
+    return json.loads(out.stdout)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("other", type=Path, help="the other tree (a folder holding companion/)")
+    ap.add_argument("--game", default="xmen-alert")
+    ap.add_argument("--games", type=int, default=200, help="random games a round")
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args(argv)
+    ratios = {"games": [], "actions": []}
+    for r in range(args.rounds):
+        old = one_round(args.other.resolve(), args.game, args.games)
+        new = one_round(HERE, args.game, args.games)
+        for key in ratios:
+            ratios[key].append(new[key] / old[key])
+        print(f"round {r + 1}: other {old['games']:8.1f} games/s {old['actions']:9,.0f} actions/s "
+              f"({old['length']:.0f} a game) | this {new['games']:8.1f} games/s "
+              f"{new['actions']:9,.0f} actions/s ({new['length']:.0f} a game)", flush=True)
+    print(f"median ratio, this / other: games/s {statistics.median(ratios['games']):.2f}, "
+          f"actions/s {statistics.median(ratios['actions']):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
