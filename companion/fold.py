@@ -41,7 +41,7 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
             "undo the last action or start a new game"
         )
     if action.type in TIMER_ACTIONS:
-        name = action.data.get("name", "turn")
+        name = check_timer_action(action)["name"]     # a name that is not a name refused here
         if name in engine.timers(table.game):
             return replace(table, game=engine.apply(table.game, action, rng))
         return replace(table, timers=apply_timer(table.timers, action))

@@ -79,3 +79,13 @@ def test_good_seconds_are_taken_up_to_the_limit(table, hero_time):
 def test_a_bad_warning_is_refused_naming_it(table, warn):
     _refused(table, Action("timer.start", data={"name": "x", "seconds": 60, "warn": warn}),
              "data.warn")
+
+
+@pytest.mark.parametrize("bad", [[], ["turn"], {"a": 1}, 7, "", "x" * 201], ids=repr)
+def test_a_timer_name_that_is_not_a_name_is_refused_naming_the_field(table, hero_time, bad):
+    """Found by the boundary fuzzer: a list as the name reached the engine's timer lookup and was
+    answered by the session's last-resort guard ("the data could not be used")."""
+    for session in (table, hero_time):
+        for kind in ("timer.start", "timer.add", "timer.pause"):
+            message = _refused(session, Action(kind, data={"name": bad, "seconds": 60}), "data.name")
+            assert "could not be used" not in message
