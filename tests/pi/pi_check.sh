@@ -292,6 +292,24 @@ step "companion dice read --set d6 on a rendered roll of 4 dice: the faces rende
     dice_read_matches || true
 DICE_READ_MS=$(sed -n 's/^read .* in \([0-9]*\) ms$/\1/p' "$LAST_LOG")
 
+# the learned recognizer runs on onnxruntime's aarch64 wheel against the OS's numpy 1.24: a
+# wheel built for numpy 2 would import here and fail only at the first frame
+learned_read_matches() {
+    companion dice read --set d6 --recognizer learned --json /opt/pi-check/roll.png \
+        >"$ROOT/opt/pi-check/roll-learned.json"
+    in_root "$VENV/bin/python" - <<'PY'
+import json
+import onnxruntime
+read = json.load(open("/opt/pi-check/roll-learned.json"))
+truth = json.load(open("/opt/pi-check/roll-faces.json"))
+faces = sorted(d["face"] for d in read["dice"])
+print("onnxruntime", onnxruntime.__version__, "read", faces, f"in {read['ms']:.0f} ms")
+assert faces == truth, (faces, truth)
+PY
+}
+step "companion dice read --recognizer learned on the same roll (onnxruntime on the OS's numpy)" \
+    learned_read_matches || true
+
 serve_answers_health() {
     local out=$ROOT/opt/pi-check/serve.out port="" i rc=0 t0
     t0=$(now)
