@@ -72,8 +72,9 @@ def _serve(args: argparse.Namespace) -> int:
         print(_phones_line(app, host, server.effective_port), flush=True)
         # The camera stack (OpenCV) takes longer to import than all the rest of start-up: the
         # dashboard answers first, and /api/health lists what is still "starting".
-        threading.Thread(target=adapters.attach, args=(args, config, session, data, ext),
-                         name="adapters", daemon=True).start()
+        adapters.thread = threading.Thread(target=adapters.attach, name="adapters", daemon=True,
+                                           args=(args, config, session, data, ext))
+        adapters.thread.start()
         run_until(server, stopping)
         if adapters.failed is not None:
             raise adapters.failed
@@ -91,12 +92,16 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+ATTACH_WAIT_S = 10.0   # inside the unit's TimeoutStopSec=15 (deploy/companion.service)
+
+
 class _Adapters:
     """The adapters `serve` attaches after the dashboard answers, closed in reverse order."""
 
     def __init__(self, stopping: threading.Event):
         self.stopping = stopping
         self.failed: BaseException | None = None
+        self.thread: threading.Thread | None = None
         self._open: list = []
         self._lock = threading.Lock()
 
@@ -116,6 +121,7 @@ class _Adapters:
             if self.stopping.is_set():
                 if adapter is not None:
                     adapter.close()
+                    log.info("the %s attached as the service stopped: closed again", name)
                 return False
             if adapter is not None:
                 self._open.append(adapter)
@@ -124,6 +130,14 @@ class _Adapters:
             return True
 
     def close(self) -> None:
+        # A stop while OpenCV or onnxruntime is still importing would end the process under a
+        # half-built C++ runtime ("terminate called without an active exception", exit 134, seen
+        # under pi-check): the attaching thread is let finish, within the service's stop budget.
+        if self.thread is not None and self.thread.is_alive():
+            self.thread.join(ATTACH_WAIT_S)
+            if self.thread.is_alive():
+                log.warning("the adapters were still attaching after %s s; stopping anyway",
+                            ATTACH_WAIT_S)
         with self._lock:
             self.stopping.set()
             for adapter in reversed(self._open):

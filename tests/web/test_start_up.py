@@ -78,3 +78,20 @@ def test_sigterm_with_streams_open_stops_cleanly_and_ends_every_stream(server):
         while sock.recv(65536):     # to the end: a stream left open would time out here
             pass
         sock.close()
+
+
+def test_sigterm_while_the_camera_still_attaches_waits_for_it_and_stops_cleanly(tmp_path):
+    """Under pi-check (arm64 in qemu, where OpenCV takes seconds to import) a stop that came
+    while the adapters were attaching ended in 'terminate called without an active exception',
+    exit 134: the process left under a C++ import half done. The stop now lets the attaching
+    thread finish, and what it attached is closed again."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--simulate", "--port",
+                             "0", "--data", str(tmp_path / "data")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "dashboard at http://" in proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)        # at once: the camera stack is still importing
+        _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err and "terminate called" not in err, err
+    assert "the camera attached as the service stopped: closed again" in err, err
