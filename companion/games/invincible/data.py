@@ -9,7 +9,6 @@ reads it). An owner's copy of any of them in the components folder replaces the 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ class Power:
     copies: int = 1
     pull_rule: str = ""         # "return_black": Going to the Limit
 
-    @cached_property
+    @property
     def colours(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c for c in self.symbols if c in COLOURS))
 

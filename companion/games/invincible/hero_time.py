@@ -29,6 +29,8 @@ DOCS = {
 
 def apply(state: InvincibleState, action: Action) -> InvincibleState:
     """The state after a timer action aimed at hero time, or the refusal."""
+    if not isinstance(action.data, dict):
+        raise BadAction(f"{action.type}: data must be an object")
     if state.timer is None or action.data.get("name") != HERO_TIMER:
         raise BadAction(f"{action.type}: this game's timer is {HERO_TIMER!r}"
                         + ("" if state.timer else " (hero time is off)"))

@@ -7,10 +7,9 @@ hero has not finished training; the rest is the move's own check, which its ``ch
 
 from __future__ import annotations
 
-import random
-
 from companion.errors import BadAction
 from companion.games.base import forbid
+from companion.games.invincible import cards
 from companion.games.invincible.data import InvincibleData
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
@@ -20,10 +19,6 @@ from companion.games.move_table import Play
 
 LEARNED_KINDS = ("super", "ultimate", "punch", "experimental")
 PUNCH = "learn-by-punching"
-
-
-def power_id(card: str) -> str:
-    return card.split("#", 1)[0]
 
 
 def confidence(d: InvincibleData, h: HeroState) -> int:
@@ -79,7 +74,7 @@ def _placed(s: InvincibleState, h: HeroState, card: str, slot: str):
     refusal = _in_hand(s, h, card, "learn")
     if refusal:
         return refusal
-    power = d.powers[power_id(card)]
+    power = d.powers[cards.power_id(card)]
     if power.cost > left(d, h):
         return forbid(f"{power.name} costs {power.cost} confidence; {h.name} has {left(d, h)} "
                       "left", R_LEARN)
@@ -105,7 +100,7 @@ def learnable(s: InvincibleState, h: HeroState) -> list[tuple[str, str]]:
 def _cube_colour(s: InvincibleState, card: str, colour: str | None):
     """The colour of cube discarding ``card`` gains (``colour``: the one asked for), or the
     refusal."""
-    power = s.data.powers[power_id(card)]
+    power = s.data.powers[cards.power_id(card)]
     colours = power.colours
     if colour is None and len(colours) == 1:
         colour = colours[0]
@@ -121,7 +116,7 @@ def _cube_colour(s: InvincibleState, card: str, colour: str | None):
 def cube_choices(s: InvincibleState, h: HeroState) -> list[tuple[str, str]]:
     """The (card, colour) pairs ``h`` could discard for a cube now."""
     return [(card, c) for card in dict.fromkeys(s.hand_of(h))
-            for c in s.data.powers[power_id(card)].colours if s.supply.get(c, 0) > 0]
+            for c in s.data.powers[cards.power_id(card)].colours if s.supply.get(c, 0) > 0]
 
 
 def punch_slots(s: InvincibleState) -> list[str]:
@@ -148,25 +143,6 @@ def learned(s: InvincibleState, h: HeroState) -> list[str]:
     return [slot for slot, p in h.powers.items() if s.data.powers[p.power].kind in LEARNED_KINDS]
 
 
-def _discard_card(s: InvincibleState, card: str) -> None:
-    kind = s.data.powers[power_id(card)].kind
-    if kind == "punch":
-        s.punch_left += 1
-    elif kind in ("super", "ultimate"):
-        s.own_discards(kind).append(card)
-
-
-def _clear_slot(s: InvincibleState, h: HeroState, slot: str) -> None:
-    """The power in the fork's own ``h``'s ``slot`` (if any) goes to its discard pile."""
-    old = h.powers.pop(slot, None)
-    if old is not None:
-        # cubes on a discarded power go to the dropped area (as New and Improved says) and back
-        # to the bag at the reset
-        h.dropped.extend(c for c in old.cubes if c is not None)
-        _discard_card(s, old.card)
-        s.say(f"{h.name} discards {s.data.powers[old.power].name} from the {slot} slot.")
-
-
 # -- the moves -------------------------------------------------------------------------------------
 
 def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
@@ -178,9 +154,9 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
         raise slot
     s = state.fork()
     h = s.own_hero(hero.id)
-    power = s.data.powers[power_id(card)]
+    power = s.data.powers[cards.power_id(card)]
     s.own_hand(h).remove(card)
-    _clear_slot(s, h, slot)
+    cards.clear_slot(s, h, slot)
     h.powers[slot] = Played(card, power.id, [None] * len(power.symbols))
     h.confidence_spent += power.cost
     s.say(f"{h.name} learns {power.name} ({power.cost} confidence) into the {slot} slot.")
@@ -200,8 +176,8 @@ def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     s = state.fork()
     h = s.own_hero(hero.id)
     s.own_hand(h).remove(discard)
-    _discard_card(s, discard)
-    _clear_slot(s, h, slot)
+    cards.discard_card(s, discard)
+    cards.clear_slot(s, h, slot)
     power = s.data.powers[PUNCH]
     h.powers[slot] = Played(PUNCH, power.id, [None] * len(power.symbols))
     s.punch_left -= 1
@@ -231,11 +207,11 @@ def _train_cube(state: InvincibleState, play: Play, hero: HeroState) -> Invincib
     s = state.fork()
     h = s.own_hero(hero.id)
     s.own_hand(h).remove(discard)
-    _discard_card(s, discard)
+    cards.discard_card(s, discard)
     s.supply[colour] -= 1
     h.bag[colour] = h.bag.get(colour, 0) + 1
     h.cube_gained = True
-    s.say(f"{h.name} discards {s.data.powers[power_id(discard)].name} to gain a {colour} cube.")
+    s.say(f"{h.name} discards {s.data.powers[cards.power_id(discard)].name} to gain a {colour} cube.")
     return s
 
 
@@ -254,7 +230,7 @@ def _discard_power(state: InvincibleState, play: Play, hero: HeroState) -> Invin
         raise forbid(f"{slot!r} holds no learned power (basic, starter and signature powers "
                      "stay)", R_LEARN)
     s = state.fork()
-    _clear_slot(s, s.own_hero(hero.id), slot)
+    cards.clear_slot(s, s.own_hero(hero.id), slot)
     return s
 
 
@@ -297,73 +273,11 @@ def _finish(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSt
     h.done, h.ultimates_wanted, h.drawn = True, ultimates, drawn
     s.say(f"{h.name} finishes training.")
     if all(x.done for x in s.heroes):
-        reset(s, play.rng)
+        cards.reset(s, play.rng)
     return s
 
 
 FINISH = HeroMove(_finish, TRAINING)
-
-
-# -- the reset -------------------------------------------------------------------------------------
-
-def reset(s: InvincibleState, rng: random.Random) -> None:
-    """'Once everyone has finished, all players reset: cubes return to bags and hands are
-    refilled.'"""
-    d = s.data
-    for h in s.own_heroes():
-        for slot in [k for k in h.powers if k.startswith("under:")]:
-            above = h.powers.get(slot[6:])
-            if above is None or d.powers[above.power].kind != "super" or not (
-                    set(d.powers[above.power].colours) & set(d.powers[h.powers[slot].power].colours)):
-                # 'if it ends the phase without a paired Super Power, discard it'
-                _clear_slot(s, h, slot)
-        for slot, p in h.powers.items():
-            for c in p.cubes:
-                if c is not None:
-                    h.bag[c] = h.bag.get(c, 0) + 1
-            h.powers[slot] = Played(p.card, p.power, [None] * len(p.cubes), False, p.strength)
-        for c in h.ready + h.dropped:
-            h.bag[c] = h.bag.get(c, 0) + 1
-        h.ready, h.dropped, h.last_pull = [], [], []
-        h.bonus_confidence = h.confidence_spent = 0
-    if s.solo:
-        wanted = min(2, sum(h.ultimates_wanted for h in s.heroes))
-        physical = [c for h in s.heroes for c in h.drawn]
-        refill(s, s.own_shared_hand(), d.limits["solo_hand"], wanted, rng, physical)
-    else:
-        for h in s.heroes:
-            refill(s, h.hand, d.limits["hand"], h.ultimates_wanted, rng, h.drawn)
-    for h in s.heroes:
-        h.drawn = []
-    s.phase = "villain"
-    s.say("Reset: cubes return to the bags and hands are refilled. Villain Phase: reveal the event.")
-
-
-def refill(s: InvincibleState, cards: list[str], size: int, ultimates: int, rng,
-           physical=()) -> None:
-    """'you may draw at most one card from the Ultimate Power deck per refill; the rest must come
-    from the Super Power deck'. Cards drawn from physical decks come first."""
-    for card in physical:
-        if len(cards) >= size:
-            break
-        kind = s.data.powers[power_id(card)].kind
-        if card in s.decks[kind]:
-            s.own_deck(kind).remove(card)
-            cards.append(card)
-            ultimates -= kind == "ultimate"
-    ultimates = max(0, ultimates)
-    while len(cards) < size:
-        deck = "ultimate" if ultimates > 0 else "super"
-        card = draw(s, deck, rng)
-        if card is None and deck == "ultimate":
-            ultimates = 0
-            continue
-        if card is None:
-            s.say("The Super Power deck is empty: hands stay short.")
-            return
-        if deck == "ultimate":
-            ultimates -= 1
-        cards.append(card)
 
 
 def _drawn(s: InvincibleState, h: HeroState, drawn: list[str] | None, cap: int) -> list[str]:
@@ -377,9 +291,9 @@ def _drawn(s: InvincibleState, h: HeroState, drawn: list[str] | None, cap: int) 
         raise forbid(f"the refill draws {room} card(s), not {len(drawn)}", R_RESET)
     taken, ultimates = [], 0
     for name in drawn:
-        kind = d.powers[power_id(name)].kind if power_id(name) in d.powers else None
+        kind = d.powers[cards.power_id(name)].kind if cards.power_id(name) in d.powers else None
         pile = s.decks.get(kind, []) if kind in ("super", "ultimate") else []
-        card = name if name in pile else next((c for c in pile if power_id(c) == name
+        card = name if name in pile else next((c for c in pile if cards.power_id(c) == name
                                                 and c not in taken), None)
         if card is None or card in taken:
             raise forbid(f"{name!r} is not in the Super or Ultimate Power deck", R_RESET)
@@ -390,11 +304,3 @@ def _drawn(s: InvincibleState, h: HeroState, drawn: list[str] | None, cap: int) 
     return taken
 
 
-def draw(s: InvincibleState, deck: str, rng) -> str | None:
-    pile = s.own_deck(deck)
-    if not pile and s.discards[deck]:
-        pile.extend(s.discards[deck])
-        s.own_discards(deck).clear()
-        rng.shuffle(pile)
-        s.say(f"The {deck} power deck ran out: its discard pile is reshuffled (assumed).")
-    return pile.pop(0) if pile else None

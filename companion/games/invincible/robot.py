@@ -14,6 +14,7 @@ import random
 from companion.actions import Action
 from companion.games.invincible import board, moves_pull
 from companion.games.invincible import moves_training as training
+from companion.games.invincible.cards import power_id
 from companion.games.invincible.effects import damageable
 from companion.games.invincible.sampler import crash_faces
 from companion.games.invincible.state import HERO_TIMER, HQ, InvincibleState
@@ -74,7 +75,7 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
     h = rng.choice(active)
-    if moves_pull.DEFIANCE.open_for(s, h) and rng.random() < 0.1:
+    if h.last_pull and moves_pull.DEFIANCE.open_for(s, h) and rng.random() < 0.1:
         return Action("defiance", data={"hero": h.id})
     if h.ready:
         cube = rng.choice(h.ready)
@@ -128,14 +129,14 @@ def _training(s: InvincibleState, rng: random.Random) -> Action:
     roll = rng.random()
     if cards and roll < 0.35:
         card = rng.choice(cards)
-        power = d.powers[training.power_id(card)]
+        power = d.powers[power_id(card)]
         if power.cost <= training.left(d, h):
             slot = _learn_slot(s, h, power)
             if slot is not None:
                 return Action("learn", data={"hero": h.id, "card": card, "slot": slot})
     if cards and roll < 0.5 and not h.cube_gained:
         card = rng.choice(cards)
-        colour = rng.choice(d.powers[training.power_id(card)].colours)
+        colour = rng.choice(d.powers[power_id(card)].colours)
         if s.supply.get(colour, 0) > 0:
             return Action("train_cube", data={"hero": h.id, "discard": card, "colour": colour})
     if cards and roll < 0.55 and training.PUNCH_MOVE.open_for(s, h):

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.dice import Dice, DiceRequest
 from companion.games.invincible import board, moves_training as training
+from companion.games.invincible.cards import power_id
 from companion.games.invincible.moves_pull import black_count, finished
 from companion.games.invincible.scoring import score
 from companion.games.invincible.state import (
@@ -255,7 +256,7 @@ def _villain(d, s, villain_id: str) -> dict:
 
 
 def _card(d, card: str) -> dict:
-    p = d.powers[training.power_id(card)]
+    p = d.powers[power_id(card)]
     return {"card": card, "name": p.name, "kind": p.kind, "cost": p.cost,
             "colours": list(p.colours), "symbols": list(p.symbols), "confidence": p.confidence,
             "effects": list(p.effects)}
