@@ -11,13 +11,10 @@ from typing import Any
 
 from companion.errors import DataFileError
 
-EMBEDDED = Path(__file__).resolve().parent / "games" / "data"
 
-
-def component_file(name: str, override_dir: str | Path | None = None,
-                   shipped_dir: Path = EMBEDDED) -> Path:
+def component_file(name: str, override_dir: str | Path | None, shipped_dir: Path) -> Path:
     """The file to load for ``name`` (e.g. "incredibles.toml"): the owner's copy wins over the one
-    shipped in ``shipped_dir`` (a game's package, or games/data for the games not yet in one)."""
+    shipped in ``shipped_dir`` (the game's package)."""
     if override_dir is not None:
         candidate = Path(override_dir) / name
         if candidate.is_file():

@@ -40,12 +40,9 @@ STRIDE = {"incredibles": 4, "xmen-alert": 90, "invincible": 45}
 JUNK = {"face": 7, "faces": "x", "zone": True, "hero": 12, "heroes": 3, "to": [], "power": 3,
         "jackjack": {}, "cubes": 5, "card": 9, "space": 1.5, "tile": [1], "villain": 3,
         "amount": "lots", "slot": False, "discard": 4, "colour": 0, "leader": 1}
-KNOWN = {
-    ("listed_accepted", "invincible"):
-        "expect lists every card effect, use_helper and the episode actions whatever the state "
-        "(use_helper with no helper held, damage with nothing to damage): its conversion derives "
-        "expect from its move table",
-}
+# (check, game) -> why that game still fails that check: marked xfail(strict=True), so a fix must
+# remove its line (empty since the X-Men Alert and Invincible conversions, issue 11)
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def snapshot(state) -> bytes:

@@ -9,7 +9,7 @@ import pytest
 
 from companion.actions import Action
 from companion.games import Catalog
-from companion.games import invincible_board as board
+from companion.games.invincible import board
 
 
 class Table:
@@ -39,7 +39,7 @@ class Table:
                     pile.remove(villain_id)
         z = s.zone(zone)
         slot = board.open_slot(z) if slot is None else slot
-        v = board.new_villain(self.engine.data, s, villain_id)
+        v = board.new_villain(s, villain_id)
         v.damage = damage
         z.villains[slot] = v
         return v

@@ -337,7 +337,7 @@ def test_gain_cube_from_supply_and_red_only_through_fire_up(hero_phase):
 
 def test_ultimate_waits_for_its_super_power(table, engine):
     """'you can't play any cubes on it until the Super Power above it is filled'."""
-    from companion.games.invincible_state import Played
+    from companion.games.invincible.state import Played
     t = table(episode=2)
     h = t.state.hero("invincible")
     h.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", [None, None])
@@ -427,7 +427,7 @@ def test_clean_slate_clears_a_filled_power(hero_phase):
     s = t.act("clear_power", hero="invincible", power="rescue")
     inv = s.hero("invincible")
     assert not inv.powers["rescue"].filled and inv.bag["black"] == 5 and inv.bag["orange"] == 3
-    from companion.games.invincible_hero_phase import black_count
+    from companion.games.invincible.moves_pull import black_count
     assert black_count(inv) == 1
 
 

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from companion.errors import SetupError
-from companion.games import invincible_campaign as campaign
-from companion.games.invincible_scoring import score
+from companion.games.invincible import campaign
+from companion.games.invincible.scoring import score
 from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
@@ -29,14 +29,14 @@ def test_score_exactly_as_printed(engine):
     s.defeated = ["thug-a", "bi-plane", "flaxan-tank", "villain-3a"]
     s.zones[0].dead, s.zones[0].safety = 3, 0
     s.kos = 2
-    sc = score(engine.data, s)
+    sc = score(s)
     assert sc["total"] == 50 + (1 + 1) + 2 + 3 - 3 - 6 + 15 + 5
     s.helpers_taken = []
-    assert score(engine.data, s)["total"] == 50 + 7 - 3 - 6 + 15 + 10
+    assert score(s)["total"] == 50 + 7 - 3 - 6 + 15 + 10
     s.helpers_taken = ["helper-2", "helper-3"]
-    assert score(engine.data, s)["total"] == 50 + 7 - 3 - 6 + 15
+    assert score(s)["total"] == 50 + 7 - 3 - 6 + 15
     for difficulty, points in (("easy", 20), ("normal", 30)):
-        assert score(engine.data, _ended(engine, "won", difficulty=difficulty))["total"] == points + 10
+        assert score(_ended(engine, "won", difficulty=difficulty))["total"] == points + 10
 
 
 def test_loss_outside_a_campaign_scores_without_the_win(engine):
@@ -44,14 +44,14 @@ def test_loss_outside_a_campaign_scores_without_the_win(engine):
     points for winning)."""
     s = _ended(engine, "lost")
     s.kos = 3
-    assert score(engine.data, s)["total"] == -9 + 10
+    assert score(s)["total"] == -9 + 10
 
 
 def test_episode_bonus_is_claimed_by_the_players(engine, table):
     """'The Episode Guide also lists a bonus scoring condition specific to each episode.'"""
     t = table()
     s = t.act("episode_bonus", met=True)
-    assert score(engine.data, s)["total"] == 10 + engine.data.episodes[1].bonus["points"]
+    assert score(s)["total"] == 10 + engine.data.episodes[1].bonus["points"]
 
 
 def test_campaign_two_attempts_helper_on_loss_challenge_after_win():
@@ -85,13 +85,13 @@ def test_campaign_game_scoring_first_try_bonus_no_helper_bonus(engine):
     helper cards; and if you won an episode on your first attempt, add a bonus 10 points.' /
     'mark a loss on the sheet without scoring it'."""
     s = _ended(engine, "won", campaign={"id": "us", "history": []})
-    assert score(engine.data, s)["total"] == 30 + 10
+    assert score(s)["total"] == 30 + 10
     history = [{"episode": 1, "attempt": 1, "won": False, "helper_gained": "cecils-contingency"}]
     s = _ended(engine, "won", campaign={"id": "us", "history": history})
     assert s.helpers == ["cecils-contingency"] and s.campaign["attempt"] == 2
-    assert score(engine.data, s)["total"] == 30
+    assert score(s)["total"] == 30
     lost = _ended(engine, "lost", campaign={"id": "us", "history": []})
-    assert score(engine.data, lost)["total"] is None
+    assert score(lost)["total"] is None
 
 
 def test_campaign_record_flows_into_the_next_game(engine, table):

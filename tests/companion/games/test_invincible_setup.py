@@ -5,9 +5,9 @@ import shutil
 
 import pytest
 
-from companion.components import EMBEDDED
 from companion.errors import DataFileError, SetupError
 from companion.games import Catalog
+from companion.games.invincible.data import HERE
 from invincible_helpers import engine  # noqa: F401 (fixtures)
 
 
@@ -139,7 +139,7 @@ def test_still_have_a_job_endangers_one_more_on_every_arrival(engine):
 def test_owner_can_replace_the_data_and_errors_name_file_and_key(tmp_path):
     """An owner's copy in the components folder wins; a broken one names file and key."""
     for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
-        shutil.copy(EMBEDDED / name, tmp_path / name)
+        shutil.copy(HERE / name, tmp_path / name)
     text = (tmp_path / "invincible.toml").read_text()
     (tmp_path / "invincible.toml").write_text(text.replace("safety = 3", "safety = 4", 1))
     engine = Catalog(tmp_path)("invincible")

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.errors import BadAction, IllegalAction
-from companion.games.invincible_state import Played
+from companion.games.invincible.state import Played
 from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 

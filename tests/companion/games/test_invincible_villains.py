@@ -4,7 +4,7 @@ damage, KOs and the end of the game. Each test quotes the rulebook sentence it c
 import pytest
 
 from companion.errors import IllegalAction
-from companion.games import invincible_board as board
+from companion.games.invincible import board
 from invincible_helpers import engine, table  # noqa: F401 (fixtures)
 
 
@@ -47,7 +47,8 @@ def test_endanger_kills_from_danger_when_safety_is_empty(engine, table):
     t = table()
     z = t.state.zone("left")
     z.safety, z.danger = 1, 9
-    board.endanger(engine.data, t.state, "left", 2, "test")
+    board.endanger(t.state, "left", 2, "test")
+    z = t.state.zone("left")
     assert (z.safety, z.danger, z.dead) == (0, 9, 1)
 
 
@@ -463,10 +464,10 @@ def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
     players apply it with the generic effects, then send resolved, and the event goes on."""
     import shutil
 
-    from companion.components import EMBEDDED
     from companion.games import Catalog
+    from companion.games.invincible.data import HERE
     for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
-        shutil.copy(EMBEDDED / name, tmp_path / name)
+        shutil.copy(HERE / name, tmp_path / name)
     path = tmp_path / "invincible_episodes.toml"
     text = path.read_text()
     path.write_text(text.replace('power = [{ endanger = 1 }]\nstrike = [{ damage = 1 }]\ntext = "Placeholder Level I villain."',

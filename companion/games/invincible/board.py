@@ -1,12 +1,14 @@
 """The battlefield: zones, civilians, villains, minions, hero damage and KOs, the end checks.
 
-Every function takes the engine's data and a private (already copied) state and changes it.
+Every function that changes something takes a fork (see state.py) and changes it through the
+fork's own copies of what it touches; the rest only read.
 """
 
 from __future__ import annotations
 
-from companion.games.invincible_data import InvincibleData
-from companion.games.invincible_state import (
+from companion.games.invincible import campaign
+from companion.games.invincible.data import InvincibleData
+from companion.games.invincible.state import (
     HQ, R_ENDANGER, R_KO, R_WINLOSE, InvincibleState, VillainState, ZoneState,
 )
 
@@ -26,10 +28,10 @@ def in_range(d: InvincibleData, here: str, there: str, ranged: bool) -> bool:
     return here == there or (ranged and adjacent(d, here, there))
 
 
-def endanger(d: InvincibleData, s: InvincibleState, zone: str, count: int, why: str) -> None:
+def endanger(s: InvincibleState, zone: str, count: int, why: str) -> None:
     """'move that many civilians in its zone from safety to danger. If there aren't enough
     civilians in safety to cover the full amount, kill the difference from the danger area'."""
-    z = s.zone(zone)
+    z = s.own_zone(zone)
     moved = min(count, z.safety)
     z.safety -= moved
     z.danger += moved
@@ -39,15 +41,15 @@ def endanger(d: InvincibleData, s: InvincibleState, zone: str, count: int, why: 
     if count:
         s.say(f"{why}: {count} endangered in the {zone} zone ({moved} to danger"
               + (f", {killed} killed" if killed else "") + ").")
-    check_end(d, s)
+    check_end(s)
 
 
-def hurt_hero(d: InvincibleData, s: InvincibleState, hero_id: str, amount: int, why: str) -> None:
+def hurt_hero(s: InvincibleState, hero_id: str, amount: int, why: str) -> None:
     """'A hero is KOed once they've accumulated 10 damage tokens. Move them to Guardians HQ,
     remove all their damage tokens, and place a KO marker'."""
-    h = s.hero(hero_id)
     if amount <= 0:
         return
+    h = s.own_hero(hero_id)
     h.damage += amount
     s.say(f"{h.name} takes {amount} damage ({why}).")
     if h.damage >= h.max_health:
@@ -55,16 +57,16 @@ def hurt_hero(d: InvincibleData, s: InvincibleState, hero_id: str, amount: int, 
         h.zone = HQ
         s.kos += 1
         s.say(f"{h.name} is KOed and moved to Guardians HQ (KO {s.kos}).")
-        check_end(d, s)
+        check_end(s)
 
 
-def enemy_damage(d: InvincibleData, s: InvincibleState, zone: str, amount: int, why: str,
+def enemy_damage(s: InvincibleState, zone: str, amount: int, why: str,
                  no_hero_endanger: int | None = None, villain: bool = False) -> None:
     """'Whenever an enemy deals damage, it hits every hero standing in its zone. If no hero is
     present, it endangers that many civilians instead.'"""
     targets = [h.id for h in s.heroes if h.zone == zone]
     if not targets:
-        endanger(d, s, zone, amount if no_hero_endanger is None else no_hero_endanger,
+        endanger(s, zone, amount if no_hero_endanger is None else no_hero_endanger,
                  f"{why} finds no hero")
         return
     for hero_id in targets:
@@ -75,7 +77,7 @@ def enemy_damage(d: InvincibleData, s: InvincibleState, zone: str, amount: int, 
             s.say(f"Eve's bubble blocks {why} for {s.hero(hero_id).name} and returns to Bubble Up.")
             continue
         if s.result is None:
-            hurt_hero(d, s, hero_id, amount, why)
+            hurt_hero(s, hero_id, amount, why)
 
 
 def villains_in_play(s: InvincibleState) -> list[tuple[str, int, VillainState]]:
@@ -91,36 +93,38 @@ def find_villain(s: InvincibleState, villain_id: str) -> tuple[ZoneState, int] |
     return None
 
 
-def damage_villain(d: InvincibleData, s: InvincibleState, villain_id: str, amount: int,
-                   why: str) -> None:
+def enemies_in(z: ZoneState) -> bool:
+    """A minion or a villain stands in the zone."""
+    return bool(z.minions) or any(v is not None for v in z.villains)
+
+
+def damage_villain(s: InvincibleState, villain_id: str, amount: int, why: str) -> None:
     """'Once a villain has taken damage equal to its starting health, it is defeated and
     discarded'."""
-    zone, slot = find_villain(s, villain_id)
-    v = zone.villains[slot]
+    v = s.own_villain(villain_id)
     v.damage += amount
     s.say(f"{v.name} takes {amount} damage ({why}): {max(0, v.health - v.damage)} health left.")
     if v.damage >= v.health:
-        zone.villains[slot] = None
-        s.discards[f"villain{v.level}"].append(v.id)
+        _take_out(s, villain_id)
         s.defeated.append(v.id)
         s.say(f"{v.name} is defeated.")
-        check_end(d, s)
+        check_end(s)
 
 
-def add_minions(d: InvincibleData, s: InvincibleState, zone: str, count: int) -> None:
+def add_minions(s: InvincibleState, zone: str, count: int) -> None:
     """'Each zone can hold at most three minions at a time; ignore any minions that would
     exceed that cap.'"""
-    z = s.zone(zone)
-    placed = max(0, min(count, d.minion_cap - z.minions))
+    z = s.own_zone(zone)
+    placed = max(0, min(count, s.data.minion_cap - z.minions))
     z.minions += placed
     if count:
         s.say(f"{placed} minion(s) placed in the {zone} zone"
-              + (f" ({count - placed} ignored: at most {d.minion_cap})" if placed < count else "")
+              + (f" ({count - placed} ignored: at most {s.data.minion_cap})" if placed < count else "")
               + ".")
 
 
-def new_villain(d: InvincibleData, s: InvincibleState, villain_id: str) -> VillainState:
-    v = d.villains[villain_id]
+def new_villain(s: InvincibleState, villain_id: str) -> VillainState:
+    v = s.data.villains[villain_id]
     return VillainState(v.id, v.name, v.level, v.health_for(s.hero_count), thwart_spaces=v.thwart)
 
 
@@ -132,15 +136,16 @@ def open_slot(z: ZoneState) -> int | None:
     return None
 
 
-def placement_zones(d: InvincibleData, s: InvincibleState, intended: str) -> list[str]:
+def placement_zones(s: InvincibleState, intended: str) -> list[str]:
     """Where a villain can go: its own zone if a slot is open; else the nearest zones with room
     ('side zones default toward the center', 'the center lets the players pick'); empty when
     there is no room anywhere."""
     if open_slot(s.zone(intended)) is not None:
         return [intended]
-    i = d.zones.index(intended)
+    zones = s.data.zones
+    i = zones.index(intended)
     for distance in (1, 2):
-        near = [d.zones[j] for j in (i - distance, i + distance) if 0 <= j < len(d.zones)]
+        near = [zones[j] for j in (i - distance, i + distance) if 0 <= j < len(zones)]
         room = [z for z in near if open_slot(s.zone(z)) is not None]
         if room:
             return room
@@ -154,27 +159,43 @@ def weakest(s: InvincibleState) -> list[str]:
     return [vid for vid, left in rest.items() if left == low]
 
 
-def place(d: InvincibleData, s: InvincibleState, villain_id: str, zone: str) -> None:
-    z = s.zone(zone)
+def place(s: InvincibleState, villain_id: str, zone: str) -> None:
+    z = s.own_zone(zone)
     slot = open_slot(z)
-    z.villains[slot] = new_villain(d, s, villain_id)
-    s.say(f"{d.villains[villain_id].name} arrives in the {zone} zone (slot {slot + 1}).")
+    z.villains[slot] = new_villain(s, villain_id)
+    s.say(f"{s.data.villains[villain_id].name} arrives in the {zone} zone (slot {slot + 1}).")
 
 
-def discard_from_play(d: InvincibleData, s: InvincibleState, villain_id: str) -> None:
+def relocate(s: InvincibleState, villain_id: str, target: str) -> None:
+    """The villain leaves its slot for the leftmost open slot of ``target``."""
     zone, slot = find_villain(s, villain_id)
     v = zone.villains[slot]
-    zone.villains[slot] = None
-    s.discards[f"villain{v.level}"].append(v.id)
+    s.own_zone(zone.name).villains[slot] = None
+    t = s.own_zone(target)
+    t.villains[open_slot(t)] = v
+
+
+def discard_from_play(s: InvincibleState, villain_id: str) -> None:
+    v = _take_out(s, villain_id)
     s.say(f"{v.name} is discarded to make room (least remaining health).")
+
+
+def _take_out(s: InvincibleState, villain_id: str) -> VillainState:
+    """The villain leaves play for its level's discard pile."""
+    zone, slot = find_villain(s, villain_id)
+    v = zone.villains[slot]
+    s.own_zone(zone.name).villains[slot] = None
+    s.own_discards(f"villain{v.level}").append(v.id)
+    return v
 
 
 def draw_villain(s: InvincibleState, level: int, rng, wanted: str | None = None) -> str:
     """'If you ever run out of a given villain level entirely, reshuffle that level's discard
     pile into a new deck.'"""
-    deck = s.decks[f"villain{level}"]
+    name = f"villain{level}"
+    deck = s.own_deck(name)
     if not deck:
-        pile = s.discards[f"villain{level}"]
+        pile = s.own_discards(name)
         deck.extend(pile)
         pile.clear()
         rng.shuffle(deck)
@@ -191,34 +212,49 @@ def dead_total(s: InvincibleState) -> int:
     return sum(z.dead for z in s.zones)
 
 
-def check_end(d: InvincibleData, s: InvincibleState) -> None:
+def check_end(s: InvincibleState) -> None:
     """The instant end conditions: 'You lose immediately if ...' / 'you win the instant it's
     satisfied'. The first one met ends the game."""
     if s.result is not None:
         return
-    if s.kos >= d.limits["kos"]:
-        s.result = {"status": "lost", "reason": f"the heroes were KOed a {_nth(d.limits['kos'])} time",
+    limits = s.data.limits
+    dead, gone = 0, None
+    for z in s.zones:
+        dead += z.dead
+        if gone is None and z.safety + z.danger == 0:
+            gone = z.name
+    if s.kos >= limits["kos"]:
+        s.result = {"status": "lost", "reason": f"the heroes were KOed a {_nth(limits['kos'])} time",
                     "rule": R_KO}
-    elif dead_total(s) >= d.limits["dead"]:
-        s.result = {"status": "lost", "reason": f"{d.limits['dead']} civilians have died",
+    elif dead >= limits["dead"]:
+        s.result = {"status": "lost", "reason": f"{limits['dead']} civilians have died",
                     "rule": R_WINLOSE}
-    elif any(z.safety + z.danger == 0 for z in s.zones):
-        gone = next(z.name for z in s.zones if z.safety + z.danger == 0)
+    elif gone is not None:
         s.result = {"status": "lost", "reason": f"every civilian in the {gone} zone has died",
                     "rule": R_ENDANGER}
-    elif won(d, s):
-        s.result = {"status": "won", "reason": d.episodes[s.episode].win_text or "episode won",
+    elif won(s):
+        s.result = {"status": "won", "reason": s.data.episodes[s.episode].win_text or "episode won",
                     "rule": R_WINLOSE}
 
 
-def won(d: InvincibleData, s: InvincibleState) -> bool:
-    win = d.episodes[s.episode].win
+def finish(s: InvincibleState, rng, now: float) -> None:
+    """The game is over: nothing waits any more, hero time stops, and a lost campaign game gains
+    the team a helper."""
+    s.phase, s.pending, s.queue, s.resolving = "over", None, [], None
+    if s.timer is not None and s.timer.running:
+        s.timer = s.timer.pause(now)
+    if s.campaign is not None and s.result["status"] == "lost":
+        s.helper_gained = campaign.helper_for_loss(s, rng)
+    s.say(("Victory! " if s.result["status"] == "won" else "Defeat: ") + s.result["reason"] + ".")
+
+
+def won(s: InvincibleState) -> bool:
+    win = s.data.episodes[s.episode].win
     if win["kind"] == "defeat_level":
-        needed = set(s.level_decks[f"villain{win['level']}"])
-        return bool(needed) and needed <= set(s.defeated)
+        needed = s.level_decks[f"villain{win['level']}"]
+        return bool(needed) and len(s.defeated) >= len(needed) and set(needed) <= set(s.defeated)
     return s.declared
 
 
 def _nth(n: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
-

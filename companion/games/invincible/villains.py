@@ -3,6 +3,8 @@
 Both are a queue of small tasks in the state, run until the queue is empty, the game ends, or
 the players must choose (a full center zone, a tie, a random zone to roll, an effect the
 companion cannot apply by itself). A choice leaves ``state.pending``; the answer resumes the run.
+A task is data (``{"do": "effect", "effect": {"endanger": 2}, ...}``) and so are the villains'
+and abilities' effects it carries, from the episode file. Every function here changes a fork.
 """
 
 from __future__ import annotations
@@ -10,19 +12,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games import invincible_board as board
 from companion.games.base import forbid
-from companion.games.invincible_data import InvincibleData, parse_icon
-from companion.games.invincible_state import (
+from companion.games.invincible import board
+from companion.games.invincible.data_episodes import parse_icon
+from companion.games.invincible.state import (
     HERO_TIMER, HQ, R_PLACE, R_VILLAIN, InvincibleState,
 )
 from companion.timers import Timer
 
 
-def run(d: InvincibleData, s: InvincibleState, rng: random.Random, now: float) -> None:
+def run(s: InvincibleState, rng: random.Random, now: float) -> None:
     while s.queue and s.pending is None and s.result is None:
         task = s.queue.pop(0)
-        HANDLERS[task["do"]](d, s, task, rng, now)
+        HANDLERS[task["do"]](s, task, rng, now)
 
 
 def push(s: InvincibleState, *tasks: dict[str, Any]) -> None:
@@ -32,10 +34,10 @@ def push(s: InvincibleState, *tasks: dict[str, Any]) -> None:
 
 # -- advancing the episode ------------------------------------------------------------------------
 
-def advance(d: InvincibleData, s: InvincibleState, rng: random.Random, now: float,
-            revealed: list[str]) -> None:
+def advance(s: InvincibleState, rng: random.Random, now: float, revealed: list[str]) -> None:
     """'Move the round marker one space along the episode card's track (in round 1, it starts on
     the first space). Each space lists icons underneath it that you resolve in order'."""
+    villains = s.data.villains
     if s.round > 1:
         s.space += 1
     s.say(f"Round {s.round}: the round marker is on space {s.space + 1} of {len(s.track)}.")
@@ -48,9 +50,9 @@ def advance(d: InvincibleData, s: InvincibleState, rng: random.Random, now: floa
         task = {"do": "icon", "words": words}
         if words[0] == "villain" and wanted:
             card = wanted.pop(0)
-            if d.villains[card].level != int(words[1]):
+            if villains[card].level != int(words[1]):
                 raise forbid(f"this space reveals a Level {words[1]} villain; "
-                             f"{d.villains[card].name} is Level {d.villains[card].level}", R_PLACE)
+                             f"{villains[card].name} is Level {villains[card].level}", R_PLACE)
             task["card"] = card
         tasks.append(task)
     if wanted:
@@ -59,10 +61,10 @@ def advance(d: InvincibleData, s: InvincibleState, rng: random.Random, now: floa
     tasks.append({"do": "start_hero"})
     s.queue = tasks
     s.phase = "advance"
-    run(d, s, rng, now)
+    run(s, rng, now)
 
 
-def _icon(d, s, task, rng, now):
+def _icon(s, task, rng, now):
     words = task["words"]
     if words[0] == "villain":
         level = int(words[1])
@@ -70,45 +72,45 @@ def _icon(d, s, task, rng, now):
         if not card:
             s.say(f"No Level {level} villain is left to place.")
             return
-        s.say(f"Revealed {d.villains[card].name} (Level {level}).")
+        s.say(f"Revealed {s.data.villains[card].name} (Level {level}).")
         s.revealed = card
         push(s, {"do": "place", "villain": card})
     elif words[0] == "minions":
         count = int(words[2])
-        for zone in (d.zones if words[1] == "all" else [words[1]]):
-            board.add_minions(d, s, zone, count)
+        for zone in (s.data.zones if words[1] == "all" else [words[1]]):
+            board.add_minions(s, zone, count)
     elif words[0] == "ability":
         push(s, {"do": "ability", "id": words[1]})
 
 
-def _place(d, s, task, rng, now):
-    villain = d.villains[task["villain"]]
-    zones = board.placement_zones(d, s, villain.zone)
+def _place(s, task, rng, now):
+    villain = s.data.villains[task["villain"]]
+    zones = board.placement_zones(s, villain.zone)
     if not zones:
         low = board.weakest(s)
         if len(low) > 1:
             s.pending = {"kind": "discard", "villain": villain.id, "options": low, "rule": R_PLACE,
                          "prompt": f"No room for {villain.name}: choose which villain with the "
                                    "least remaining health to discard (" + ", ".join(
-                                       d.villains[v].name for v in low) + ")."}
+                                       s.data.villains[v].name for v in low) + ")."}
             return
-        board.discard_from_play(d, s, low[0])
-        zones = board.placement_zones(d, s, villain.zone)
+        board.discard_from_play(s, low[0])
+        zones = board.placement_zones(s, villain.zone)
     if len(zones) > 1:
         s.pending = {"kind": "zone", "villain": villain.id, "options": zones, "rule": R_PLACE,
                      "prompt": f"The {villain.zone} zone is full: choose the zone for "
                                f"{villain.name} ({' or '.join(zones)})."}
         return
-    arrive(d, s, villain.id, zones[0])
+    arrive(s, villain.id, zones[0])
 
 
-def arrive(d: InvincibleData, s: InvincibleState, villain_id: str, zone: str) -> None:
+def arrive(s: InvincibleState, villain_id: str, zone: str) -> None:
     """'Once placed, resolve the villain's arrive power (if it has one) in its zone.'"""
-    board.place(d, s, villain_id, zone)
-    villain = d.villains[villain_id]
+    board.place(s, villain_id, zone)
+    villain = s.data.villains[villain_id]
     tasks = [{"do": "effect", "villain": villain_id, "effect": e, "why": f"{villain.name} arrives"}
              for e in villain.arrive]
-    extra = sum(d.challenges[c].arrive_endanger for c in s.challenges)
+    extra = sum(s.data.challenges[c].arrive_endanger for c in s.challenges)
     if extra:
         # Still Have a Job: 'Every villain endangers one extra civilian upon arriving'
         tasks.append({"do": "effect", "villain": villain_id, "effect": {"endanger": extra},
@@ -116,8 +118,8 @@ def arrive(d: InvincibleData, s: InvincibleState, villain_id: str, zone: str) ->
     push(s, *tasks)
 
 
-def _ability(d, s, task, rng, now):
-    ability = d.episodes[s.episode].abilities[task["id"]]
+def _ability(s, task, rng, now):
+    ability = s.data.episodes[s.episode].abilities[task["id"]]
     spaces = ability.spaces(s.hero_count)
     if s.ability_thwart.get(ability.id, 0) >= spaces:
         # 'the next time it would act, remove the tokens instead of resolving it'
@@ -129,41 +131,41 @@ def _ability(d, s, task, rng, now):
               for e in ability.effects))
 
 
-def start_hero(d, s, task, rng, now):
+def _start_hero(s, task, rng, now):
     """'if you begin a Hero Phase there, you heal 2 damage and recharge your defiance token'."""
     s.phase = "hero"
-    for h in s.heroes:
+    for h in s.own_heroes():
         h.ready, h.dropped, h.last_pull = [], [], []
         h.crashed = h.rescued = h.done = False
         h.can_pull, h.pulls, h.rescued_civilians = True, 0, 0
         if h.zone == HQ:
-            healed = min(d.limits["hq_heal"], h.damage)
+            healed = min(s.data.limits["hq_heal"], h.damage)
             h.damage -= healed
             h.defiance = True
             s.say(f"{h.name} begins the Hero Phase at Guardians HQ: heals {healed}, defiance "
                   "recharged.")
     if s.hero_time is not None:
-        s.timer = Timer(HERO_TIMER, "Hero time", s.hero_time, warn=d.hero_time_warn).start(now)
+        s.timer = Timer(HERO_TIMER, "Hero time", s.hero_time, warn=s.data.hero_time_warn).start(now)
         s.say(f"Hero time: {s.hero_time / 60:g} minutes on the clock.")
     s.say("Hero Phase: pull cubes and fill your powers.")
 
 
 # -- the Villain Phase ----------------------------------------------------------------------------
 
-def reveal(d: InvincibleData, s: InvincibleState, rng: random.Random, now: float,
-           wanted: str | None) -> None:
+def reveal(s: InvincibleState, rng: random.Random, now: float, wanted: str | None) -> None:
     """'Reveal the top card of the event deck and resolve its instructions from top to bottom.'"""
-    deck = s.decks["event"]
+    deck = s.own_deck("event")
     if not deck:
-        deck.extend(s.discards["event"])
-        s.discards["event"].clear()
+        pile = s.own_discards("event")
+        deck.extend(pile)
+        pile.clear()
         rng.shuffle(deck)
         s.say("The event deck ran out: its discard pile is reshuffled (assumed, not printed).")
     card = wanted if wanted is not None else deck[0]
     deck.remove(card)
-    s.discards["event"].append(card)
+    s.own_discards("event").append(card)
     s.event = card
-    event = d.events[card]
+    event = s.data.events[card]
     s.acted = []
     s.say(f"Event: {event.name}.")
     tasks: list[dict[str, Any]] = []
@@ -178,22 +180,28 @@ def reveal(d: InvincibleData, s: InvincibleState, rng: random.Random, now: float
             tasks.extend({"do": "act", "villain": vid, "ability": a} for a in act["use"])
     tasks.append({"do": "end_villain"})
     s.queue = tasks
+    if not _contingency(s, event.name, tasks):
+        run(s, rng, now)
+
+
+def _contingency(s: InvincibleState, event: str, tasks: list[dict[str, Any]]) -> bool:
+    """Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up to
+    two villain powers and/or strikes for that Villain Phase': while the team holds it, ask."""
+    helpers = s.data.helpers
     acts = list(dict.fromkeys(f"{t['villain']}:{t['ability']}" for t in tasks if t["do"] == "act"))
-    helper = next((h for h in s.helpers if d.helpers[h].cancel_abilities), None)
-    if helper is not None and acts:
-        # Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up
-        # to two villain powers and/or strikes for that Villain Phase'
-        n = d.helpers[helper].cancel_abilities
-        s.pending = {"kind": "contingency", "helper": helper, "max": n, "options": acts,
-                     "rule": "Card Clarifications › Cecil's Contingency",
-                     "prompt": f"{event.name}: spend {d.helpers[helper].name} to cancel up to {n} "
-                               "of these villain abilities (use_helper with data.cancel), or "
-                               "send resolved to let them act."}
-        return
-    run(d, s, rng, now)
+    helper = next((h for h in s.helpers if helpers[h].cancel_abilities), None)
+    if helper is None or not acts:
+        return False
+    n = helpers[helper].cancel_abilities
+    s.pending = {"kind": "contingency", "helper": helper, "max": n, "options": acts,
+                 "rule": "Card Clarifications › Cecil's Contingency",
+                 "prompt": f"{event}: spend {helpers[helper].name} to cancel up to {n} of these "
+                           "villain abilities (use_helper with data.cancel), or send resolved to "
+                           "let them act."}
+    return True
 
 
-def cancel(d: InvincibleData, s: InvincibleState, chosen: list) -> None:
+def cancel(s: InvincibleState, chosen: list | None) -> None:
     p = s.pending
     if not isinstance(chosen, list) or not 1 <= len(chosen) <= p["max"] or not all(
             c in p["options"] for c in chosen) or len(set(chosen)) != len(chosen):
@@ -204,7 +212,7 @@ def cancel(d: InvincibleData, s: InvincibleState, chosen: list) -> None:
             if task["do"] == "act" and task["villain"] == vid and task["ability"] == ability:
                 del s.queue[i]
                 break
-        s.say(f"{d.villains[vid].name}'s {ability} is cancelled.")
+        s.say(f"{s.data.villains[vid].name}'s {ability} is cancelled.")
 
 
 def _which(s: InvincibleState, which: str) -> list[str]:
@@ -222,18 +230,18 @@ def _which(s: InvincibleState, which: str) -> list[str]:
     return ids[:1] if len(ids) == 1 else [ids[0], ids[-1]]
 
 
-def _minions(d, s, task, rng, now):
+def _minions(s, task, rng, now):
     kind, per = next(iter(task["effect"].items()))
     for z in s.zones:
         if z.minions and s.result is None:
             amount = per * z.minions
             if kind == "damage":
-                board.enemy_damage(d, s, z.name, amount, f"{z.minions} minion(s)")
+                board.enemy_damage(s, z.name, amount, f"{z.minions} minion(s)")
             else:
-                board.endanger(d, s, z.name, amount, f"{z.minions} minion(s)")
+                board.endanger(s, z.name, amount, f"{z.minions} minion(s)")
 
 
-def _act(d, s, task, rng, now):
+def _act(s, task, rng, now):
     where = board.find_villain(s, task["villain"])
     if where is None:
         return  # defeated or discarded earlier this phase
@@ -243,17 +251,17 @@ def _act(d, s, task, rng, now):
     s.acted.append(v.id)
     if first and v.thwart >= v.thwart_spaces > 0:
         # 'remove its thwart tokens instead of resolving the first thing it attempts to do'
-        v.thwart = 0
+        s.own_villain(v.id).thwart = 0
         s.say(f"{v.name} is fully thwarted: its {task['ability']} is skipped and the tokens "
               "are removed.")
         return
-    effects = getattr(d.villains[v.id], task["ability"])
+    effects = getattr(s.data.villains[v.id], task["ability"])
     s.say(f"{v.name} uses its {task['ability']}.")
     push(s, *({"do": "effect", "villain": v.id, "effect": e,
                "why": f"{v.name}'s {task['ability']}"} for e in effects))
 
 
-def _end_villain(d, s, task, rng, now):
+def _end_villain(s, task, rng, now):
     s.event = None
     if s.space >= len(s.track) - 1:
         # 'You run out of time on the episode card's track.'
@@ -267,7 +275,7 @@ def _end_villain(d, s, task, rng, now):
 
 # -- structured effects ---------------------------------------------------------------------------
 
-def _effect(d, s, task, rng, now):
+def _effect(s, task, rng, now):
     e = task["effect"]
     vid = task.get("villain")
     if vid is not None:
@@ -282,7 +290,7 @@ def _effect(d, s, task, rng, now):
                          "prompt": f"{task['why']}: roll the rescue die for a random zone."}
             return
         if zone == "all":
-            push(s, *({**task, "zone": z} for z in d.zones))
+            push(s, *({**task, "zone": z} for z in s.data.zones))
             return
     why = task["why"]
     if "manual" in e:
@@ -292,47 +300,48 @@ def _effect(d, s, task, rng, now):
                                "send resolved."}
         return
     if "move" in e:
-        _move_villain(d, s, vid, zone, e, why)
+        _move_villain(s, vid, zone, e, why)
         return
     if "minions" in e:
-        board.add_minions(d, s, zone, e["minions"])
+        board.add_minions(s, zone, e["minions"])
     if "endanger" in e:
         count = e["endanger"]
-        if "leftmost" in e and zone == d.zones[0]:
+        if "leftmost" in e and zone == s.data.zones[0]:
             count = e["leftmost"]  # Flaxan Tank: 'only endangers two civilians there'
-        board.endanger(d, s, zone, count, why)
+        board.endanger(s, zone, count, why)
     if "damage" in e and s.result is None:
-        board.enemy_damage(d, s, zone, e["damage"], why, e.get("no_hero_endanger"),
+        board.enemy_damage(s, zone, e["damage"], why, e.get("no_hero_endanger"),
                            villain=vid is not None)
         if e.get("splash") and s.result is None:
-            _splash(d, s, vid, zone, e["damage"], why)
+            _splash(s, vid, zone, e["damage"], why)
 
 
-def _splash(d, s, vid, zone, amount, why):
+def _splash(s, vid, zone, amount, why):
     """Magmaniac: 'damages other villains and minions in its zone as well as any heroes'."""
     z = s.zone(zone)
     if z.minions:
         s.say(f"{why} wipes out {z.minions} minion(s) in the {zone} zone.")
-        z.minions = 0
+        s.own_zone(zone).minions = 0
     for other in [v.id for v in z.villains if v is not None and v.id != vid]:
         if s.result is None:
-            board.damage_villain(d, s, other, amount, why)
+            board.damage_villain(s, other, amount, why)
 
 
-def _move_villain(d, s, vid, zone, e, why):
-    i = d.zones.index(zone)
-    v = d.villains[vid]
+def _move_villain(s, vid, zone, e, why):
+    zones = s.data.zones
+    i = zones.index(zone)
+    v = s.data.villains[vid]
     if e["move"] in ("left", "right"):
         j = i + (1 if e["move"] == "right" else -1)
-        target = d.zones[j] if 0 <= j < len(d.zones) else None
+        target = zones[j] if 0 <= j < len(zones) else None
         if target is None or board.open_slot(s.zone(target)) is None:
             # Bi-Plane: 'If this villain can't move ... it instead endangers four civilians'
             if e.get("blocked_endanger"):
-                board.endanger(d, s, zone, e["blocked_endanger"], f"{v.name} can't move")
+                board.endanger(s, zone, e["blocked_endanger"], f"{v.name} can't move")
             else:
                 s.say(f"{v.name} can't move.")
             return
-        _relocate(s, vid, target)
+        board.relocate(s, vid, target)
         s.say(f"{v.name} moves to the {target} zone.")
         return
     # Master Gator: 'If this villain can't move into the zone with the most civilians in danger
@@ -347,26 +356,18 @@ def _move_villain(d, s, vid, zone, e, why):
                      "prompt": f"{v.name} moves to the zone with the most civilians in danger: "
                                f"tie between {' and '.join(tied)}, choose one."}
         return
-    finish_move(d, s, vid, tied[0])
+    finish_move(s, vid, tied[0])
 
 
-def finish_move(d, s, vid, target):
+def finish_move(s: InvincibleState, vid: str, target: str) -> None:
     if board.open_slot(s.zone(target)) is None:
-        s.say(f"{d.villains[vid].name} can't move into the full {target} zone: it stays.")
+        s.say(f"{s.data.villains[vid].name} can't move into the full {target} zone: it stays.")
         return
-    _relocate(s, vid, target)
-    s.say(f"{d.villains[vid].name} moves to the {target} zone.")
-
-
-def _relocate(s, vid, target):
-    zone, slot = board.find_villain(s, vid)
-    v = zone.villains[slot]
-    zone.villains[slot] = None
-    t = s.zone(target)
-    t.villains[board.open_slot(t)] = v
+    board.relocate(s, vid, target)
+    s.say(f"{s.data.villains[vid].name} moves to the {target} zone.")
 
 
 HANDLERS = {
-    "icon": _icon, "place": _place, "ability": _ability, "start_hero": start_hero,
+    "icon": _icon, "place": _place, "ability": _ability, "start_hero": _start_hero,
     "minions": _minions, "act": _act, "end_villain": _end_villain, "effect": _effect,
 }

@@ -12,8 +12,8 @@ import random
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games.invincible_data import InvincibleData
-from companion.games.invincible_state import InvincibleState
+from companion.games.invincible.data import InvincibleData
+from companion.games.invincible.state import InvincibleState
 
 EPISODES = 7
 
@@ -58,9 +58,10 @@ def progress(d: InvincibleData, history: Any) -> dict[str, Any]:
             "finished": episode > min(EPISODES, max(d.episodes))}
 
 
-def helper_for_loss(d: InvincibleData, s: InvincibleState, rng: random.Random) -> str | None:
+def helper_for_loss(s: InvincibleState, rng: random.Random) -> str | None:
     """'gain the helper card listed for that episode in the Episode Guide (or a random one if you
     already have it)'."""
+    d = s.data
     held = set(s.campaign.get("helpers", [])) | set(s.helpers)
     listed = d.episodes[s.episode].helper
     if listed not in held:

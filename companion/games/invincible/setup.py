@@ -7,9 +7,9 @@ import random
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games import invincible_campaign as campaign_mod
-from companion.games.invincible_data import COLOURS, DIFFICULTIES, InvincibleData
-from companion.games.invincible_state import HeroState, InvincibleState, Played, ZoneState
+from companion.games.invincible import campaign as campaign_mod
+from companion.games.invincible.data import BASIC_SLOTS, COLOURS, DIFFICULTIES, InvincibleData
+from companion.games.invincible.state import HeroState, InvincibleState, Played, ZoneState
 from companion.timers import Timer
 
 OPTIONS = {"heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
@@ -17,6 +17,48 @@ OPTIONS = {"heroes", "players", "solo", "episode", "difficulty", "hero_time", "h
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
+    """The first state of a game with ``options``, playing with the component data ``d``."""
+    o = _options(d, options)
+    heroes, solo, episode, difficulty, progress = (o["heroes"], o["solo"], o["episode"],
+                                                   o["difficulty"], o["progress"])
+    ep = d.episodes[episode]
+    # 'Use the 2-player health values on villains and the 2-player side of the episode card.'
+    count = len(heroes)
+    decks = _decks(d, ep, difficulty, rng, options.get("stack"))
+    level_decks = {f"villain{n}": sorted(set(decks[f"villain{n}"])) for n in (1, 2, 3)}
+    supply = {c: d.cubes[c] - d.bag[c] * count for c in COLOURS}
+    if any(v < 0 for v in supply.values()):
+        raise SetupError("the cube supply cannot fill every hero's bag")
+    full = not ep.fixed_order
+    # 'The 6 red cubes belong to Rex Splode's "Fire Up" signature power in the full game'
+    supply["red"] = d.cubes["red"] if full and any(h["id"] == "rex-splode" for h in heroes) else 0
+    zones = [ZoneState(z, d.safety, d.danger, villains=[None] * d.villain_slots) for z in d.zones]
+    state = InvincibleState(
+        episode=episode, difficulty=difficulty, solo=solo, hero_count=count,
+        track=[list(space) for space in ep.track(count)],
+        heroes=[_hero(d, h, full and ep.signature) for h in heroes], zones=zones,
+        decks=decks, discards={k: [] for k in decks}, supply=supply, level_decks=level_decks,
+        helpers=list(o["helpers"]), helpers_taken=[] if progress else list(o["helpers"]),
+        challenges=o["challenges"], punch_left=count, data=d,
+    )
+    if progress:
+        state.campaign = {"id": o["campaign"].get("id"), "attempt": progress["attempt"],
+                          "helpers": list(progress["helpers"]), "total_before": progress["total"],
+                          "results": progress["results"]}
+    _deal(d, state, full)
+    seconds = _hero_time(d, options.get("hero_time"))
+    if seconds is not None:
+        state.hero_time = seconds
+        state.timer = Timer("hero_time", "Hero time", seconds, warn=float(d.hero_time_warn))
+    state.say(f"Episode {episode}: {ep.name} ({difficulty}"
+              + (", solo" if solo else f", {count} heroes") + ").")
+    state.say("Advance the episode to begin round 1.")
+    return state
+
+
+def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
+    """The options checked: heroes, solo, episode, difficulty, helpers, challenges and the
+    campaign's progress so far."""
     if not isinstance(options, dict):
         raise SetupError("options must be a JSON object")
     unknown = set(options) - OPTIONS
@@ -32,9 +74,6 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
     if not isinstance(solo, bool):
         raise SetupError("solo is true or false")
     heroes = _heroes(d, options.get("heroes"), solo)
-    # 'Use the 2-player health values on villains and the 2-player side of the episode card.'
-    count = len(heroes)
-
     camp = options.get("campaign")
     progress = None
     if camp is not None:
@@ -52,71 +91,45 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
     if progress and episode != progress["episode"]:
         raise SetupError(f"the campaign is at episode {progress['episode']} (attempt "
                          f"{progress['attempt']}), not episode {episode}")
-    ep = d.episodes[episode]
     difficulty = options.get("difficulty", "normal")
     if difficulty not in DIFFICULTIES:
         raise SetupError(f"difficulty is one of {', '.join(DIFFICULTIES)}")
-
     helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
     challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
     if progress:
-        if challenges and (not progress["challenge_allowed"] or challenges != [ep.challenge]):
+        listed = d.episodes[episode].challenge
+        if challenges and (not progress["challenge_allowed"] or challenges != [listed]):
             raise SetupError(
                 "challenges: in Campaign Mode you may only attempt the episode's listed challenge "
-                f"({d.challenges[ep.challenge].name}), and only if you won the previous episode")
+                f"({d.challenges[listed].name}), and only if you won the previous episode")
         helpers = list(progress["helpers"])
+    return {"heroes": heroes, "solo": solo, "episode": episode, "difficulty": difficulty,
+            "helpers": helpers, "challenges": challenges, "progress": progress, "campaign": camp}
 
-    decks = _decks(d, ep, difficulty, rng, options.get("stack"))
-    level_decks = {f"villain{n}": sorted(set(decks[f"villain{n}"])) for n in (1, 2, 3)}
-    supply = {c: d.cubes[c] - d.bag[c] * count for c in COLOURS}
-    if any(v < 0 for v in supply.values()):
-        raise SetupError("the cube supply cannot fill every hero's bag")
-    full = not ep.fixed_order
-    # 'The 6 red cubes belong to Rex Splode's "Fire Up" signature power in the full game'
-    supply["red"] = d.cubes["red"] if full and any(h["id"] == "rex-splode" for h in heroes) else 0
 
-    zones = [ZoneState(z, d.safety, d.danger, villains=[None] * d.villain_slots) for z in d.zones]
-    states = []
-    for h in heroes:
-        hero = d.heroes[h["id"]]
-        powers = {b: Played(b, b, [None] * len(d.powers[b].symbols))
-                  for b in ("attack", "move", "rescue", "thwart")}
-        powers["starter"] = Played(hero.starter, hero.starter,
-                                   [None] * len(d.powers[hero.starter].symbols))
-        if full and ep.signature:
-            # 'starting with Episode 2, each hero also unlocks a signature power'
-            powers["signature"] = Played(hero.signature, hero.signature,
-                                         [None] * len(d.powers[hero.signature].symbols))
-        states.append(HeroState(hero.id, hero.name, h["name"], hero.start_zone, hero.max_health,
-                                dict(d.bag), powers))
-    state = InvincibleState(
-        episode=episode, difficulty=difficulty, solo=solo, hero_count=count,
-        track=[list(space) for space in ep.track(count)], heroes=states, zones=zones,
-        decks=decks, discards={k: [] for k in decks}, supply=supply, level_decks=level_decks,
-        helpers=list(helpers), helpers_taken=[] if progress else list(helpers),
-        challenges=challenges, punch_left=count,
-    )
-    if progress:
-        state.campaign = {"id": camp.get("id"), "attempt": progress["attempt"],
-                          "helpers": list(progress["helpers"]), "total_before": progress["total"],
-                          "results": progress["results"]}
-    # 'each hero draws four cards from the Super Power deck and one from the Ultimate Power
-    # deck. In Episode 1, each hero instead draws five cards'; solo: 'a single seven-card hand'
-    if solo:
+def _hero(d: InvincibleData, h: dict[str, str], signature: bool) -> HeroState:
+    """A hero's board: the four basic powers, the starter, from Episode 2 the signature power."""
+    hero = d.heroes[h["id"]]
+    slots = {b: b for b in BASIC_SLOTS}
+    slots["starter"] = hero.starter
+    if signature:
+        # 'starting with Episode 2, each hero also unlocks a signature power'
+        slots["signature"] = hero.signature
+    powers = {slot: Played(p, p, [None] * len(d.powers[p].symbols)) for slot, p in slots.items()}
+    return HeroState(hero.id, hero.name, h["name"], hero.start_zone, hero.max_health,
+                     dict(d.bag), powers)
+
+
+def _deal(d: InvincibleData, state: InvincibleState, full: bool) -> None:
+    """'each hero draws four cards from the Super Power deck and one from the Ultimate Power
+    deck. In Episode 1, each hero instead draws five cards'; solo: 'a single seven-card hand'."""
+    if state.solo:
         state.shared_hand = _draw(state, "super", 5 if full else d.limits["solo_hand"])
         state.shared_hand += _draw(state, "ultimate", 2 if full else 0)
-    else:
-        for h in state.heroes:
-            h.hand = _draw(state, "super", d.limits["hand"] - (1 if full else 0))
-            h.hand += _draw(state, "ultimate", 1 if full else 0)
-    seconds = _hero_time(d, options.get("hero_time"))
-    if seconds is not None:
-        state.hero_time = seconds
-        state.timer = Timer("hero_time", "Hero time", seconds, warn=float(d.hero_time_warn))
-    state.say(f"Episode {episode}: {ep.name} ({difficulty}"
-              + (", solo" if solo else f", {count} heroes") + ").")
-    state.say("Advance the episode to begin round 1.")
-    return state
+        return
+    for h in state.heroes:
+        h.hand = _draw(state, "super", d.limits["hand"] - (1 if full else 0))
+        h.hand += _draw(state, "ultimate", 1 if full else 0)
 
 
 def _heroes(d: InvincibleData, value: Any, solo: bool) -> list[dict[str, str]]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.invincible_board import dead_total
-from companion.games.invincible_data import InvincibleData
-from companion.games.invincible_state import InvincibleState
+from companion.games.invincible.board import dead_total
+from companion.games.invincible.state import InvincibleState
 
 
-def score(d: InvincibleData, s: InvincibleState) -> dict[str, Any]:
+def score(s: InvincibleState) -> dict[str, Any]:
     """The score so far (final once the game is over), item by item."""
+    d = s.data
     sc = d.scoring
     campaign = s.campaign is not None
     won = s.result is not None and s.result["status"] == "won"

@@ -1,0 +1,80 @@
+"""The hero-time variant (rulebook: Modes of Play › Hero-Time Variant): 'set a 10-minute timer at
+the start of each Hero Phase, and when it runs out, the phase ends immediately.'
+
+The timer lives in the state and starts by itself with each Hero Phase (villains.py). The
+session's timer actions reach it here, open whatever the phase (pausing is always allowed), and
+so are not moves of the table: the session's clock sends the expiry.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.actions import Action
+from companion.errors import BadAction
+from companion.games.base import forbid
+from companion.games.invincible import board, moves_pull
+from companion.games.invincible.state import HERO_TIMER, R_HERO_TIME, InvincibleState
+from companion.timers import check_timer_action
+
+DOCS = {
+    "timer.pause": "Pause hero time (data.name = \"hero_time\").",
+    "timer.resume": "Resume hero time.",
+    "timer.add": "Add seconds of hero time (data.seconds).",
+    "timer.expire": "Hero time has run out (sent by the session's clock).",
+    "timer.start": "Hero time starts by itself with each Hero Phase (refused).",
+    "timer.cancel": "Hero time is a setup option (refused).",
+}
+
+
+def apply(state: InvincibleState, action: Action) -> InvincibleState:
+    """The state after a timer action aimed at hero time, or the refusal."""
+    if not isinstance(action.data, dict):
+        raise BadAction(f"{action.type}: data must be an object")
+    if state.timer is None or action.data.get("name") != HERO_TIMER:
+        raise BadAction(f"{action.type}: this game's timer is {HERO_TIMER!r}"
+                        + ("" if state.timer else " (hero time is off)"))
+    kind = action.type[6:]
+    if kind in ("start", "cancel"):
+        raise forbid("hero time starts by itself with each Hero Phase and is switched on or "
+                     "off at setup", R_HERO_TIME)
+    now = action.at if action.at is not None else 0.0
+    t = state.timer
+    if kind == "resume" and (t.expired or state.phase != "hero"):
+        raise forbid("hero time runs only during the Hero Phase", R_HERO_TIME)
+    if kind == "expire":
+        if not t.running:
+            raise forbid("hero time is not running", R_HERO_TIME)
+        if t.remaining(now) > 0.5:
+            raise forbid(f"hero time still has {t.remaining(now):.0f} s left", R_HERO_TIME)
+    seconds = check_timer_action(action, HERO_TIMER).get("seconds")
+    s = state.fork()
+    if kind == "pause":
+        s.timer = t.pause(now)
+    elif kind == "resume":
+        s.timer = t.resume(now)
+    elif kind == "add":
+        s.timer = t.add(seconds)
+    else:
+        expire(s, now)
+        if s.result is not None:
+            board.finish(s, random.Random(0), now)
+    return s.settle()
+
+
+def expire(s: InvincibleState, now: float) -> None:
+    """'when it runs out, the phase ends immediately. Heroes may finish resolving any power they
+    were already in the middle of, but any cubes still sitting in their ready area count as
+    dropped, and any hero who crashed and wasn't rescued rolls crash damage'."""
+    s.timer = s.timer.expire(now)
+    if s.phase != "hero":
+        return
+    s.say("Hero time is up: the Hero Phase ends now.")
+    for h in s.own_heroes():
+        h.dropped.extend(h.ready)
+        h.ready, h.done = [], True
+    if s.resolving is not None:
+        s.phase = "hero_end"
+        s.say(f"{s.resolving['name']} may finish resolving.")
+    else:
+        moves_pull.end_phase(s, now)

@@ -1,0 +1,94 @@
+"""The round and the team: advancing the episode at the start of a round (rulebook: Round
+Structure, Advance the Episode), and the moves open all game long: a helper card, the episode's
+bonus, and the win condition the players declare.
+"""
+
+from __future__ import annotations
+
+from companion.games.base import forbid
+from companion.games.invincible import villains
+from companion.games.invincible.needs import Need, TableMove
+from companion.games.invincible.state import R_CHALLENGE, R_CLARIFY, R_PLACE, R_WINLOSE, InvincibleState
+from companion.games.move_table import Play
+
+
+def _now(play: Play) -> float:
+    return play.action.at if play.action.at is not None else 0.0
+
+
+def advance(state: InvincibleState, play: Play) -> InvincibleState:
+    """'Move the round marker one space along the episode card's track'; ``data.villains`` are
+    villain cards drawn from a physical deck, in the order the icons reveal them."""
+    d = state.data
+    wanted = list(play.args["villains"] or ())
+    for vid in wanted:
+        level = d.villains[vid].level
+        deck, pile = state.decks[f"villain{level}"], state.discards[f"villain{level}"]
+        if vid not in deck and not (not deck and vid in pile):
+            raise forbid(f"{d.villains[vid].name} is not in the Level {level} villain deck",
+                         R_PLACE)
+    s = state.fork()
+    villains.advance(s, play.rng, _now(play), wanted)
+    return s
+
+
+def episode_bonus(state: InvincibleState, play: Play) -> InvincibleState:
+    """'The Episode Guide also lists a bonus scoring condition specific to each episode': the
+    players say whether it is met (data.met)."""
+    s = state.fork()
+    s.episode_bonus = play.args["met"]
+    s.say("Episode bonus " + ("claimed." if s.episode_bonus else "withdrawn."))
+    return s
+
+
+def _declare(state: InvincibleState, play: Play) -> InvincibleState:
+    s = state.fork()
+    s.declared = True
+    return s
+
+
+DECLARE_WIN = TableMove(_declare, Need(
+    lambda s, h: s.data.episodes[s.episode].win["kind"] == "declare",
+    lambda s, h: "this episode's win condition is checked by the companion "
+                 f"({s.data.episodes[s.episode].win_text})", R_WINLOSE))
+
+
+# -- helper cards ----------------------------------------------------------------------------------
+
+def helper_refusal(s: InvincibleState, helper: str):
+    """Why the team cannot spend ``helper`` now (None: it can). 'Helper cards grant the team a
+    one-time special power to use whenever they need it'; one that cancels villain abilities
+    (Cecil's Contingency) is spent right after an event card is revealed."""
+    if helper not in s.helpers:
+        return forbid(f"the team holds no unused helper {helper!r} (held: "
+                      f"{', '.join(s.helpers) or 'none'})", R_CHALLENGE)
+    card = s.data.helpers[helper]
+    p = s.pending
+    if card.cancel_abilities and not (p is not None and p["kind"] == "contingency"
+                                      and p["helper"] == helper):
+        return forbid(f"{card.name} is spent right after an event card is revealed", R_CLARIFY)
+    return None
+
+
+def usable_helpers(s: InvincibleState) -> list[str]:
+    return [h for h in s.helpers if helper_refusal(s, h) is None]
+
+
+def use_helper(state: InvincibleState, play: Play) -> InvincibleState:
+    """Spend a helper card (data.helper); its effect is applied with the effect actions, except
+    a cancelling one's (data.cancel: the ``villain:ability`` labels to cancel)."""
+    helper = play.args["helper"]
+    refusal = helper_refusal(state, helper)
+    if refusal:
+        raise refusal
+    card = state.data.helpers[helper]
+    s = state.fork()
+    if card.cancel_abilities:
+        villains.cancel(s, play.args["cancel"])
+    s.helpers.remove(helper)
+    s.helpers_used.append(helper)
+    s.say(f"The team uses {card.name}: {card.text}")
+    if card.cancel_abilities:
+        s.pending = None
+        villains.run(s, play.rng, _now(play))
+    return s

@@ -1,0 +1,262 @@
+"""What the table sees: expect (who does what next, which dice), reminders and the dashboard JSON.
+Every function takes the state (which carries its component data); expect is given the moves
+the engine's table has open now, and each hero's share of them in the Hero Phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.dice import Dice, DiceRequest
+from companion.games.invincible import board, moves_training as training
+from companion.games.invincible.cards import power_id
+from companion.games.invincible.moves_pull import black_count, finished
+from companion.games.invincible.scoring import score
+from companion.games.invincible.state import (
+    HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
+    R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, InvincibleState,
+)
+
+
+def rescue_die(d) -> Dice:
+    sides = tuple(f.id for f in d.rescue_die)
+    meanings = {f.id: f"{f.result} ({f.zone} zone)" for f in d.rescue_die}
+    return Dice("rescue", "invincible-rescue", tuple(sorted(set(sides))), sides,
+                meanings=meanings, field="face", single=True)
+
+
+def crash_die(d) -> Dice:
+    sides = tuple(f.id for f in d.crash_die)
+    meanings = {f.id: f"{f.damage} damage" + (", roll again" if f.again else "")
+                for f in d.crash_die}
+    return Dice("crash", "invincible-crash", tuple(sorted(set(sides))), sides,
+                meanings=meanings, field="faces", single=True)
+
+
+def _dice_rescue(d, action: str | None = None, data: dict | None = None,
+                 player: str | None = None) -> dict:
+    """The rescue die; with ``action`` a camera read of it becomes that action (the face goes
+    into data.face), as companion.dice_reads expects."""
+    return DiceRequest((rescue_die(d),), action=action, data=data or {}, player=player).to_json()
+
+
+def _dice_crash(d, hero: str) -> dict:
+    return DiceRequest((crash_die(d),), action="crash_roll", data={"hero": hero},
+                       player=hero).to_json()
+
+
+def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
+    """While a power resolves and exactly one crashed hero is in its range, a rescue die read is
+    that rescue attempt; otherwise the die is listed without an action (enter it by hand)."""
+    d = s.data
+    crashed = [h for h in s.heroes if h.crashed and not h.rescued]
+    if not crashed:
+        return []
+    r = s.resolving
+    if r is not None:
+        me = s.hero(r["hero"])
+        reach = [h for h in crashed if h.zone != HQ and board.in_range(d, me.zone, h.zone, r["ranged"])]
+        if len(reach) == 1:
+            return [_dice_rescue(d, "rescue", {"hero": me.id, "crashed": reach[0].id,
+                                               "ranged": r["ranged"]}, me.id)]
+    return [_dice_rescue(d)]
+
+
+def expect(s: InvincibleState, actions: list[str],
+           hero_actions: dict[str, list[str]]) -> dict[str, Any]:
+    """``actions``: the moves open now; ``hero_actions``: each hero's own moves among them (the
+    Hero Phase's pull, play, drop, defiance and done)."""
+    base = {"phase": s.phase, "round": s.round, "space": s.space + 1, "dice": []}
+    if s.result is not None:
+        return {**base, "actions": [], "prompt": f"The game is over: {s.result['reason']}."}
+    if s.pending is not None:
+        p = s.pending
+        out = {**base, "actions": actions, "prompt": p["prompt"], "pending": p, "rule": p["rule"]}
+        if p["kind"] == "random_zone":
+            out["dice"] = [_dice_rescue(s.data, "roll")]
+        if "options" in p:
+            out["choices"] = p["options"]
+        return out
+    if s.phase == "advance":
+        return {**base, "actions": actions, "prompt": f"Round {s.round}: advance the episode track."}
+    if s.phase in ("hero", "hero_end"):
+        return _hero_phase(s, base, actions, hero_actions)
+    if s.phase == "crash":
+        waiting = [h for h in s.heroes if h.crashed and not h.rescued]
+        return {**base, "actions": actions, "player": waiting[0].id,
+                "heroes": [h.id for h in waiting], "dice": [_dice_crash(s.data, waiting[0].id)],
+                "prompt": f"{waiting[0].name} crashed and was not rescued: roll the crash die "
+                          "(on 1+, take 1 and roll again).", "rule": R_HERO_END}
+    if s.phase == "training":
+        waiting = [h for h in s.heroes if not h.done]
+        left = {h.id: training.left(s.data, h) for h in s.heroes}
+        return {**base, "player": waiting[0].id if waiting else None, "actions": actions,
+                "confidence": left, "heroes": [h.id for h in waiting],
+                "prompt": "Training Phase: " + ", ".join(
+                    f"{h.name} ({left[h.id]} confidence)" for h in waiting)
+                          + ": learn powers, gain a cube, then done."}
+    if s.phase == "villain":
+        return {**base, "actions": actions, "prompt": "Villain Phase: reveal the top event card."}
+    return {**base, "actions": [], "prompt": ""}
+
+
+def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
+                hero_actions: dict[str, list[str]]) -> dict[str, Any]:
+    heroes = [{"hero": h.id, "name": h.name, "actions": hero_actions.get(h.id, []),
+               "finished": finished(h), "crashed": h.crashed and not h.rescued} for h in s.heroes]
+    r = s.resolving
+    if r is not None:
+        prompt = (f"{s.hero(r['hero']).name}: resolve {r['name']}"
+                  + (f" ({'; '.join(r['effects'])})" if r["effects"] else "")
+                  + ", then send resolved.")
+    else:
+        active = [h["name"] for h in heroes if not h["finished"]]
+        prompt = "Hero Phase: " + (", ".join(active) + " pull and play cubes, then done."
+                                    if active else "every hero has stopped.")
+    return {**base, "actions": actions, "prompt": prompt, "heroes": heroes, "resolving": r,
+            "dice": _crash_rescue_dice(s), "player": r["hero"] if r else None}
+
+
+def reminders(s: InvincibleState) -> list[dict[str, str]]:
+    d = s.data
+    if s.result is not None:
+        return []
+    out = []
+    if s.phase == "hero":
+        out.append({"text": "Black cubes are wild. A hero crashes the moment they pull a fifth "
+                            "black cube (board, powers and dropped area count).", "rule": R_CRASH})
+        for h in s.heroes:
+            if h.crashed and not h.rescued:
+                out.append({"text": f"{h.name} has crashed: a Rescue power in their zone (or "
+                                    "Ranged from next door) and the rescue die can save them "
+                                    "before the phase ends.", "rule": R_CRASH})
+            if h.defiance and h.last_pull and not h.crashed:
+                out.append({"text": f"{h.name} may flip defiance to set this pull aside and pull "
+                                    "three fresh cubes.", "rule": R_DEFIANCE})
+        out.append({"text": "Play or drop all three cubes of a pull before pulling again.",
+                    "rule": R_PULL})
+        if s.timer is not None:
+            out.append({"text": "Hero time: when it runs out the phase ends at once; cubes in "
+                                "ready areas count as dropped.", "rule": R_HERO_TIME})
+    if s.phase == "training":
+        out.append({"text": "Confidence left unspent is lost at the end of the phase; one cube "
+                            "per hero per phase.", "rule": R_LEARN})
+        out.append({"text": "Refill to five cards: at most one from the Ultimate deck.",
+                    "rule": R_RESET})
+    if s.phase == "villain":
+        out.append({"text": "Enemy damage hits every hero in the zone, or endangers that many "
+                            "civilians when no hero is there.", "rule": R_VILLAIN})
+    dead = board.dead_total(s)
+    if dead >= d.limits["dead"] - 3:
+        out.append({"text": f"{dead} civilians dead: at {d.limits['dead']} the heroes lose.",
+                    "rule": R_WINLOSE})
+    for z in s.zones:
+        if z.safety == 0 and z.danger <= 2:
+            out.append({"text": f"The {z.name} zone has {z.danger} civilian(s) left, all in "
+                                "danger: if every one dies, the heroes lose.", "rule": R_ENDANGER})
+    if s.kos == d.limits["kos"] - 1:
+        out.append({"text": "One more KO loses the game.", "rule": R_KO})
+    if s.space == len(s.track) - 1:
+        out.append({"text": "This is the last space of the episode track.", "rule": R_WINLOSE})
+    return out
+
+
+def to_json(s: InvincibleState) -> dict[str, Any]:
+    d = s.data
+    ep = d.episodes[s.episode]
+    track = [{"space": i + 1, "icons": list(icons), "current": i == s.space}
+             for i, icons in enumerate(s.track)]
+    return {
+        "episode": {"number": s.episode, "name": ep.name, "win": ep.win_text,
+                    "bonus": ep.bonus.get("text", ""), "bonus_claimed": s.episode_bonus},
+        "difficulty": s.difficulty, "solo": s.solo, "hero_count": s.hero_count,
+        "round": s.round, "phase": s.phase, "track": track,
+        "track_left": len(s.track) - 1 - s.space,
+        "zones": [_zone(s, z) for z in s.zones], "hq": [h.id for h in s.heroes if h.zone == HQ],
+        "heroes": [_hero(s, h) for h in s.heroes],
+        "shared_hand": [_card(d, c) for c in s.shared_hand],
+        "casualties": board.dead_total(s), "casualty_limit": d.limits["dead"],
+        "kos": s.kos, "ko_limit": d.limits["kos"],
+        "defeated": [{"id": v, "name": d.villains[v].name, "level": d.villains[v].level}
+                     for v in s.defeated],
+        "decks": {k: len(v) for k, v in s.decks.items()},
+        "discards": {k: len(v) for k, v in s.discards.items()},
+        "event": None if s.event is None else _event(d, s.event),
+        "last_event": None if not s.discards["event"] else _event(d, s.discards["event"][-1]),
+        "last_villain_revealed": None if s.revealed is None else _villain(d, s, s.revealed),
+        "abilities": [{"id": a.id, "name": a.name, "tag": a.tag,
+                       "thwart": s.ability_thwart.get(a.id, 0), "spaces": a.spaces(s.hero_count)}
+                      for a in ep.abilities.values()],
+        "supply": dict(s.supply), "learn_by_punching_left": s.punch_left,
+        "strengthen_left": s.strengthen_left,
+        "helpers": [{"id": c, "name": d.helpers[c].name, "text": d.helpers[c].text}
+                    for c in s.helpers],
+        "helpers_used": list(s.helpers_used),
+        "challenges": [{"id": c, "name": d.challenges[c].name, "text": d.challenges[c].text}
+                       for c in s.challenges],
+        "resolving": s.resolving, "pending": s.pending, "bubble": s.bubble,
+        "hero_time": None if s.hero_time is None else {
+            "name": "hero_time", "seconds": s.hero_time,
+            "expired": bool(s.timer and s.timer.expired)},
+        "score": score(s), "result": s.result, "campaign": s.campaign,
+        "helper_gained": s.helper_gained, "log": list(s.log),
+    }
+
+
+def _zone(s: InvincibleState, z) -> dict[str, Any]:
+    return {
+        "name": z.name, "civilians": {"safety": z.safety, "danger": z.danger, "dead": z.dead},
+        "minions": z.minions,
+        "villains": [None if v is None else {
+            "id": v.id, "name": v.name, "level": v.level, "health": v.health,
+            "damage": v.damage, "remaining": max(0, v.health - v.damage),
+            "thwart": v.thwart, "thwart_spaces": v.thwart_spaces,
+            "fully_thwarted": v.thwart >= v.thwart_spaces > 0,
+            "text": s.data.villains[v.id].text} for v in z.villains],
+        "heroes": [h.id for h in s.heroes if h.zone == z.name],
+    }
+
+
+def _hero(s: InvincibleState, h) -> dict[str, Any]:
+    d = s.data
+    return {
+        "id": h.id, "name": h.name, "player": h.player, "zone": h.zone,
+        "health": h.max_health - h.damage, "max_health": h.max_health, "damage": h.damage,
+        "crashed": h.crashed, "rescued": h.rescued, "done": h.done, "can_pull": h.can_pull,
+        "defiance": "face up" if h.defiance else "face down",
+        "black_cubes": black_count(h), "crash_at": d.limits["crash_black"],
+        "bag": dict(h.bag), "bag_count": sum(h.bag.values()), "ready": list(h.ready),
+        "dropped": list(h.dropped), "pulls": h.pulls,
+        "confidence": training.confidence(d, h), "confidence_left": training.left(d, h),
+        "cube_gained": h.cube_gained,
+        # for Combo and Turn the Tide, which the table applies by hand
+        "types_filled": sorted({d.powers[p.power].type for p in h.powers.values()
+                                if p.filled and d.powers[p.power].type != "none"}),
+        "civilians_rescued": h.rescued_civilians,
+        "powers": {slot: {"card": p.card, "name": d.powers[p.power].name,
+                          "kind": d.powers[p.power].kind,
+                          "symbols": list(d.powers[p.power].symbols), "cubes": list(p.cubes),
+                          "filled": p.filled, "strength": p.strength,
+                          "confidence": d.powers[p.power].confidence,
+                          "effects": list(d.powers[p.power].effects)}
+                   for slot, p in h.powers.items()},
+        "hand": [_card(d, c) for c in h.hand],
+    }
+
+
+def _event(d, event_id: str) -> dict:
+    e = d.events[event_id]
+    return {"id": e.id, "name": e.name, "level": e.level, "minions": e.minions,
+            "villains": [dict(a) for a in e.villains]}
+
+
+def _villain(d, s, villain_id: str) -> dict:
+    v = d.villains[villain_id]
+    return {"id": v.id, "name": v.name, "level": v.level, "zone": v.zone,
+            "health": v.health_for(s.hero_count), "thwart": v.thwart, "text": v.text}
+
+
+def _card(d, card: str) -> dict:
+    p = d.powers[power_id(card)]
+    return {"card": card, "name": p.name, "kind": p.kind, "cost": p.cost,
+            "colours": list(p.colours), "symbols": list(p.symbols), "confidence": p.confidence,
+            "effects": list(p.effects)}
