@@ -86,13 +86,13 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
             raise SetupError("helpers: skip this step in Campaign Mode (it determines helper "
                              "cards on its own)")
     episode = options.get("episode", progress["episode"] if progress else 1)
-    if isinstance(episode, bool) or episode not in d.episodes:
+    if type(episode) is not int or episode not in d.episodes:     # not a bool, not a list
         raise SetupError(f"episode is one of {', '.join(map(str, sorted(d.episodes)))}")
     if progress and episode != progress["episode"]:
         raise SetupError(f"the campaign is at episode {progress['episode']} (attempt "
                          f"{progress['attempt']}), not episode {episode}")
     difficulty = options.get("difficulty", "normal")
-    if difficulty not in DIFFICULTIES:
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         raise SetupError(f"difficulty is one of {', '.join(DIFFICULTIES)}")
     helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
     challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
@@ -142,7 +142,7 @@ def _heroes(d: InvincibleData, value: Any, solo: bool) -> list[dict[str, str]]:
     for i, h in enumerate(value):
         hero_id, name = (h, None) if isinstance(h, str) else (
             (h.get("hero"), h.get("name")) if isinstance(h, dict) else (None, None))
-        if hero_id not in d.heroes:
+        if not isinstance(hero_id, str) or hero_id not in d.heroes:
             raise SetupError(f"heroes[{i}]: {hero_id!r} is not a hero; choose from {names}")
         if hero_id in seen:
             raise SetupError(f"heroes[{i}]: {hero_id} is already taken")
