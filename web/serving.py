@@ -9,7 +9,9 @@ Event), and only then closes the threads and sockets.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import threading
 import time
 
@@ -31,18 +33,41 @@ def run_until(server, stopping: threading.Event, drain: float = DRAIN) -> None:
     use_poll = server.adj.asyncore_use_poll
     try:
         while not stopping.is_set():
-            wasyncore.loop(timeout=POLL, map=server._map, use_poll=use_poll, count=1)
+            _loop_once(server, POLL, use_poll)
     finally:
         # Close only the listening socket: the trigger must live on while answers go out.
         server.accepting = False
         wasyncore.dispatcher.close(server)
         deadline = time.monotonic() + drain
         while _busy(server) and time.monotonic() < deadline:
-            wasyncore.loop(timeout=0.05, map=server._map, use_poll=use_poll, count=1)
+            _loop_once(server, 0.05, use_poll)
         if _busy(server):
             log.warning("stopping with requests still running after %.0f s", drain)
         server.task_dispatcher.shutdown(timeout=1.0)
         wasyncore.close_all(map=server._map)
+
+
+def _loop_once(server, timeout: float, use_poll: bool) -> None:
+    """One turn of waitress's I/O loop. A connection handed to an event stream (web/handoff.py)
+    leaves the map and has its socket closed from a request thread; when that falls between the
+    loop's reading of the map and its select(), select() fails with EBADF for a descriptor the
+    map no longer holds. That turn is simply taken again from the map as it is now."""
+    try:
+        wasyncore.loop(timeout=timeout, map=server._map, use_poll=use_poll, count=1)
+    except OSError as exc:
+        if exc.errno != errno.EBADF or not _all_open(server._map):
+            raise
+        log.debug("a connection left the I/O loop during its select(); looking again")
+
+
+def _all_open(channels: dict) -> bool:
+    """Every descriptor in the map is still open (else the EBADF is a real fault: raise it)."""
+    for fd in list(channels):
+        try:
+            os.fstat(fd)
+        except OSError:
+            return False
+    return True
 
 
 def _busy(server) -> bool:

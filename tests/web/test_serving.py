@@ -35,3 +35,43 @@ def test_ctrl_c_with_an_open_event_stream_stops_without_a_traceback(server_facto
     assert "stopping on signal 2" in err
     for conn in streams:
         conn.close()
+
+
+def test_a_connection_closed_between_the_loops_map_read_and_its_select_does_not_stop_serving():
+    """A stream's connection leaves waitress's map and is closed from a request thread
+    (web/handoff.py). Once in a whole-suite run that fell between the I/O loop's reading of the
+    map and its select(): select() failed with EBADF and the server died. Here the same order of
+    events is made certain, on waitress's own loop: the connection leaves and closes while the
+    loop is reading the map."""
+    import socket
+    import threading
+    import urllib.request
+
+    from flask import Flask
+    from waitress import wasyncore
+
+    from web.serving import make_server, run_until
+
+    app = Flask(__name__)
+    app.add_url_rule("/", "hello", lambda: "hello")
+    server = make_server(app, "127.0.0.1", 0, threads=2)
+    left, right = socket.socketpair()
+
+    class Leaving(wasyncore.dispatcher):
+        def readable(self):               # asked while the loop reads the map, before select()
+            self.del_channel()
+            self.socket.close()
+            return True
+
+    Leaving(left, map=server._map)
+    stopping = threading.Event()
+    loop = threading.Thread(target=run_until, args=(server, stopping), daemon=True)
+    loop.start()
+    try:
+        url = f"http://127.0.0.1:{server.effective_port}/"
+        assert urllib.request.urlopen(url, timeout=10).read() == b"hello"
+        assert loop.is_alive()
+    finally:
+        stopping.set()
+        loop.join(10)
+        right.close()
