@@ -145,9 +145,8 @@ def _crash_rescue(s: InvincibleState, h: HeroState, args: Args, how, rng) -> Non
     other = _hero(s, args["crashed"], "rescue")
     if not other.crashed or other.rescued:
         raise forbid(f"{other.name} is not a crashed hero waiting for rescue", R_CRASH_RESCUE)
-    if other.zone == HQ:
+    if other.zone == HQ and not args["auto"]:
         raise forbid(f"{other.name} is at Guardians HQ, which is not a zone", R_CRASH_RESCUE)
-    _reach(s, h, other.zone, how, "crash rescue")
     if args["auto"]:
         # Home-Cooked Meal: 'Automatically rescues a crashed hero with no die roll required ...
         # the rescued hero doesn't lose their future cube pulls'
@@ -155,6 +154,7 @@ def _crash_rescue(s: InvincibleState, h: HeroState, args: Args, how, rng) -> Non
         other.rescued, other.can_pull, other.crashed = True, True, False
         s.say(f"{h.name} rescues {other.name} with no roll needed.")
         return
+    _reach(s, h, other.zone, how, "crash rescue")
     faces = {f.id: f for f in s.data.rescue_die}
     face = faces[args["face"]] if args["face"] is not None else rng.choice(s.data.rescue_die)
     # 'Regardless of the result, neither you nor the crashed hero can pull any more cubes'
@@ -261,7 +261,7 @@ def gain_cube(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) 
 
 
 def deals_damage(s: InvincibleState, power_id: str) -> bool:
-    return any(e.startswith(("damage", "explosive")) for e in s.data.powers[power_id].effects)
+    return s.data.powers[power_id].damaging
 
 
 def strengthen(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:
@@ -283,7 +283,8 @@ def strengthen(s: InvincibleState, h: HeroState, args: Args, rng: random.Random)
 
 
 def gives_bubble(s: InvincibleState, h: HeroState) -> bool:
-    return any(p.filled and "bubble" in s.data.powers[p.power].effects for p in h.powers.values())
+    return any(p.filled and any(e.kind == "bubble" for e in s.data.powers[p.power].effects)
+               for p in h.powers.values())
 
 
 def bubble(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from companion.games.base import forbid
-from companion.games.invincible import board, moves_training
+from companion.games.invincible import board, moves_training, resolve
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
     R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState, InvincibleState,
@@ -49,7 +49,7 @@ def _bag(h: HeroState) -> int:
 def _resolving(s: InvincibleState, h: HeroState) -> str:
     r = s.resolving
     return (f"{s.hero(r['hero']).name}'s {r['name']} is resolving: 'each power must fully resolve "
-            "before the next begins'. Apply its effects, then send resolved.")
+            "before the next begins'. Answer its effects (effect, or decline what may be skipped).")
 
 
 IN_PLAY = (
@@ -220,17 +220,12 @@ def _play(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     cubes = list(old.cubes)
     cubes[index] = cube
     h.powers[slot] = played = old.with_cubes(cubes)
-    power = s.data.powers[played.power]
     if played.filled:
         # 'the moment a cube covers a power's last remaining symbol, you resolve that power
         # immediately, before playing your next cube'
-        s.resolving = {"hero": h.id, "slot": slot, "power": power.id, "name": power.name,
-                       "effects": list(power.effects), "ranged": power.ranged,
-                       "strength": played.strength, "confidence": power.confidence}
-        s.say(f"{h.name} fills {power.name}: resolve it now"
-              + (f" ({'; '.join(power.effects)})" if power.effects else "") + ".")
+        resolve.open_power(s, h, slot, _now(play))
     else:
-        s.say(f"{h.name} plays {cube} on {power.name}.")
+        s.say(f"{h.name} plays {cube} on {s.data.powers[played.power].name}.")
     return s
 
 

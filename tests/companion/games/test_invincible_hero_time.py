@@ -123,8 +123,7 @@ def test_expiry_lets_a_resolving_power_finish_then_crash_damage(engine):
     assert sorted(s.hero("invincible").dropped) == ["yellow", "yellow"]
     with pytest.raises(IllegalAction):
         engine.apply(s, Action("pull", data={"hero": "invincible"}, at=61.0), rng)
-    s = engine.apply(s, Action("move", data={"hero": "invincible", "to": "left"}, at=62.0), rng)
-    s = engine.apply(s, Action("resolved", data={"hero": "invincible"}, at=63.0), rng)
+    s = engine.apply(s, Action("effect", data={"hero": "invincible", "to": "left"}, at=62.0), rng)
     assert s.phase == "crash"
     s = engine.apply(s, Action("crash_roll", data={"hero": "atom-eve", "faces": ["2"]}, at=64.0), rng)
     assert s.hero("atom-eve").damage == 2 and s.phase == "training"

@@ -76,4 +76,4 @@ def test_random_play_reaches_hero_time_expiry_crashes_and_rescues(engine):
             seen.add(action.type)
             seen.add(state.phase)
     assert {"timer.expire", "hero_end", "crash", "crash_roll", "defiance" if False else "pull",
-            "rescue", "learn", "punch", "train_cube", "choose"} <= seen
+            "effect", "decline", "learn", "punch", "train_cube", "choose"} <= seen

@@ -292,7 +292,7 @@ def test_episode_1_won_when_all_three_flaxans_are_defeated(table):
     t.act("pull", hero="invincible", cubes=["yellow", "yellow", "blue"])
     t.act("play", hero="invincible", cube="yellow", power="attack")
     t.act("play", hero="invincible", cube="yellow", power="attack")
-    s = t.act("damage", hero="invincible", target="flaxan-scout", amount=2)
+    s = t.act("effect", hero="invincible", target="flaxan-scout")
     assert s.result["status"] == "won"
     assert t.engine.outcome(s)["status"] == "won"
 
@@ -361,16 +361,20 @@ def test_master_gator_moves_to_most_danger(table):
 def test_multi_paul_cannot_be_damaged_while_a_minion_shares_its_zone(table):
     """Multi-Paul: 'This villain can't be damaged while any minion shares its zone, even by an
     Explosive power that would otherwise wipe out the minions too.'"""
-    t = table()
+    t = table(heroes=("rex-splode", "invincible"))
     t.to_hero_phase()
+    t.state.hero("rex-splode").zone = t.state.hero("invincible").zone = "center"
     t.put_villain("multi-paul", "center")
     t.state.zone("center").minions = 1
+    s = t.fill("invincible", "attack")
+    options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
+    assert options == [{"target": "minion", "zone": "center"}]     # not Multi-Paul
     with pytest.raises(IllegalAction, match="minion"):
-        t.act("damage", hero="invincible", target="multi-paul", amount=3)
-    s = t.act("damage", hero="invincible", explosive=True, amount=9)
+        t.act("effect", hero="invincible", target="multi-paul")
+    t.act("effect", hero="invincible", target="minion")
+    t.state.zone("center").minions = 1
+    s = t.fill("rex-splode", "starter", zone="center")            # Big 'Splode: Explosive
     assert s.zone("center").minions == 0 and s.zone("center").villains[0].damage == 0
-    s = t.act("damage", hero="invincible", target="multi-paul", amount=1)
-    assert s.zone("center").villains[0].damage == 1
 
 
 def test_minion_area_ignored_without_minions_and_minions_deal_damage(table):
@@ -444,10 +448,12 @@ def test_thwarted_episode_ability_is_skipped_once(table):
     t = table(episode=3)
     t.to_hero_phase()
     t.state.hero("atom-eve").zone = "left"
-    with pytest.raises(IllegalAction, match="center zone"):
-        t.act("thwart", hero="atom-eve", ability="chaos")
-    t.act("thwart", hero="invincible", ability="chaos")
-    t.act("thwart", hero="invincible", ability="chaos")
+    t.state.hero("invincible").zone = "center"
+    s = t.fill("atom-eve", "thwart")
+    assert s.resolving is None         # 'chaos' is thwarted from the center zone, not the left
+    assert "chaos" not in s.ability_thwart
+    t.fill("invincible", "thwart", ability="chaos")
+    t.state.ability_thwart["chaos"] = t.state.ability_thwart["chaos"] + 1
     t.everyone_done()
     t.act("done", hero="invincible")
     t.act("done", hero="atom-eve")
