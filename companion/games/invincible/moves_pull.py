@@ -265,7 +265,10 @@ def _done(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     return s
 
 
-DONE = HeroMove(_done, *IN_PLAY)
+DONE = HeroMove(_done, *IN_PLAY, Need(
+    lambda s, h: not (h.crashed and not h.rescued),
+    lambda s, h: f"{h.name} has crashed and already stopped: 'leave the three cubes you just "
+                 "pulled in your ready area' (a rescue lets them use the cubes)", R_CRASH))
 
 
 # -- the end of the Hero Phase ---------------------------------------------------------------------

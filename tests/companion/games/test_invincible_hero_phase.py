@@ -480,3 +480,21 @@ def test_typed_effects_are_refused_in_the_hero_phase(hero_phase):
         t.act("decline", hero="invincible")
     s = t.act("effect", hero="invincible", target="thug-a", amount=5)   # amount: the card's
     assert s.zone("center").villains[0].damage == 2
+
+
+def test_a_crashed_heros_pull_stays_in_the_ready_area_until_the_phase_ends(hero_phase):
+    """'When you crash, leave the three cubes you just pulled in your ready area'; 'If they
+    succeed, you get to use the cubes from the pull that crashed you': a crashed hero has stopped
+    (no done that would drop them), and a rescue later still finds them."""
+    t = hero_phase()
+    _crash(t, "invincible")
+    with pytest.raises(IllegalAction, match="leave the three cubes"):
+        t.act("done", hero="invincible")
+    assert "done" not in {h["hero"]: h["actions"] for h in t.engine.expect(t.state)["heroes"]}[
+        "invincible"]
+    t.state.hero("atom-eve").zone = "center"
+    t.state.zone("center").danger = 0
+    s = t.fill("atom-eve", "rescue", crashed="invincible", face="rescue-center")
+    assert s.hero("invincible").rescued and s.hero("invincible").ready == ["black", "yellow", "yellow"]
+    s = t.act("play", hero="invincible", cube="yellow", power="attack")
+    assert s.hero("invincible").ready == ["black", "yellow"]

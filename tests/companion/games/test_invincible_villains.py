@@ -493,3 +493,31 @@ def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
     assert s.pending is None and s.phase == "advance"
     assert s.zone("left").safety == 2             # the strike still came, with no hero there
     assert s.hero("invincible").damage == 1
+
+
+def test_a_revealed_event_card_follows_the_difficultys_deck_build(table):
+    """'Start with a face-down stack of all the Level III events, then deal a number of Level II
+    events on top based on difficulty, then a number of Level I events on top of that' (Normal:
+    2 Level I, 2 Level II): a physical card of another level than the deck's top is refused."""
+    t = table(episode=2, difficulty="normal")
+    levels = [t.engine.data.events[c].level for c in t.state.decks["event"]]
+    assert levels[:4] == [1, 1, 2, 2] and set(levels[4:]) == {3}
+    t.state.phase = "villain"
+    deck = t.state.decks["event"]
+    for later in (deck[2], deck[4]):                        # a Level II, a Level III card
+        with pytest.raises(IllegalAction, match="still has 2 Level 1 event"):
+            t.act("reveal", card=later)
+    first = deck[1]                                         # the other Level I card
+    s = t.act("reveal", card=first)
+    assert s.discards["event"] == [first]
+
+
+def test_episode_1_events_are_revealed_in_their_packaged_order(table):
+    """Episode 1: 'Set the Super Power, Level I Villain, Level II Villain, and Event decks near
+    the zone boards exactly as packaged — do not shuffle them'."""
+    t = table()
+    t.state.phase = "villain"
+    top, other = t.state.decks["event"][:2]
+    with pytest.raises(IllegalAction, match="packaged order"):
+        t.act("reveal", card=other)
+    assert t.act("reveal", card=top).discards["event"] == [top]
