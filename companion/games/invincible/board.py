@@ -240,7 +240,7 @@ def check_end(s: InvincibleState) -> None:
 def finish(s: InvincibleState, rng, now: float) -> None:
     """The game is over: nothing waits any more, hero time stops, and a lost campaign game gains
     the team a helper."""
-    s.phase, s.pending, s.queue, s.resolving = "over", None, [], None
+    s.phase, s.pending, s.queue, s.resolutions = "over", None, [], {}
     if s.timer is not None and s.timer.running:
         s.timer = s.timer.pause(now)
     if s.campaign is not None and s.result["status"] == "lost":

@@ -263,6 +263,8 @@ class Invincible(Game):
         return super().apply(state, action, rng)
 
     def after_move(self, s: InvincibleState, play: Play) -> InvincibleState:
+        if s.resolutions:
+            resolve.settle_all(s, play.action.at if play.action.at is not None else 0.0)
         board.check_end(s)
         if s.result is not None and s.phase != "over":
             board.finish(s, play.rng, play.action.at if play.action.at is not None else 0.0)

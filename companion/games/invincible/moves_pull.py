@@ -46,14 +46,21 @@ def _bag(h: HeroState) -> int:
 
 # -- what the moves need ----------------------------------------------------------------------------
 
+def free(s: InvincibleState, h: HeroState) -> bool:
+    """'each power must fully resolve before the next begins': table-wide; in the hero-time
+    variant each hero's own ('Heroes pull and play independently'), so one hero resolving does
+    not hold up the others."""
+    return h.id not in s.resolutions if s.hero_time is not None else not s.resolutions
+
+
 def _resolving(s: InvincibleState, h: HeroState) -> str:
-    r = s.resolving
+    r = s.resolutions.get(h.id) or s.resolving
     return (f"{s.hero(r['hero']).name}'s {r['name']} is resolving: 'each power must fully resolve "
             "before the next begins'. Answer its effects (effect, or decline what may be skipped).")
 
 
 IN_PLAY = (
-    Need(lambda s, h: s.resolving is None, _resolving, R_PULL),
+    Need(free, _resolving, R_PULL),
     Need(lambda s, h: not h.done, lambda s, h: f"{h.name} has already stopped for this Hero Phase",
          R_HERO),
 )
@@ -276,7 +283,7 @@ DONE = HeroMove(_done, *IN_PLAY, Need(
 def maybe_end(s: InvincibleState, now: float) -> None:
     """'The Hero Phase ends once every player has either chosen to stop pulling or been forced
     to stop by crashing'."""
-    if s.phase == "hero" and s.resolving is None and s.result is None and all(
+    if s.phase == "hero" and not s.resolutions and s.result is None and all(
             finished(h) for h in s.heroes):
         end_phase(s, now)
 

@@ -67,9 +67,11 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         return Action("timer.resume", data={"name": HERO_TIMER})
     if t is not None and t.running and rng.random() < 0.005:
         return Action("timer.pause", data={"name": HERO_TIMER})
-    if s.resolving is not None:
+    # hero time: 'Heroes pull and play independently', so another hero may act meanwhile
+    active = [h for h in s.heroes if not h.done and not (h.crashed and not h.rescued)
+              and moves_pull.free(s, h)]
+    if s.resolutions and (not active or rng.random() < 0.7):
         return _resolve(s, rng)
-    active = [h for h in s.heroes if not h.done and not (h.crashed and not h.rescued)]
     if not active:  # only crashed heroes left, who may still drop or stop
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
@@ -108,11 +110,11 @@ def _toward(s: InvincibleState, options: list[dict]) -> list[dict]:
 
 def _resolve(s: InvincibleState, rng: random.Random) -> Action:
     """Answer the power resolving: mostly an open effect (damage first), now and then a skip."""
-    r = s.resolving
+    r = s.resolutions[rng.choice(resolve.answerable(s) or resolve.skippable(s))]
     skippable = [i for i, st in enumerate(r["steps"]) if st["skip"]]
     if skippable and rng.random() < 0.15:
         return Action("decline", data={"hero": r["hero"], "step": rng.choice(skippable)})
-    steps = resolve.open_steps(s)
+    steps = resolve.open_steps(s, r["hero"])
     if not steps:
         return Action("decline", data={"hero": r["hero"], "step": skippable[0]})
     hitting = [i for i in steps if r["steps"][i]["kind"] in ("damage", "explosive")]

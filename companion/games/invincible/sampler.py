@@ -85,10 +85,11 @@ def use_helper(s: InvincibleState, rng: random.Random) -> Data | None:
 
 def effect(s: InvincibleState, rng: random.Random) -> Data | None:
     """An answer the power resolving leaves open (a crash rescue with a face of the die)."""
-    r = s.resolving
-    steps = resolve.open_steps(s)
-    if not steps:
+    heroes = resolve.answerable(s)
+    if not heroes:
         return None
+    r = s.resolutions[rng.choice(heroes)]
+    steps = resolve.open_steps(s, r["hero"])
     i = rng.choice(steps)
     option = rng.choice(choices.options(s, s.hero(r["hero"]), r["steps"][i], r["ranged"]))
     if "crashed" in option and r["steps"][i]["kind"] == "rescue":
@@ -97,8 +98,12 @@ def effect(s: InvincibleState, rng: random.Random) -> Data | None:
 
 
 def decline(s: InvincibleState, rng: random.Random) -> Data | None:
-    skippable = [i for i, st in enumerate(s.resolving["steps"]) if st["skip"]]
-    return {"hero": s.resolving["hero"], "step": rng.choice(skippable)} if skippable else None
+    heroes = resolve.skippable(s)
+    if not heroes:
+        return None
+    r = s.resolutions[rng.choice(heroes)]
+    return {"hero": r["hero"], "step": rng.choice([i for i, st in enumerate(r["steps"])
+                                                   if st["skip"]])}
 
 
 # -- a hero's moves ----------------------------------------------------------------------------------

@@ -52,11 +52,10 @@ def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
     crashed = [h for h in s.heroes if h.crashed and not h.rescued]
     if not crashed:
         return []
-    r = s.resolving
-    if r is not None:
+    for r in s.resolutions.values():
         # a read of the die is the crash rescue an open Rescue step leaves to exactly one hero
         me = s.hero(r["hero"])
-        for i in resolve.open_steps(s):
+        for i in resolve.open_steps(s, me.id):
             step = r["steps"][i]
             if step["kind"] != "rescue":
                 continue
@@ -110,26 +109,27 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
                 hero_actions: dict[str, list[str]]) -> dict[str, Any]:
     heroes = [{"hero": h.id, "name": h.name, "actions": hero_actions.get(h.id, []),
                "finished": finished(h), "crashed": h.crashed and not h.rescued} for h in s.heroes]
-    r = s.resolving
+    every = [_resolving(s, x) for x in s.resolutions.values()]
+    r = every[0] if every else None
     if r is not None:
-        r = _resolving(s)
-        prompt = (f"{s.hero(r['hero']).name}: resolve {r['name']}: "
-                  + ("; ".join(st["hint"] + ("" if st["options"] else " (nothing in range yet)")
-                               for st in r["steps"]))
-                  + " (tap a choice" + (", or skip what the card lets you skip)" if any(
-                      st["skip"] for st in r["steps"]) else ")"))
+        prompt = " ".join(
+            f"{s.hero(x['hero']).name}: resolve {x['name']}: "
+            + ("; ".join(st["hint"] + ("" if st["options"] else " (nothing in range yet)")
+                         for st in x["steps"]))
+            + " (tap a choice" + (", or skip what the card lets you skip)." if any(
+                st["skip"] for st in x["steps"]) else ").") for x in every)
     else:
         active = [h["name"] for h in heroes if not h["finished"]]
         prompt = "Hero Phase: " + (", ".join(active) + " pull and play cubes, then done."
                                     if active else "every hero has stopped.")
     return {**base, "actions": actions, "prompt": prompt, "heroes": heroes, "resolving": r,
+            "resolutions": every,
             "dice": _crash_rescue_dice(s), "player": r["hero"] if r else None}
 
 
-def _resolving(s: InvincibleState) -> dict[str, Any]:
-    """The power resolving with, for each step, the answers the card leaves open now."""
-    r = s.resolving
-    me, open_now = s.hero(r["hero"]), resolve.open_steps(s)
+def _resolving(s: InvincibleState, r: dict[str, Any]) -> dict[str, Any]:
+    """A power resolving with, for each step, the answers the card leaves open now."""
+    me, open_now = s.hero(r["hero"]), resolve.open_steps(s, r["hero"])
     return {**r, "steps": [{**st, "index": i, "options": choices.options(
         s, me, st, r["ranged"]) if i in open_now else []} for i, st in enumerate(r["steps"])]}
 
@@ -211,7 +211,9 @@ def to_json(s: InvincibleState) -> dict[str, Any]:
         "helpers_used": list(s.helpers_used),
         "challenges": [{"id": c, "name": d.challenges[c].name, "text": d.challenges[c].text}
                        for c in s.challenges],
-        "resolving": _resolving(s) if s.resolving is not None else None, "pending": s.pending, "bubble": s.bubble,
+        "resolving": _resolving(s, s.resolving) if s.resolutions else None,
+        "resolutions": [_resolving(s, r) for r in s.resolutions.values()],
+        "pending": s.pending, "bubble": s.bubble,
         "hero_time": None if s.hero_time is None else {
             "name": "hero_time", "seconds": s.hero_time,
             "expired": bool(s.timer and s.timer.expired)},

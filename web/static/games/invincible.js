@@ -122,13 +122,13 @@
   }
 
   // What an answer names, in the table's words.
-  function optionWords(o, s, kind) {
+  function optionWords(o, s, kind, r) {
     const villain = (id) => (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
     const hero = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
     const parts = [];
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
-    else if (o.target && kind === "move" && o.target !== s.resolving.hero) parts.push(hero(o.target));
+    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(hero(o.target));
     if (o.zone && o.target !== "minion") parts.push(zoneName(o.zone) + " zone");
     if (o.to) parts.push("to " + zoneName(o.to));
     if (o.crashed) parts.push("crashed " + hero(o.crashed));
@@ -136,7 +136,7 @@
     if (o.ability) parts.push(((s.abilities || []).find((a) => a.id === o.ability) || { name: o.ability }).name);
     if (o.colour) parts.push(o.colour + " cube");
     if (o.slot) {
-      const me = s.heroes.find((h) => h.id === s.resolving.hero);
+      const me = s.heroes.find((h) => h.id === r.hero);
       parts.push(me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot));
     }
     return parts.join(" ") || "apply";
@@ -144,12 +144,11 @@
 
   // The power resolving: each effect of its card with a button per answer it leaves open; a
   // crash rescue taps the rescue die's face; an effect the card lets you skip has a skip button.
-  function resolvingPanel(view) {
+  function resolvingPanel(view, r) {
     const e = view.expect;
-    const r = e.resolving;
     const s = view.state;
     const legal = e.actions || [];
-    if (!r || !r.steps) return null;
+    if (!r || !r.steps) return el("span");
     const faces = (comps().rescue_die || []).map((f) => f.id);
     const box = el("section", { class: "inv-resolving", "data-resolving": r.power },
       el("h3", {}, C.icon("bolt"), (s.heroes.find((h) => h.id === r.hero) || {}).name + " resolves " + r.name));
@@ -161,11 +160,11 @@
           const data = Object.assign({ hero: r.hero, step: st.index }, o);
           const key = "effect-" + st.index + "-" + Object.values(o).join("-");
           if (o.crashed && st.kind === "rescue") {
-            buttons.append(el("span", { class: "label" }, "Rescue " + optionWords(o, s, st.kind) + ": the rescue die shows "),
+            buttons.append(el("span", { class: "label" }, "Rescue " + optionWords(o, s, st.kind, r) + ": the rescue die shows "),
               faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
           } else {
-            buttons.append(C.button("target", optionWords(o, s, st.kind), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
+            buttons.append(C.button("target", optionWords(o, s, st.kind, r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
           }
         }
       }
@@ -297,8 +296,8 @@
           e.choices.map((o) => C.button("go", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
       }
       (e.dice || []).filter((d) => d.action && d.action !== "effect").forEach((d, i) => box.append(diceButtons(d, "die" + i)));
-      const resolving = resolvingPanel(view);
-      if (resolving) box.append(resolving);
+      // hero time: each hero's power resolving is answered on its own ('pull and play independently')
+      for (const r of e.resolutions || (e.resolving ? [e.resolving] : [])) box.append(resolvingPanel(view, r));
       if (has("advance")) {
         const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
         box.append(C.button("play", "Advance the episode track", () => {
