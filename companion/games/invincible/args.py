@@ -78,7 +78,7 @@ def _heroes(i: Ids) -> dict[str, Args]:
                         "face": _opt(i.rescue_face), "villain": _opt(i.villain),
                         "ability": _opt(i.ability), "colour": _opt(Choice(COLOURS + ("red",),
                                                                           what="a cube colour")),
-                        "slot": _opt(i.slot)}),
+                        "slot": _opt(i.slot), "helper": _opt(i.helper)}),
         "decline": Args({"hero": HERO, "step": _opt(Whole(0, 40))}),
         "pull": Args({"hero": HERO, "cubes": _opt(i.pulled)}),
         "defiance": Args({"hero": HERO, "cubes": _opt(i.pulled)}),

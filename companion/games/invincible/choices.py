@@ -116,6 +116,10 @@ OPTIONS = {
     "bubble": lambda s, h, st, r: [{"target": x.id} for x in _heroes_in_reach(s, h, r)],
     "clear_power": lambda s, h, st, r: [
         {"slot": slot} for slot, p in h.powers.items() if any(p.cubes)],
+    # Heroic Assembly: 'Choose any helper card your team doesn't already hold (and hasn't already
+    # used this game)'
+    "gain_helper": lambda s, h, st, r: [
+        {"helper": c} for c in s.data.helpers if c not in s.helpers and c not in s.helpers_used],
     "confidence": lambda s, h, st, r: [{}], "hurt_self": lambda s, h, st, r: [{}],
     "text": lambda s, h, st, r: [{}],
 }
@@ -174,6 +178,9 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
         effects.clear_power(s, h, {"power": a["slot"]}, rng)
     elif kind == "confidence":
         effects.confidence(s, h, {"amount": amount}, rng)
+    elif kind == "gain_helper":
+        s.helpers = [*s.helpers, a["helper"]]
+        s.say(f"{h.name} adds {s.data.helpers[a['helper']].name} to the team's helpers.")
     elif kind == "hurt_self":
         board.hurt_hero(s, h.id, amount, name)
     else:

@@ -498,3 +498,21 @@ def test_a_crashed_heros_pull_stays_in_the_ready_area_until_the_phase_ends(hero_
     assert s.hero("invincible").rescued and s.hero("invincible").ready == ["black", "yellow", "yellow"]
     s = t.act("play", hero="invincible", cube="yellow", power="attack")
     assert s.hero("invincible").ready == ["black", "yellow"]
+
+
+def test_heroic_assembly_adds_a_helper_the_team_does_not_hold(table):
+    """Heroic Assembly: 'Choose any helper card your team doesn't already hold (and hasn't
+    already used this game) and add it to your available helpers; you don't have to use it right
+    away.'"""
+    t = table(episode=2, helpers=["helper-2"])
+    t.to_hero_phase()
+    t.act("use_helper", helper="helper-2")
+    t.give("invincible", "flex1", "heroic-assembly")
+    s = t.fill("invincible", "flex1")
+    options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
+    assert {"helper": "helper-2"} not in options and {"helper": "helper-3"} in options
+    with pytest.raises(IllegalAction):
+        t.act("effect", hero="invincible", helper="helper-2")
+    s = t.act("effect", hero="invincible", helper="helper-3")
+    assert s.helpers == ["helper-3"] and s.resolving is None
+    assert "use_helper" in t.engine.expect(s)["actions"]

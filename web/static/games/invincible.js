@@ -135,6 +135,7 @@
     if (o.villain) parts.push(villain(o.villain));
     if (o.ability) parts.push(((s.abilities || []).find((a) => a.id === o.ability) || { name: o.ability }).name);
     if (o.colour) parts.push(o.colour + " cube");
+    if (o.helper) parts.push(((comps().helpers || []).find((c) => c.id === o.helper) || { name: o.helper }).name);
     if (o.slot) {
       const me = s.heroes.find((h) => h.id === r.hero);
       parts.push(me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot));
