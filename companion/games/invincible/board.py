@@ -101,6 +101,10 @@ def enemies_in(z: ZoneState) -> bool:
 def damage_villain(s: InvincibleState, villain_id: str, amount: int, why: str) -> None:
     """'Once a villain has taken damage equal to its starting health, it is defeated and
     discarded'."""
+    if villain_id in s.hurled:
+        # Hurl Into Space: the targeted villain '... can't be damaged'
+        s.say(f"{s.data.villains[villain_id].name} is hurled into space: no damage ({why}).")
+        return
     v = s.own_villain(villain_id)
     v.damage += amount
     s.say(f"{v.name} takes {amount} damage ({why}): {max(0, v.health - v.damage)} health left.")

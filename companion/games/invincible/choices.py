@@ -120,6 +120,9 @@ OPTIONS = {
     # used this game)'
     "gain_helper": lambda s, h, st, r: [
         {"helper": c} for c in s.data.helpers if c not in s.helpers and c not in s.helpers_used],
+    "hurl": lambda s, h, st, r: [
+        {"villain": v.id} for z, _, v in board.villains_in_play(s)
+        if z in zones_in_reach(s, h, r) and v.id not in s.hurled],
     "confidence": lambda s, h, st, r: [{}], "hurt_self": lambda s, h, st, r: [{}],
     "text": lambda s, h, st, r: [{}],
 }
@@ -178,6 +181,10 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
         effects.clear_power(s, h, {"power": a["slot"]}, rng)
     elif kind == "confidence":
         effects.confidence(s, h, {"amount": amount}, rng)
+    elif kind == "hurl":
+        s.hurled = [*s.hurled, a["villain"]]
+        s.say(f"{h.name} hurls {s.data.villains[a['villain']].name} into space: it skips its "
+              "strike and power this Villain Phase and can't be damaged.")
     elif kind == "gain_helper":
         s.helpers = [*s.helpers, a["helper"]]
         s.say(f"{h.name} adds {s.data.helpers[a['helper']].name} to the team's helpers.")

@@ -61,8 +61,9 @@ def _home(s: InvincibleState, h: HeroState) -> str | None:
 
 
 def damageable(s: InvincibleState, zone: str, villain_id: str) -> bool:
-    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'."""
-    return not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
+    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'; Hurl Into
+    Space: the targeted villain 'can't be damaged'."""
+    return villain_id not in s.hurled and not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
 
 
 def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:
@@ -94,6 +95,9 @@ def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> 
         raise forbid(f"{target!r} is not a villain in play", R_BASIC)
     zone = where[0].name
     _reach(s, h, zone, how, "damage")
+    if target in s.hurled:
+        raise forbid(f"{s.data.villains[target].name} is hurled into space and can't be "
+                     "damaged", R_CLARIFY)
     if not damageable(s, zone, target):
         raise forbid(f"{s.data.villains[target].name} can't be damaged while any minion shares "
                      "its zone", R_CLARIFY)
@@ -113,7 +117,8 @@ def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) ->
         s.own_zone(zone).minions = 0
     for v in [v.id for v in z.villains if v is not None]:
         if v in protected:
-            s.say(f"{s.data.villains[v].name} can't be damaged while a minion shares its zone.")
+            s.say(f"{s.data.villains[v].name} can't be damaged now (a minion shares its zone, "
+                  "or it is hurled into space).")
         elif s.result is None:
             board.damage_villain(s, v, amount, f"{h.name}, explosive")
 

@@ -157,6 +157,7 @@ class InvincibleState:
     revealed: str | None = None    # the last villain card revealed
     bubble: str | None = None      # the hero holding Eve's bubble token (None: on Bubble Up)
     acted: list[str] = field(default_factory=list)      # villains that acted this Villain Phase
+    hurled: list[str] = field(default_factory=list)     # Hurl Into Space: until the Villain Phase ends
     ability_thwart: dict[str, int] = field(default_factory=dict)
     kos: int = 0
     defeated: list[str] = field(default_factory=list)   # villain ids, in order
@@ -210,7 +211,7 @@ class InvincibleState:
         new.decks, new.discards, new.supply = dict(self.decks), dict(self.discards), dict(self.supply)
         new.queue, new.acted, new.defeated = list(self.queue), list(self.acted), list(self.defeated)
         new.ability_thwart = dict(self.ability_thwart)
-        new.resolutions = dict(self.resolutions)
+        new.resolutions, new.hurled = dict(self.resolutions), list(self.hurled)
         new.helpers, new.helpers_used, new.log = list(self.helpers), list(self.helpers_used), list(self.log)
         new.owned = set()
         return new

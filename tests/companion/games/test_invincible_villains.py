@@ -521,3 +521,31 @@ def test_episode_1_events_are_revealed_in_their_packaged_order(table):
     with pytest.raises(IllegalAction, match="packaged order"):
         t.act("reveal", card=other)
     assert t.act("reveal", card=top).discards["event"] == [top]
+
+
+def test_hurl_into_space_skips_strike_and_power_and_cannot_be_damaged(table):
+    """Hurl Into Space: 'The targeted villain skips both its strike and its power in the Villain
+    Phase, and can't be damaged, but keeps any damage and thwart tokens already on it, and still
+    occupies its space in its zone'."""
+    t = table(episode=2)
+    t.to_hero_phase()
+    v = t.put_villain("thug-b", "center", damage=1)     # power: endanger 2, strike: 1 damage
+    v.thwart = 1
+    t.state.hero("invincible").zone = "center"
+    t.give("invincible", "flex1", "hurl-into-space")
+    s = t.fill("invincible", "flex1", villain="thug-b")
+    assert s.hurled == ["thug-b"] and s.resolving is None
+    s = t.fill("invincible", "attack")                 # nothing it can damage in range
+    assert s.resolving is None and s.zone("center").villains[0].damage == 1
+    t.everyone_done()
+    for h in ("invincible", "atom-eve"):
+        t.act("done", hero=h)
+    if "event-1a" in t.state.decks["event"]:
+        t.state.decks["event"].remove("event-1a")
+    t.state.decks["event"].insert(0, "event-1a")     # minions damage 1, all villains strike
+    before = t.state.hero("invincible").damage
+    s = t.act("reveal")
+    thug = s.zone("center").villains[0]
+    assert (thug.id, thug.damage, thug.thwart) == ("thug-b", 1, 1)
+    assert s.hero("invincible").damage == before + s.zone("center").minions   # no strike
+    assert s.hurled == []                            # only for that Villain Phase
