@@ -52,7 +52,11 @@ def hurt_hero(s: InvincibleState, hero_id: str, amount: int, why: str) -> None:
     h = s.own_hero(hero_id)
     h.damage += amount
     s.say(f"{h.name} takes {amount} damage ({why}).")
-    if h.damage >= h.max_health:
+    if h.damage >= h.max_health and h.immortal:
+        # Immortality: 'from then on it protects you from being KOed even on a later round'
+        h.damage = h.max_health
+        s.say(f"{h.name} is not KOed: Immortality.")
+    elif h.damage >= h.max_health:
         h.damage = 0
         h.zone = HQ
         s.kos += 1

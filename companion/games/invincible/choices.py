@@ -21,7 +21,7 @@ from companion.games.base import forbid
 Step = dict[str, Any]
 Answer = dict[str, Any]
 #: kinds that leave nothing to choose: applied as soon as they come up (unless they may be skipped)
-AUTO = ("confidence", "hurt_self")
+AUTO = ("confidence", "hurt_self", "immortal")
 
 
 def zones_in_reach(s: InvincibleState, h: HeroState, ranged: bool) -> list[str]:
@@ -124,6 +124,7 @@ OPTIONS = {
         {"villain": v.id} for z, _, v in board.villains_in_play(s)
         if z in zones_in_reach(s, h, r) and v.id not in s.hurled],
     "confidence": lambda s, h, st, r: [{}], "hurt_self": lambda s, h, st, r: [{}],
+    "immortal": lambda s, h, st, r: [{}],
     "text": lambda s, h, st, r: [{}],
 }
 
@@ -188,6 +189,8 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
     elif kind == "gain_helper":
         s.helpers = [*s.helpers, a["helper"]]
         s.say(f"{h.name} adds {s.data.helpers[a['helper']].name} to the team's helpers.")
+    elif kind == "immortal":
+        immortal(s, h, name)
     elif kind == "hurt_self":
         board.hurt_hero(s, h.id, amount, name)
     else:
@@ -205,3 +208,17 @@ def move_enemy(s: InvincibleState, h: HeroState, a: Answer) -> None:
         raise forbid(f"{target!r} is not a villain in play", R_CLARIFY)
     board.relocate(s, target, to)
     s.say(f"{h.name} moves {s.data.villains[target].name} to the {to} zone.")
+
+
+def immortal(s: InvincibleState, h: HeroState, name: str) -> None:
+    """Immortality: 'Using this removes it from your hero board and sets it aside; from then on it
+    protects you from being KOed even on a later round. Any cubes on it return to your bag at end
+    of round' (they wait in the dropped area until the reset)."""
+    me = s.own_hero(h.id)
+    me.immortal = True
+    for slot, p in list(me.powers.items()):
+        if s.data.powers[p.power].effects and any(
+                e.kind == "immortal" for e in s.data.powers[p.power].effects) and p.filled:
+            del me.powers[slot]
+            me.dropped.extend(c for c in p.cubes if c is not None)
+    s.say(f"{h.name} uses {name}: set aside, {h.name} can't be KOed from now on.")

@@ -18,7 +18,7 @@ from companion.components import Reader
 KINDS = {
     "damage": 1, "explosive": 1, "move": 0, "move_enemy": 0, "rescue": 1, "rescue_crashed": 0,
     "thwart": 1, "heal": 1, "gain_cube": 0, "strengthen": 0, "confidence": 1, "bubble": 0,
-    "clear_power": 0, "hurt_self": 1, "gain_helper": 0, "hurl": 0, "text": 0,
+    "clear_power": 0, "hurt_self": 1, "gain_helper": 0, "hurl": 0, "immortal": 0, "text": 0,
 }
 #: who a move or heal reaches: the hero using the power, or any hero in range
 TARGETS = ("self", "hero")

@@ -103,6 +103,7 @@ class HeroState:
     confidence_spent: int = 0
     cube_gained: bool = False      # the Training Phase's one cube
     rescued_civilians: int = 0     # this round (Turn the Tide)
+    immortal: bool = False         # Immortality used: never KOed from then on
     hand: list[str] = field(default_factory=list)
     ultimates_wanted: int = 0
     drawn: list[str] = field(default_factory=list)     # refill cards drawn from physical decks

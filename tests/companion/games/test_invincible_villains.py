@@ -549,3 +549,21 @@ def test_hurl_into_space_skips_strike_and_power_and_cannot_be_damaged(table):
     assert (thug.id, thug.damage, thug.thwart) == ("thug-b", 1, 1)
     assert s.hero("invincible").damage == before + s.zone("center").minions   # no strike
     assert s.hurled == []                            # only for that Villain Phase
+
+
+def test_immortality_is_set_aside_and_protects_from_kos_on_later_rounds(table):
+    """Immortality: 'Using this removes it from your hero board and sets it aside; from then on
+    it protects you from being KOed even on a later round. Any cubes on it return to your bag at
+    end of round.'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    t.give("invincible", "flex1", "immortality")
+    s = t.fill("invincible", "flex1")
+    inv = s.hero("invincible")
+    assert inv.immortal and "flex1" not in inv.powers and s.resolving is None
+    assert sorted(inv.dropped) == ["orange", "orange", "orange"]
+    assert "immortality#t" not in s.discards["super"]
+    from companion.games.invincible import board
+    t.state.round += 1
+    board.hurt_hero(t.state, "invincible", 12, "a later round's strike")
+    assert t.state.kos == 0 and t.state.hero("invincible").zone != "hq"
