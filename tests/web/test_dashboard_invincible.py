@@ -142,7 +142,7 @@ def test_a_hero_phase_from_two_phones_each_power_changes_the_board(server, pages
     assert ana.locator('#controls form[data-action]').count() == 0     # nothing typed
 
     _pull_and_play(ana, table, "invincible", ["blue", "yellow", "yellow"], [("blue", "move")])
-    assert "→ Left" in ana.inner_text("#controls .inv-resolving")
+    assert "to Left" in ana.inner_text("#controls .inv-resolving")
     tap(ana, table, "effect-0-left-invincible")
     _pull_and_play(ben, table, "atom-eve", ["orange", "orange", "purple"],
                    [("orange", "rescue"), ("orange", "rescue")])
@@ -162,9 +162,11 @@ def test_a_hero_phase_from_two_phones_each_power_changes_the_board(server, pages
     assert (left["civilians"]["safety"], left["civilians"]["danger"]) == (4, 6)
     assert s["resolving"] is None and s["heroes"][1]["civilians_rescued"] == 1
     text = table.inner_text('#board [data-villain="bi-plane"]')
-    assert f"{bi_plane['remaining']}/{bi_plane['health']} health" in text
-    assert "safe 4" in table.inner_text('#board [data-zone="left"]')
-    assert "Invincible" in table.inner_text('#board [data-zone="left"] .here')
+    assert f"{bi_plane['remaining']}/{bi_plane['health']}" in text and bi_plane['remaining'] == 3
+    zone = table.inner_text('#board [data-zone="left"]')
+    assert "6" in zone and "Bi-Plane 3/5" in zone           # the table shows danger 6 there
+    assert "safe 4" in ben.inner_text('#board [data-zone="left"]')
+    assert "Invincible" in ben.inner_text('#board [data-zone="left"] .here')
 
 
 def test_invincible_controls_are_big_enough_and_worded(server, pages):
