@@ -102,17 +102,8 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
     assert table.locator('#board [data-hero="invincible"] .chip-dot.hit').count() == 1
     assert "Undo: Ana: pull yellow, black, blue" in phone.inner_text("#undo")
 
-    # A card's effect as a form: endanger two civilians in the center zone.
-    danger = s["zones"][1]["civilians"]["danger"]
-    phone.locator('#controls details:has(form[data-action="endanger"]) summary').click()
-    form = phone.locator('#controls form[data-action="endanger"]')
-    form.locator('select[name="zone"]').select_option("center")
-    form.locator('input[name="count"]').fill("2")
-    before = rendered(phone)
-    form.locator('button[type="submit"]').click()
-    wait_rendered(phone, before + 1)
-    center = server.get("/api/state")[1]["state"]["zones"][1]["civilians"]
-    assert center["danger"] == danger + 2
+    # No typed effects in the Hero Phase: 'Filling a power means using its text'.
+    assert phone.locator('#controls form[data-action]').count() == 0
 
     # "The Hero Phase ends once every player has either chosen to stop pulling or been forced to
     # stop by crashing ...": a "done" toggle for each hero; nobody crashed, so training begins.
@@ -122,6 +113,60 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
     assert "done" in table.inner_text('#board [data-hero="invincible"]')
     tap(phone, table, "done-atom-eve")
     assert server.get("/api/state")[1]["state"]["phase"] == "training"
+
+
+def _pull_and_play(phone, table, hero, cubes, plays):
+    tap(phone, table, *(f"pull-{hero}-{c}" for c in cubes), f"pull-{hero}-send")
+    for cube, power in plays:
+        phone.select_option(f'#controls [data-key="play-{hero}-power"]', power)
+        tap(phone, table, f"play-{hero}-{cube}")
+
+
+def test_a_hero_phase_from_two_phones_each_power_changes_the_board(server, pages):
+    """Two heroes on two phones, every effect a tap on what the card leaves open: 'Invincible
+    pulls a blue cube and two yellow cubes. He plays the blue cube first, filling the single
+    symbol on his basic Move power to shift into an adjacent zone. Then he plays both yellow cubes
+    to complete his basic Attack, dealing 2 damage to the villain there.' Atom Eve's Rescue moves
+    'a civilian from danger to safety'."""
+    server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    _, view = server.act("advance")
+    s = view["state"]
+    assert [h["zone"] for h in s["heroes"]] == ["center", "left"]
+    assert s["zones"][0]["villains"][0]["id"] == "bi-plane"            # Episode 1's fixed order
+    ana, ben = pages(server.url + "/play"), pages(server.url + "/play")
+    table = pages(server.url + "/table", 800, 480)
+    for page in (ana, ben, table):
+        wait_rendered(page, view["seq"])
+    assert ana.locator('#controls form[data-action]').count() == 0     # nothing typed
+
+    _pull_and_play(ana, table, "invincible", ["blue", "yellow", "yellow"], [("blue", "move")])
+    assert "to Left" in ana.inner_text("#controls .inv-resolving")
+    tap(ana, table, "effect-0-left-invincible")
+    _pull_and_play(ben, table, "atom-eve", ["orange", "orange", "purple"],
+                   [("orange", "rescue"), ("orange", "rescue")])
+    wait_rendered(ana, rendered(ben))
+    tap(ben, table, "effect-0-left")
+    for _ in range(2):
+        ana.select_option('#controls [data-key="play-invincible-power"]', "attack")
+        tap(ana, table, "play-invincible-yellow")
+    assert "Bi-Plane" in ana.inner_text("#controls .inv-resolving")
+    seq = tap(ana, table, "effect-0-bi-plane")
+    wait_rendered(ben, seq)
+
+    s = server.get("/api/state")[1]["state"]
+    left = s["zones"][0]
+    bi_plane = left["villains"][0]
+    assert s["heroes"][0]["zone"] == "left" and bi_plane["damage"] == 2
+    assert (left["civilians"]["safety"], left["civilians"]["danger"]) == (4, 6)
+    assert s["resolving"] is None and s["heroes"][1]["civilians_rescued"] == 1
+    text = table.inner_text('#board [data-villain="bi-plane"]')
+    assert f"{bi_plane['remaining']}/{bi_plane['health']}" in text and bi_plane['remaining'] == 3
+    zone = table.inner_text('#board [data-zone="left"]')
+    assert "6" in zone and "Bi-Plane 3/5" in zone           # the table shows danger 6 there
+    assert "safe 4" in ben.inner_text('#board [data-zone="left"]')
+    assert "Invincible" in ben.inner_text('#board [data-zone="left"] .here')
 
 
 def test_invincible_controls_are_big_enough_and_worded(server, pages):
@@ -136,9 +181,10 @@ def test_invincible_controls_are_big_enough_and_worded(server, pages):
         .filter(([, h]) => h < 47.5)""")
     assert small == []
     words = phone.inner_text("#controls")
-    for word in ("yellow", "black", "Pull for me", "Damage", "Rescue", "Thwart", "Heal", "Move",
-                 "Gain a cube", "Strengthen", "Endanger civilians"):
+    for word in ("yellow", "black", "Pull for me", "Pull these 3"):
         assert word in words
+    for typed in ("Gain a cube", "Strengthen", "Endanger civilians"):   # only from a power
+        assert typed not in words
     phone.focus('#controls [data-key="pull-invincible-virtual"]')
     phone.keyboard.press("Enter")                           # a virtual pull, from the keyboard
     wait_rendered(phone, view["seq"] + 1)

@@ -43,6 +43,8 @@ class Ids:
         self.helper = Choice(tuple(d.helpers), what="a helper card")
         self.pulled = ListOf(Choice(CUBES, what="a cube colour", fold=True), 0, d.limits["pull"])
         self.target = Choice((*d.villains, "minion"), what="a villain or minion")
+        self.target_any = Choice((*d.villains, "minion", *d.heroes),
+                                 what="a villain, minion or hero")
         self.to = Choice((*d.zones, HQ), what="a zone or hq")
 
 
@@ -71,6 +73,13 @@ def _table(i: Ids) -> dict[str, Args]:
 def _heroes(i: Ids) -> dict[str, Args]:
     return {
         "resolved": Args({"hero": HERO}),
+        "effect": Args({"hero": HERO, "step": _opt(Whole(0, 40)), "target": _opt(i.target_any),
+                        "zone": _opt(i.zone), "to": _opt(i.to), "crashed": _opt(i.hero),
+                        "face": _opt(i.rescue_face), "villain": _opt(i.villain),
+                        "ability": _opt(i.ability), "colour": _opt(Choice(COLOURS + ("red",),
+                                                                          what="a cube colour")),
+                        "slot": _opt(i.slot), "helper": _opt(i.helper)}),
+        "decline": Args({"hero": HERO, "step": _opt(Whole(0, 40))}),
         "pull": Args({"hero": HERO, "cubes": _opt(i.pulled)}),
         "defiance": Args({"hero": HERO, "cubes": _opt(i.pulled)}),
         "play": Args({"hero": HERO, "cube": Arg(CUBE), "power": Arg(i.slot),

@@ -52,7 +52,11 @@ def hurt_hero(s: InvincibleState, hero_id: str, amount: int, why: str) -> None:
     h = s.own_hero(hero_id)
     h.damage += amount
     s.say(f"{h.name} takes {amount} damage ({why}).")
-    if h.damage >= h.max_health:
+    if h.damage >= h.max_health and h.immortal:
+        # Immortality: 'from then on it protects you from being KOed even on a later round'
+        h.damage = h.max_health
+        s.say(f"{h.name} is not KOed: Immortality.")
+    elif h.damage >= h.max_health:
         h.damage = 0
         h.zone = HQ
         s.kos += 1
@@ -101,6 +105,10 @@ def enemies_in(z: ZoneState) -> bool:
 def damage_villain(s: InvincibleState, villain_id: str, amount: int, why: str) -> None:
     """'Once a villain has taken damage equal to its starting health, it is defeated and
     discarded'."""
+    if villain_id in s.hurled:
+        # Hurl Into Space: the targeted villain '... can't be damaged'
+        s.say(f"{s.data.villains[villain_id].name} is hurled into space: no damage ({why}).")
+        return
     v = s.own_villain(villain_id)
     v.damage += amount
     s.say(f"{v.name} takes {amount} damage ({why}): {max(0, v.health - v.damage)} health left.")
@@ -240,7 +248,7 @@ def check_end(s: InvincibleState) -> None:
 def finish(s: InvincibleState, rng, now: float) -> None:
     """The game is over: nothing waits any more, hero time stops, and a lost campaign game gains
     the team a helper."""
-    s.phase, s.pending, s.queue, s.resolving = "over", None, [], None
+    s.phase, s.pending, s.queue, s.resolutions = "over", None, [], {}
     if s.timer is not None and s.timer.running:
         s.timer = s.timer.pause(now)
     if s.campaign is not None and s.result["status"] == "lost":

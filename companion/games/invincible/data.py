@@ -16,6 +16,7 @@ from companion.components import Reader, component_file, load_toml
 from companion.games.invincible.data_episodes import (
     Ability, Episode, Event, Villain, count, episode_data, positive,
 )
+from companion.games.invincible.data_powers import PowerEffect, effects
 
 HERE = Path(__file__).resolve().parent
 FILES = ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml")
@@ -37,9 +38,18 @@ class Power:
     confidence: int = 0
     type: str = "none"
     ranged: bool = False
-    effects: tuple[str, ...] = ()
+    effects: tuple[PowerEffect, ...] = ()
     copies: int = 1
     pull_rule: str = ""         # "return_black": Going to the Limit
+    ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
+
+    @property
+    def hints(self) -> list[str]:
+        return [e.hint for e in self.effects]
+
+    @property
+    def damaging(self) -> bool:
+        return any(e.kind in ("damage", "explosive") for e in self.effects)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -286,9 +296,10 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         kind=p.one_of("kind", set(POWER_KINDS), default_kind), symbols=symbols,
         cost=p.get("cost", int, 0), confidence=p.get("confidence", int, 0),
         type=p.one_of("type", {"might", "energy", "tech", "none"}, "none"),
-        ranged=p.get("ranged", bool, False), effects=tuple(p.strings("effects", [])),
+        ranged=p.get("ranged", bool, False), effects=effects(p),
         copies=p.get("copies", int, default_copies),
         pull_rule=p.one_of("pull_rule", {"", "return_black"}, ""),
+        ordered=p.get("ordered", bool, False),
     )
 
 

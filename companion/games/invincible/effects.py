@@ -61,8 +61,9 @@ def _home(s: InvincibleState, h: HeroState) -> str | None:
 
 
 def damageable(s: InvincibleState, zone: str, villain_id: str) -> bool:
-    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'."""
-    return not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
+    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'; Hurl Into
+    Space: the targeted villain 'can't be damaged'."""
+    return villain_id not in s.hurled and not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
 
 
 def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:
@@ -94,6 +95,9 @@ def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> 
         raise forbid(f"{target!r} is not a villain in play", R_BASIC)
     zone = where[0].name
     _reach(s, h, zone, how, "damage")
+    if target in s.hurled:
+        raise forbid(f"{s.data.villains[target].name} is hurled into space and can't be "
+                     "damaged", R_CLARIFY)
     if not damageable(s, zone, target):
         raise forbid(f"{s.data.villains[target].name} can't be damaged while any minion shares "
                      "its zone", R_CLARIFY)
@@ -113,7 +117,8 @@ def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) ->
         s.own_zone(zone).minions = 0
     for v in [v.id for v in z.villains if v is not None]:
         if v in protected:
-            s.say(f"{s.data.villains[v].name} can't be damaged while a minion shares its zone.")
+            s.say(f"{s.data.villains[v].name} can't be damaged now (a minion shares its zone, "
+                  "or it is hurled into space).")
         elif s.result is None:
             board.damage_villain(s, v, amount, f"{h.name}, explosive")
 
@@ -145,9 +150,8 @@ def _crash_rescue(s: InvincibleState, h: HeroState, args: Args, how, rng) -> Non
     other = _hero(s, args["crashed"], "rescue")
     if not other.crashed or other.rescued:
         raise forbid(f"{other.name} is not a crashed hero waiting for rescue", R_CRASH_RESCUE)
-    if other.zone == HQ:
+    if other.zone == HQ and not args["auto"]:
         raise forbid(f"{other.name} is at Guardians HQ, which is not a zone", R_CRASH_RESCUE)
-    _reach(s, h, other.zone, how, "crash rescue")
     if args["auto"]:
         # Home-Cooked Meal: 'Automatically rescues a crashed hero with no die roll required ...
         # the rescued hero doesn't lose their future cube pulls'
@@ -155,6 +159,7 @@ def _crash_rescue(s: InvincibleState, h: HeroState, args: Args, how, rng) -> Non
         other.rescued, other.can_pull, other.crashed = True, True, False
         s.say(f"{h.name} rescues {other.name} with no roll needed.")
         return
+    _reach(s, h, other.zone, how, "crash rescue")
     faces = {f.id: f for f in s.data.rescue_die}
     face = faces[args["face"]] if args["face"] is not None else rng.choice(s.data.rescue_die)
     # 'Regardless of the result, neither you nor the crashed hero can pull any more cubes'
@@ -261,7 +266,7 @@ def gain_cube(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) 
 
 
 def deals_damage(s: InvincibleState, power_id: str) -> bool:
-    return any(e.startswith(("damage", "explosive")) for e in s.data.powers[power_id].effects)
+    return s.data.powers[power_id].damaging
 
 
 def strengthen(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:
@@ -283,7 +288,8 @@ def strengthen(s: InvincibleState, h: HeroState, args: Args, rng: random.Random)
 
 
 def gives_bubble(s: InvincibleState, h: HeroState) -> bool:
-    return any(p.filled and "bubble" in s.data.powers[p.power].effects for p in h.powers.values())
+    return any(p.filled and any(e.kind == "bubble" for e in s.data.powers[p.power].effects)
+               for p in h.powers.values())
 
 
 def bubble(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:

@@ -23,7 +23,7 @@ from companion.errors import CompanionError, IllegalAction
 from companion.games.base import Game
 from companion.games.invincible import (
     args, board, campaign, data, hero_time, moves_hero, moves_pull, moves_round, moves_training,
-    moves_villain, robot, sampler, setup, view,
+    moves_villain, resolve, robot, sampler, setup, view,
 )
 from companion.games.invincible.invariants import invariants
 from companion.games.invincible.scoring import score
@@ -75,7 +75,7 @@ def _round_moves(a: dict) -> list[Move]:
 def _hero_moves(a: dict) -> list[Move]:
     """The Hero Phase (moves_pull, moves_hero): a hero's own moves first, by name (as expect
     lists them), then the power resolving and the card effects, then the crash die."""
-    s, hero, effects = sampler, ("hero",), ("hero", "hero_end", "manual")
+    s, hero, effects = sampler, ("hero",), ("manual",)
     own = [Move(name, hero, move, a[name], ANY, move.when, R_HERO, sample=getattr(s, name),
                 doc=HERO_DOCS[name])
            for name, move in (("defiance", moves_pull.DEFIANCE), ("done", moves_pull.DONE),
@@ -83,8 +83,15 @@ def _hero_moves(a: dict) -> list[Move]:
                               ("pull", moves_pull.PULL))]
     return [
         *own,
-        Move("resolved", ("hero", "hero_end"), moves_hero.RESOLVED, a["resolved"], ANY,
-             moves_hero.RESOLVED.when, R_HERO, sample=s.resolved),
+        Move("effect", ("hero", "hero_end"), resolve.EFFECT, a["effect"], ANY,
+             resolve.EFFECT.when, R_HERO, sample=s.effect,
+             doc="Apply an effect of the power resolving with the card's amount (data.step, "
+                 "omit for the first open; the choice the card leaves: data.target, data.zone, "
+                 "data.to, data.crashed with data.face, data.villain, data.ability, "
+                 "data.colour, data.slot)."),
+        Move("decline", ("hero", "hero_end"), resolve.DECLINE, a["decline"], ANY,
+             resolve.DECLINE.when, R_HERO, sample=s.decline,
+             doc="Skip an effect of the power resolving that the card lets you skip (data.step)."),
         *(Move(name, effects, move, a[name], ANY, move.when, R_HERO, sample=s.EFFECTS[name],
                doc=EFFECT_DOCS[name]) for name, move in moves_hero.EFFECTS.items()),
         Move("crash_roll", ("crash",), moves_pull.CRASH_ROLL, a["crash_roll"], ANY,
@@ -256,6 +263,8 @@ class Invincible(Game):
         return super().apply(state, action, rng)
 
     def after_move(self, s: InvincibleState, play: Play) -> InvincibleState:
+        if s.resolutions:
+            resolve.settle_all(s, play.action.at if play.action.at is not None else 0.0)
         board.check_end(s)
         if s.result is not None and s.phase != "over":
             board.finish(s, play.rng, play.action.at if play.action.at is not None else 0.0)
@@ -268,7 +277,11 @@ class Invincible(Game):
     def refuse_closed(self, s: InvincibleState, action: Action) -> CompanionError:
         """A move not open now is refused in its own words: its handler's checks (which change
         nothing) say which rule forbids it; a move of another phase, by what the table waits for."""
-        move = self.moves.get(self.phase_of(s), action.type)
+        phase = self.phase_of(s)
+        if phase in ("hero", "hero_end") and (action.type in moves_hero.EFFECTS
+                                              or action.type == "resolved"):
+            return moves_hero.from_a_power(action.type)
+        move = self.moves.get(phase, action.type)
         if move is not None:
             try:
                 move.handler(s, Play(move.args.check(action.data, action.type), action,

@@ -73,8 +73,9 @@ def expire(s: InvincibleState, now: float) -> None:
     for h in s.own_heroes():
         h.dropped.extend(h.ready)
         h.ready, h.done = [], True
-    if s.resolving is not None:
+    if s.resolutions:
         s.phase = "hero_end"
-        s.say(f"{s.resolving['name']} may finish resolving.")
+        for r in s.resolutions.values():
+            s.say(f"{r['name']} may finish resolving.")
     else:
         moves_pull.end_phase(s, now)

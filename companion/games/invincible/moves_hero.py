@@ -1,42 +1,22 @@
-"""The Hero Phase's powers: the power being resolved (``resolved``) and the card effects players
-apply when a card says so (``damage``, ``rescue``, ...; the rules are in effects.py).
+"""The generic effect moves (``damage``, ``rescue``, ...; the rules are in effects.py): the answer
+to a villain's or ability's text the companion cannot apply itself (the ``manual`` question), and
+nothing else. In the Hero Phase an effect comes only from the power resolving (resolve.py), with
+the card's amount; these moves are refused there in the rule's words (``FROM_A_POWER``).
 
-An effect is open while it could do something: ``damage`` while an enemy is in play (a helper
-card reaches any zone), ``strengthen`` while a token is left and the hero has a damaging power,
-and so on; what each needs is declared once below. The same moves answer an effect the companion
-cannot apply itself (the ``manual`` question of a villain's or ability's text).
+An effect is open while it could do something: ``damage`` while an enemy is in play,
+``strengthen`` while a token is left and the hero has a damaging power, and so on; what each needs
+is declared once below.
 """
 
 from __future__ import annotations
 
-from companion.games.base import forbid
-from companion.games.invincible import board, effects, moves_pull
-from companion.games.invincible.needs import HeroMove, Need, TableMove, hero_named
+from companion.errors import IllegalAction
+from companion.games.invincible import board, effects
+from companion.games.invincible.needs import HeroMove, Need, TableMove
 from companion.games.invincible.state import (
-    R_BASIC, R_CLARIFY, R_HERO, R_KEYWORDS, R_POWERS, HeroState, InvincibleState,
+    R_BASIC, R_CLARIFY, R_KEYWORDS, R_POWERS, HeroState, InvincibleState,
 )
 from companion.games.move_table import Play
-
-
-def _resolved(state: InvincibleState, play: Play) -> InvincibleState:
-    r = state.resolving
-    h = hero_named(state, play.args["hero"], play.player, "resolved", required=False)
-    if h is not None and h.id != r["hero"]:
-        raise forbid(f"{state.hero(r['hero']).name}'s {r['name']} is the power resolving",
-                     R_POWERS)
-    s = state.fork()
-    s.resolving = None
-    s.say(f"{r['name']} is resolved.")
-    now = play.action.at if play.action.at is not None else 0.0
-    if s.phase == "hero_end":
-        moves_pull.end_phase(s, now)
-    else:
-        moves_pull.maybe_end(s, now)
-    return s
-
-
-RESOLVED = TableMove(_resolved, Need(lambda s, h: s.resolving is not None,
-                                     lambda s, h: "nothing is waiting to be resolved", R_HERO))
 
 
 # -- the effects -----------------------------------------------------------------------------------
@@ -100,3 +80,15 @@ EFFECTS: dict[str, HeroMove | TableMove] = {
         R_CLARIFY)),
     "clear_power": HeroMove(_apply("clear_power"), choice=_with_cubes),
 }
+
+
+def from_a_power(kind: str) -> IllegalAction:
+    """A generic effect typed in the Hero Phase: 'Filling a power means using its text, dealing
+    whatever damage it shows'; its amount is the card's."""
+    if kind == "resolved":
+        return IllegalAction("a power is resolved when its effects have been applied (effect) or "
+                             "those it lets you skip declined (decline)", R_POWERS)
+    return IllegalAction(f"{kind} comes only from a power, an ability, a helper, an event or a "
+                         "rule that grants it, with its printed amount: 'Filling a power means "
+                         "using its text, dealing whatever damage it shows'. Fill the power, then "
+                         "answer its effect (effect)", R_POWERS)

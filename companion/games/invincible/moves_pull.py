@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from companion.games.base import forbid
-from companion.games.invincible import board, moves_training
+from companion.games.invincible import board, moves_training, resolve
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
     R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState, InvincibleState,
@@ -46,14 +46,21 @@ def _bag(h: HeroState) -> int:
 
 # -- what the moves need ----------------------------------------------------------------------------
 
+def free(s: InvincibleState, h: HeroState) -> bool:
+    """'each power must fully resolve before the next begins': table-wide; in the hero-time
+    variant each hero's own ('Heroes pull and play independently'), so one hero resolving does
+    not hold up the others."""
+    return h.id not in s.resolutions if s.hero_time is not None else not s.resolutions
+
+
 def _resolving(s: InvincibleState, h: HeroState) -> str:
-    r = s.resolving
+    r = s.resolutions.get(h.id) or s.resolving
     return (f"{s.hero(r['hero']).name}'s {r['name']} is resolving: 'each power must fully resolve "
-            "before the next begins'. Apply its effects, then send resolved.")
+            "before the next begins'. Answer its effects (effect, or decline what may be skipped).")
 
 
 IN_PLAY = (
-    Need(lambda s, h: s.resolving is None, _resolving, R_PULL),
+    Need(free, _resolving, R_PULL),
     Need(lambda s, h: not h.done, lambda s, h: f"{h.name} has already stopped for this Hero Phase",
          R_HERO),
 )
@@ -220,17 +227,12 @@ def _play(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     cubes = list(old.cubes)
     cubes[index] = cube
     h.powers[slot] = played = old.with_cubes(cubes)
-    power = s.data.powers[played.power]
     if played.filled:
         # 'the moment a cube covers a power's last remaining symbol, you resolve that power
         # immediately, before playing your next cube'
-        s.resolving = {"hero": h.id, "slot": slot, "power": power.id, "name": power.name,
-                       "effects": list(power.effects), "ranged": power.ranged,
-                       "strength": played.strength, "confidence": power.confidence}
-        s.say(f"{h.name} fills {power.name}: resolve it now"
-              + (f" ({'; '.join(power.effects)})" if power.effects else "") + ".")
+        resolve.open_power(s, h, slot, _now(play))
     else:
-        s.say(f"{h.name} plays {cube} on {power.name}.")
+        s.say(f"{h.name} plays {cube} on {s.data.powers[played.power].name}.")
     return s
 
 
@@ -270,7 +272,10 @@ def _done(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     return s
 
 
-DONE = HeroMove(_done, *IN_PLAY)
+DONE = HeroMove(_done, *IN_PLAY, Need(
+    lambda s, h: not (h.crashed and not h.rescued),
+    lambda s, h: f"{h.name} has crashed and already stopped: 'leave the three cubes you just "
+                 "pulled in your ready area' (a rescue lets them use the cubes)", R_CRASH))
 
 
 # -- the end of the Hero Phase ---------------------------------------------------------------------
@@ -278,7 +283,7 @@ DONE = HeroMove(_done, *IN_PLAY)
 def maybe_end(s: InvincibleState, now: float) -> None:
     """'The Hero Phase ends once every player has either chosen to stop pulling or been forced
     to stop by crashing'."""
-    if s.phase == "hero" and s.resolving is None and s.result is None and all(
+    if s.phase == "hero" and not s.resolutions and s.result is None and all(
             finished(h) for h in s.heroes):
         end_phase(s, now)
 

@@ -230,7 +230,13 @@ def _discard_power(state: InvincibleState, play: Play, hero: HeroState) -> Invin
         raise forbid(f"{slot!r} holds no learned power (basic, starter and signature powers "
                      "stay)", R_LEARN)
     s = state.fork()
-    cards.clear_slot(s, s.own_hero(hero.id), slot)
+    h = s.own_hero(hero.id)
+    played = hero.powers[slot]
+    if played.filled and played.power == "learn-by-punching":
+        # Learn By Punching: 'once filled, you keep its confidence whether or not you later
+        # discard it'
+        h.bonus_confidence += state.data.powers[played.power].confidence
+    cards.clear_slot(s, h, slot)
     return s
 
 

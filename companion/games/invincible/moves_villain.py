@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.errors import BadAction
 from companion.games.base import forbid
 from companion.games.invincible import board, villains
-from companion.games.invincible.state import R_VILLAIN, InvincibleState
+from companion.games.invincible.state import R_DECKS, R_VILLAIN, InvincibleState
 from companion.games.move_table import Play
 
 
@@ -22,9 +22,34 @@ def reveal(state: InvincibleState, play: Play) -> InvincibleState:
     card = play.args["card"]
     if card is not None and card not in (state.decks["event"] or state.discards["event"]):
         raise forbid(f"{card!r} is not in the event deck", R_VILLAIN)
+    if card is not None and state.decks["event"]:
+        _in_build_order(state, card)
     s = state.fork()
     villains.reveal(s, play.rng, _now(play), card)
     return s
+
+
+def _in_build_order(s: InvincibleState, card: str) -> None:
+    """A physical card revealed must be the one the deck's build puts on top: Episode 1's deck
+    'exactly as packaged', otherwise a card of the top card's level ('Start with a face-down
+    stack of all the Level III events, then deal a number of Level II events on top based on
+    difficulty, then a number of Level I events on top of that'). Within a level the shuffle is
+    the table's."""
+    top = s.decks["event"][0]
+    events = s.data.events
+    if s.data.episodes[s.episode].fixed_order:
+        if card != top:
+            raise forbid(f"the event deck is in its packaged order ('do not shuffle them'): the "
+                         f"next card is {events[top].name}, not {events[card].name}", R_DECKS)
+        return
+    want, got = events[top].level, events[card].level
+    if want != got:
+        left = sum(events[c].level == want for c in s.decks["event"])
+        raise forbid(f"{events[card].name} is a Level {got} event, but the {s.difficulty} event "
+                     f"deck still has {left} Level {want} event(s) on top: 'Start with a "
+                     "face-down stack of all the Level III events, then deal a number of Level "
+                     "II events on top based on difficulty, then a number of Level I events on "
+                     "top of that'", R_DECKS)
 
 
 def _resume(s: InvincibleState, play: Play) -> InvincibleState:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 from companion.actions import Action
-from companion.games.invincible import board, moves_pull
+from companion.games.invincible import board, choices, moves_pull, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
-from companion.games.invincible.effects import damageable
 from companion.games.invincible.sampler import crash_faces
 from companion.games.invincible.state import HERO_TIMER, HQ, InvincibleState
 
@@ -40,7 +39,7 @@ def robot(s: InvincibleState, rng: random.Random) -> Action:
     if s.phase == "training":
         return _training(s, rng)
     if s.phase == "hero_end":
-        return Action("resolved", data={"hero": s.resolving["hero"]})
+        return _resolve(s, rng)
     return _hero(s, rng)
 
 
@@ -60,7 +59,7 @@ def _answer(s: InvincibleState, rng: random.Random) -> Action:
 
 
 def _hero(s: InvincibleState, rng: random.Random) -> Action:
-    d, t = s.data, s.timer
+    t = s.timer
     if t is not None and t.running and rng.random() < 0.01:
         # hero time runs out: the clock's expiry, stamped with the moment it is due
         return Action("timer.expire", data={"name": HERO_TIMER}, at=t.deadline())
@@ -68,9 +67,11 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         return Action("timer.resume", data={"name": HERO_TIMER})
     if t is not None and t.running and rng.random() < 0.005:
         return Action("timer.pause", data={"name": HERO_TIMER})
-    if s.resolving is not None:
+    # hero time: 'Heroes pull and play independently', so another hero may act meanwhile
+    active = [h for h in s.heroes if not h.done and not (h.crashed and not h.rescued)
+              and moves_pull.free(s, h)]
+    if s.resolutions and (not active or rng.random() < 0.7):
         return _resolve(s, rng)
-    active = [h for h in s.heroes if not h.done and not (h.crashed and not h.rescued)]
     if not active:  # only crashed heroes left, who may still drop or stop
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
@@ -81,45 +82,48 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         cube = rng.choice(h.ready)
         slots = moves_pull.fitting(s, h, cube)
         if slots and rng.random() < 0.9:
-            return Action("play", data={"hero": h.id, "cube": cube, "power": rng.choice(slots)})
+            return Action("play", data={"hero": h.id, "cube": cube,
+                                        "power": _slot(s, h, slots, rng)})
         return Action("drop", data={"hero": h.id, "cube": cube})
-    if h.zone == HQ or (not board.enemies_in(s.zone(h.zone)) and rng.random() < 0.4):
-        targets = [z for z in d.zones if board.enemies_in(s.zone(z))] or list(d.zones)
-        to = rng.choice(targets)
-        if h.zone != HQ and not board.adjacent(d, h.zone, to):
-            to = HQ if rng.random() < 0.3 else d.zones[1]
-        if to != h.zone:
-            return Action("move", data={"hero": h.id, "to": to})
-    keep_going = rng.random() < (0.5 if h.pulls == 0 else PULL_AGAIN)
+    # like a careful player: keep pulling while few black cubes are out, then now and then
+    keep_going = rng.random() < (0.9 if moves_pull.black_count(h) < 3 else PULL_AGAIN)
     if keep_going and moves_pull.PULL.open_for(s, h):
         return Action("pull", data={"hero": h.id})
     return Action("done", data={"hero": h.id})
 
 
+def _slot(s: InvincibleState, h, slots: list[str], rng: random.Random) -> str:
+    """Damage where an enemy stands, a move where none does; otherwise any slot."""
+    here = s.zone(h.zone) if h.zone != HQ else None
+    kinds = (("damage", "explosive") if here is not None and board.enemies_in(here) else
+             ("rescue",) if here is not None and here.danger else ("move",))
+    good = [x for x in slots
+            if any(e.kind in kinds for e in s.data.powers[h.powers[x].power].effects)]
+    return rng.choice(good if good and rng.random() < 0.8 else slots)
+
+
+def _toward(s: InvincibleState, options: list[dict]) -> list[dict]:
+    """Move options toward an enemy, when there are any."""
+    good = [o for o in options if o.get("to") in s.data.zones and board.enemies_in(s.zone(o["to"]))]
+    return good or options
+
+
 def _resolve(s: InvincibleState, rng: random.Random) -> Action:
-    r = s.resolving
-    h = s.hero(r["hero"])
-    roll = rng.random()
-    if roll < 0.55 and h.zone != HQ:
-        crashed = [x for x in s.heroes if x.crashed and not x.rescued and x.zone == h.zone]
-        if crashed and rng.random() < 0.5:
-            return Action("rescue", data={"hero": h.id, "crashed": crashed[0].id,
-                                          "face": rng.choice(s.data.rescue_die).id})
-        z = s.zone(h.zone)
-        targets = [v for v in z.villains if v is not None and damageable(s, z.name, v.id)]
-        if targets:
-            v = rng.choice(targets)
-            if rng.random() < 0.2 and v.thwart < v.thwart_spaces:
-                return Action("thwart", data={"hero": h.id, "villain": v.id})
-            return Action("damage", data={"hero": h.id, "target": v.id,
-                                          "amount": rng.randint(2, 8), "power": r["slot"]})
-        if z.minions:
-            return Action("damage", data={"hero": h.id, "target": "minion", "zone": z.name})
-        if z.danger and rng.random() < 0.7:
-            return Action("rescue", data={"hero": h.id, "zone": z.name})
-    if roll < 0.6 and h.damage:
-        return Action("heal", data={"hero": h.id, "amount": 1})
-    return Action("resolved", data={"hero": h.id})
+    """Answer the power resolving: mostly an open effect (damage first), now and then a skip."""
+    r = s.resolutions[rng.choice(resolve.answerable(s) or resolve.skippable(s))]
+    skippable = [i for i, st in enumerate(r["steps"]) if st["skip"]]
+    if skippable and rng.random() < 0.15:
+        return Action("decline", data={"hero": r["hero"], "step": rng.choice(skippable)})
+    steps = resolve.open_steps(s, r["hero"])
+    if not steps:
+        return Action("decline", data={"hero": r["hero"], "step": skippable[0]})
+    hitting = [i for i in steps if r["steps"][i]["kind"] in ("damage", "explosive")]
+    i = rng.choice(hitting) if hitting and rng.random() < 0.8 else rng.choice(steps)
+    options = choices.options(s, s.hero(r["hero"]), r["steps"][i], r["ranged"])
+    option = rng.choice(_toward(s, options) if rng.random() < 0.8 else options)
+    if "crashed" in option and r["steps"][i]["kind"] == "rescue":
+        option = {**option, "face": rng.choice(s.data.rescue_die).id}
+    return Action("effect", data={"hero": r["hero"], "step": i, **option})
 
 
 def _training(s: InvincibleState, rng: random.Random) -> Action:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, effects, moves_pull, moves_round
+from companion.games.invincible import board, choices, effects, moves_pull, moves_round, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.data import COLOURS, InvincibleData
 from companion.games.invincible.moves_hero import EFFECTS as EFFECT_MOVES
@@ -26,7 +26,10 @@ def sample_options(d: InvincibleData, rng: random.Random) -> dict[str, Any]:
     rng.shuffle(heroes)
     count = 2 if solo else rng.randint(2, min(4, len(heroes)))
     options: dict[str, Any] = {"heroes": heroes[:count], "solo": solo,
-                               "episode": rng.choice(sorted(d.episodes)),
+                               # the first game's episode half the time: its three Flaxans
+                               # are the win a random table reaches most often
+                               "episode": (min(d.episodes) if rng.random() < 0.5
+                                           else rng.choice(sorted(d.episodes))),
                                "difficulty": rng.choice(["easy", "normal", "hardcore"])}
     if rng.random() < 0.5:
         options["hero_time"] = (rng.choice(list(d.hero_time_minutes)) if rng.random() < 0.8
@@ -80,8 +83,27 @@ def use_helper(s: InvincibleState, rng: random.Random) -> Data | None:
             "cancel": rng.sample(p["options"], min(len(p["options"]), rng.randint(1, p["max"])))}
 
 
-def resolved(s: InvincibleState, rng: random.Random) -> Data:
-    return {"hero": s.resolving["hero"]}
+def effect(s: InvincibleState, rng: random.Random) -> Data | None:
+    """An answer the power resolving leaves open (a crash rescue with a face of the die)."""
+    heroes = resolve.answerable(s)
+    if not heroes:
+        return None
+    r = s.resolutions[rng.choice(heroes)]
+    steps = resolve.open_steps(s, r["hero"])
+    i = rng.choice(steps)
+    option = rng.choice(choices.options(s, s.hero(r["hero"]), r["steps"][i], r["ranged"]))
+    if "crashed" in option and r["steps"][i]["kind"] == "rescue":
+        option = {**option, "face": rng.choice(s.data.rescue_die).id}
+    return {"hero": r["hero"], "step": i, **option}
+
+
+def decline(s: InvincibleState, rng: random.Random) -> Data | None:
+    heroes = resolve.skippable(s)
+    if not heroes:
+        return None
+    r = s.resolutions[rng.choice(heroes)]
+    return {"hero": r["hero"], "step": rng.choice([i for i, st in enumerate(r["steps"])
+                                                   if st["skip"]])}
 
 
 # -- a hero's moves ----------------------------------------------------------------------------------

@@ -103,6 +103,7 @@ class HeroState:
     confidence_spent: int = 0
     cube_gained: bool = False      # the Training Phase's one cube
     rescued_civilians: int = 0     # this round (Turn the Tide)
+    immortal: bool = False         # Immortality used: never KOed from then on
     hand: list[str] = field(default_factory=list)
     ultimates_wanted: int = 0
     drawn: list[str] = field(default_factory=list)     # refill cards drawn from physical decks
@@ -151,11 +152,13 @@ class InvincibleState:
     phase: str = "advance"         # advance | hero | hero_end | crash | training | villain | over
     queue: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
-    resolving: dict[str, Any] | None = None
+    #: the powers resolving, by hero: at most one table-wide, one per hero in the hero-time variant
+    resolutions: dict[str, dict[str, Any]] = field(default_factory=dict)
     event: str | None = None
     revealed: str | None = None    # the last villain card revealed
     bubble: str | None = None      # the hero holding Eve's bubble token (None: on Bubble Up)
     acted: list[str] = field(default_factory=list)      # villains that acted this Villain Phase
+    hurled: list[str] = field(default_factory=list)     # Hurl Into Space: until the Villain Phase ends
     ability_thwart: dict[str, int] = field(default_factory=dict)
     kos: int = 0
     defeated: list[str] = field(default_factory=list)   # villain ids, in order
@@ -195,6 +198,11 @@ class InvincibleState:
 
     # -- the next state -----------------------------------------------------------------------
 
+    @property
+    def resolving(self) -> dict[str, Any] | None:
+        """The first power resolving (the only one outside the hero-time variant), or None."""
+        return next(iter(self.resolutions.values()), None)
+
     def fork(self) -> "InvincibleState":
         """A copy to make the next state from: its lists and dicts are its own, the records and
         card lists in them are shared until ``own_*`` gives it its own copy."""
@@ -204,6 +212,7 @@ class InvincibleState:
         new.decks, new.discards, new.supply = dict(self.decks), dict(self.discards), dict(self.supply)
         new.queue, new.acted, new.defeated = list(self.queue), list(self.acted), list(self.defeated)
         new.ability_thwart = dict(self.ability_thwart)
+        new.resolutions, new.hurled = dict(self.resolutions), list(self.hurled)
         new.helpers, new.helpers_used, new.log = list(self.helpers), list(self.helpers_used), list(self.log)
         new.owned = set()
         return new

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dice import Dice, DiceRequest
-from companion.games.invincible import board, moves_training as training
+from companion.games.invincible import board, choices, resolve
+from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.moves_pull import black_count, finished
 from companion.games.invincible.scoring import score
@@ -51,13 +52,18 @@ def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
     crashed = [h for h in s.heroes if h.crashed and not h.rescued]
     if not crashed:
         return []
-    r = s.resolving
-    if r is not None:
+    for r in s.resolutions.values():
+        # a read of the die is the crash rescue an open Rescue step leaves to exactly one hero
         me = s.hero(r["hero"])
-        reach = [h for h in crashed if h.zone != HQ and board.in_range(d, me.zone, h.zone, r["ranged"])]
-        if len(reach) == 1:
-            return [_dice_rescue(d, "rescue", {"hero": me.id, "crashed": reach[0].id,
-                                               "ranged": r["ranged"]}, me.id)]
+        for i in resolve.open_steps(s, me.id):
+            step = r["steps"][i]
+            if step["kind"] != "rescue":
+                continue
+            reach = [o["crashed"] for o in choices.options(s, me, step, r["ranged"])
+                     if "crashed" in o]
+            if len(reach) == 1:
+                return [_dice_rescue(d, "effect", {"hero": me.id, "step": i,
+                                                   "crashed": reach[0]}, me.id)]
     return [_dice_rescue(d)]
 
 
@@ -103,17 +109,29 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
                 hero_actions: dict[str, list[str]]) -> dict[str, Any]:
     heroes = [{"hero": h.id, "name": h.name, "actions": hero_actions.get(h.id, []),
                "finished": finished(h), "crashed": h.crashed and not h.rescued} for h in s.heroes]
-    r = s.resolving
+    every = [_resolving(s, x) for x in s.resolutions.values()]
+    r = every[0] if every else None
     if r is not None:
-        prompt = (f"{s.hero(r['hero']).name}: resolve {r['name']}"
-                  + (f" ({'; '.join(r['effects'])})" if r["effects"] else "")
-                  + ", then send resolved.")
+        prompt = " ".join(
+            f"{s.hero(x['hero']).name}: resolve {x['name']}: "
+            + ("; ".join(st["hint"] + ("" if st["options"] else " (nothing in range yet)")
+                         for st in x["steps"]))
+            + " (tap a choice" + (", or skip what the card lets you skip)." if any(
+                st["skip"] for st in x["steps"]) else ").") for x in every)
     else:
         active = [h["name"] for h in heroes if not h["finished"]]
         prompt = "Hero Phase: " + (", ".join(active) + " pull and play cubes, then done."
                                     if active else "every hero has stopped.")
     return {**base, "actions": actions, "prompt": prompt, "heroes": heroes, "resolving": r,
+            "resolutions": every,
             "dice": _crash_rescue_dice(s), "player": r["hero"] if r else None}
+
+
+def _resolving(s: InvincibleState, r: dict[str, Any]) -> dict[str, Any]:
+    """A power resolving with, for each step, the answers the card leaves open now."""
+    me, open_now = s.hero(r["hero"]), resolve.open_steps(s, r["hero"])
+    return {**r, "steps": [{**st, "index": i, "options": choices.options(
+        s, me, st, r["ranged"]) if i in open_now else []} for i, st in enumerate(r["steps"])]}
 
 
 def reminders(s: InvincibleState) -> list[dict[str, str]]:
@@ -193,7 +211,9 @@ def to_json(s: InvincibleState) -> dict[str, Any]:
         "helpers_used": list(s.helpers_used),
         "challenges": [{"id": c, "name": d.challenges[c].name, "text": d.challenges[c].text}
                        for c in s.challenges],
-        "resolving": s.resolving, "pending": s.pending, "bubble": s.bubble,
+        "resolving": _resolving(s, s.resolving) if s.resolutions else None,
+        "resolutions": [_resolving(s, r) for r in s.resolutions.values()],
+        "pending": s.pending, "bubble": s.bubble,
         "hero_time": None if s.hero_time is None else {
             "name": "hero_time", "seconds": s.hero_time,
             "expired": bool(s.timer and s.timer.expired)},
@@ -237,7 +257,7 @@ def _hero(s: InvincibleState, h) -> dict[str, Any]:
                           "symbols": list(d.powers[p.power].symbols), "cubes": list(p.cubes),
                           "filled": p.filled, "strength": p.strength,
                           "confidence": d.powers[p.power].confidence,
-                          "effects": list(d.powers[p.power].effects)}
+                          "effects": d.powers[p.power].hints}
                    for slot, p in h.powers.items()},
         "hand": [_card(d, c) for c in h.hand],
     }
@@ -259,4 +279,4 @@ def _card(d, card: str) -> dict:
     p = d.powers[power_id(card)]
     return {"card": card, "name": p.name, "kind": p.kind, "cost": p.cost,
             "colours": list(p.colours), "symbols": list(p.symbols), "confidence": p.confidence,
-            "effects": list(p.effects)}
+            "effects": p.hints}

@@ -247,6 +247,11 @@ def _act(s, task, rng, now):
         return  # defeated or discarded earlier this phase
     zone, slot = where
     v = zone.villains[slot]
+    if v.id in s.hurled:
+        # Hurl Into Space: 'The targeted villain skips both its strike and its power in the
+        # Villain Phase ... but keeps any damage and thwart tokens already on it'
+        s.say(f"{v.name} is hurled into space: its {task['ability']} is skipped.")
+        return
     first = v.id not in s.acted
     s.acted.append(v.id)
     if first and v.thwart >= v.thwart_spaces > 0:
@@ -262,7 +267,7 @@ def _act(s, task, rng, now):
 
 
 def _end_villain(s, task, rng, now):
-    s.event = None
+    s.event, s.hurled = None, []
     if s.space >= len(s.track) - 1:
         # 'You run out of time on the episode card's track.'
         s.result = {"status": "lost", "reason": "the heroes ran out of time on the episode track",

@@ -44,6 +44,26 @@ class Table:
         z.villains[slot] = v
         return v
 
+    def give(self, hero, slot, power_id):
+        """Put ``power_id`` (a card of the data) in ``hero``'s ``slot``, no cubes on it."""
+        from companion.games.invincible.state import Played
+        symbols = self.engine.data.powers[power_id].symbols
+        self.state.hero(hero).powers[slot] = Played(f"{power_id}#t", power_id,
+                                                    [None] * len(symbols))
+
+    def fill(self, hero, at, **answer):
+        """Cover all but the last symbol of ``hero``'s power in slot ``at``, then play the last cube
+        (a real ``play``: the power resolves); with ``answer``, answer its first open effect."""
+        h = self.state.hero(hero)
+        played = h.powers[at]
+        symbols = self.engine.data.powers[played.power].symbols
+        h.powers[at] = played.with_cubes(list(symbols[:-1]) + [None])
+        h.ready, h.last_pull = list(h.ready) + [symbols[-1]], []
+        self.act("play", hero=hero, cube=symbols[-1], power=at)
+        if answer:
+            self.act("effect", hero=hero, **answer)
+        return self.state
+
     def to_hero_phase(self):
         """Advance round 1 with an empty track space so nothing arrives."""
         self.state.track[self.state.space] = []
@@ -68,3 +88,35 @@ def table(engine):
         options.setdefault("heroes", list(heroes))
         return Table(engine, options)
     return make
+
+
+def lose(session, limit=600):
+    """Plays the game through ``session`` to a loss, the heroes doing nothing but stop: the
+    villains' damage or the end of the track ('You run out of time on the episode card's
+    track') ends it."""
+    for _ in range(limit):
+        view = session.view()
+        if view["outcome"]["status"] != "playing":
+            return view
+        e, state = view["expect"], view["state"]
+        acts = e["actions"]
+        if "advance" in acts:
+            action = {"type": "advance"}
+        elif "reveal" in acts:
+            action = {"type": "reveal"}
+        elif "choose" in acts:
+            key = "villain" if e["pending"]["kind"] == "discard" else "zone"
+            action = {"type": "choose", "data": {key: e["choices"][0]}}
+        elif "roll" in acts:
+            action = {"type": "roll", "data": {"face": state["rescue_die_faces"][0]}
+                      if "rescue_die_faces" in state else {}}
+        elif "resolved" in acts:
+            action = {"type": "resolved"}
+        elif "crash_roll" in acts:
+            action = {"type": "crash_roll", "data": {"hero": e["heroes"][0]}}
+        else:
+            waiting = [h for h in (e.get("heroes") or []) if isinstance(h, str)] or [
+                h["hero"] for h in e.get("heroes", []) if not h.get("finished")]
+            action = {"type": "done", "data": {"hero": waiting[0]}}
+        session.submit(action)
+    raise AssertionError("the game did not end")

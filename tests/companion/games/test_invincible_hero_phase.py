@@ -30,7 +30,7 @@ def test_crash_on_the_fifth_black_cube_counting_board_and_dropped(hero_phase):
     t.act("play", hero="invincible", cube="black", power="starter")
     t.act("play", hero="invincible", cube="black", power="starter")
     t.act("play", hero="invincible", cube="blue", power="move")       # fills Move
-    t.act("resolved", hero="invincible")
+    t.act("effect", hero="invincible", to="left")
     s = t.state
     assert not s.hero("invincible").crashed                            # four black so far
     s = t.act("pull", hero="invincible", cubes=["black", "orange", "orange"])
@@ -77,17 +77,20 @@ def test_power_resolves_the_moment_it_fills_and_blocks_the_next_cube(hero_phase)
     immediately, before playing your next cube. Cubes are not removed after a power resolves —
     they stay put, blocking the power from being used again this round.'"""
     t = hero_phase()
+    t.put_villain("magmaniac", "left")
     t.act("pull", hero="invincible", cubes=["blue", "yellow", "yellow"])
     s = t.act("play", hero="invincible", cube="blue", power="move")
     assert s.resolving["name"] == "Move" and s.hero("invincible").powers["move"].filled
     with pytest.raises(IllegalAction, match="resolve"):
         t.act("play", hero="invincible", cube="yellow", power="attack")
-    t.act("move", hero="invincible", to="left")
-    t.act("resolved", hero="invincible")
+    s = t.act("effect", hero="invincible", to="left")
+    assert s.resolving is None and s.hero("invincible").zone == "left"
     t.act("play", hero="invincible", cube="yellow", power="attack")
     s = t.act("play", hero="invincible", cube="yellow", power="attack")
     assert s.resolving["name"] == "Attack"
-    t.act("resolved", hero="invincible")
+    s = t.act("effect", hero="invincible", target="magmaniac")
+    # 'plays both yellow cubes to complete his basic Attack, dealing 2 damage'
+    assert s.zone("left").villains[0].damage == 2 and s.resolving is None
     t.act("pull", hero="invincible", cubes=["blue", "purple", "purple"])
     with pytest.raises(IllegalAction, match="already filled"):
         t.act("play", hero="invincible", cube="blue", power="move")
@@ -138,11 +141,10 @@ def test_crash_rescue_with_the_rescue_die(hero_phase):
     t.act("pull", hero="atom-eve", cubes=["orange", "orange", "blue"])
     t.act("play", hero="atom-eve", cube="orange", power="rescue")
     t.act("play", hero="atom-eve", cube="orange", power="rescue")
-    s = t.act("rescue", hero="atom-eve", crashed="invincible", face="rescue-center")
+    s = t.act("effect", hero="atom-eve", crashed="invincible", face="rescue-center")
     eve, inv = s.hero("atom-eve"), s.hero("invincible")
     assert inv.rescued and not inv.can_pull and not eve.can_pull
-    assert eve.bonus_confidence == 0
-    t.act("resolved", hero="atom-eve")
+    assert eve.bonus_confidence == 0 and s.resolving is None   # Rescue 1: one attempt
     s = t.act("play", hero="invincible", cube="yellow", power="attack")
     assert s.hero("invincible").powers["attack"].cubes == ["yellow", None]
     t.act("drop", hero="atom-eve", cube="blue")
@@ -153,16 +155,16 @@ def test_crash_rescue_with_the_rescue_die(hero_phase):
 def test_epic_rescue_grants_a_confidence_and_failure_leaves_the_hero_crashed(hero_phase):
     """'On an Epic Rescue (the face with the confidence icon), the rescuer also gains 1 bonus
     confidence for the next Training Phase.' / 'Failure — the attempt doesn't work, and the
-    crashed hero remains in danger.'"""
+    crashed hero remains in danger.' 'A Rescue power worth 2 or more lets you make a separate
+    attempt for each point of value' (Autosave's 'normal Rescue 2 effect')."""
     t = hero_phase()
     t.state.hero("atom-eve").zone = "center"
+    t.give("atom-eve", "flex1", "autosave")
     _crash(t, "invincible")
-    t.act("pull", hero="atom-eve", cubes=["orange", "orange", "blue"])
-    t.act("play", hero="atom-eve", cube="orange", power="rescue")
-    t.act("play", hero="atom-eve", cube="orange", power="rescue")
-    s = t.act("rescue", hero="atom-eve", crashed="invincible", face="failure-center")
+    t.fill("atom-eve", "flex1")
+    s = t.act("effect", hero="atom-eve", crashed="invincible", face="failure-center")
     assert s.hero("invincible").crashed and not s.hero("invincible").rescued
-    s = t.act("rescue", hero="atom-eve", crashed="invincible", face="epic-left")
+    s = t.act("effect", hero="atom-eve", crashed="invincible", face="epic-left")
     assert s.hero("invincible").rescued and s.hero("atom-eve").bonus_confidence == 1
 
 
@@ -172,9 +174,12 @@ def test_crash_rescue_needs_range(hero_phase):
     t = hero_phase()
     t.state.hero("atom-eve").zone = "left"
     t.state.hero("invincible").zone = "right"
+    t.state.zone("left").danger = 0
     _crash(t, "invincible")
-    with pytest.raises(IllegalAction, match="range"):
-        t.act("rescue", hero="atom-eve", crashed="invincible", face="rescue-left", ranged=True)
+    s = t.fill("atom-eve", "rescue")
+    assert s.resolving is None         # nobody in danger in range: the Rescue does nothing
+    assert "Rescue: nothing in range for rescue 1." in s.log
+    assert s.hero("invincible").crashed and not s.hero("invincible").rescued
 
 
 def test_end_of_phase_crash_die_with_the_one_plus_reroll(hero_phase):
@@ -251,16 +256,20 @@ def test_range_own_zone_ranged_adjacent_and_nothing_from_hq(hero_phase):
     t = hero_phase()
     t.put_villain("thug-a", "left")
     t.put_villain("thug-b", "right")
-    with pytest.raises(IllegalAction, match="range"):
-        t.act("damage", hero="invincible", target="thug-a", amount=1)
-    s = t.act("damage", hero="invincible", target="thug-a", amount=1, ranged=True)
+    t.fill("invincible", "attack")            # nothing in the center zone: Attack does nothing
+    assert t.state.resolving is None and t.state.zone("left").villains[0].damage == 0
+    t.give("invincible", "flex1", "coordinated-assault")   # Ranged (assumed)
+    s = t.fill("invincible", "flex1")
+    with pytest.raises(IllegalAction):
+        t.act("effect", hero="invincible", step=0, target="magmaniac")
+    s = t.act("effect", hero="invincible", step=0, target="thug-a")
     assert s.zone("left").villains[0].damage == 1
-    t.state.hero("atom-eve").zone = "left"
-    with pytest.raises(IllegalAction, match="range"):
-        t.act("damage", hero="atom-eve", target="thug-b", amount=1, ranged=True)
-    t.act("move", hero="invincible", to="hq")
-    with pytest.raises(IllegalAction, match="Guardians HQ"):
-        t.act("damage", hero="invincible", target="thug-a", amount=1, ranged=True)
+    t.state.hero("atom-eve").zone = "hq"
+    t.give("atom-eve", "flex1", "coordinated-assault")
+    t.act("decline", hero="invincible")
+    s = t.fill("atom-eve", "flex1")
+    assert s.resolving["steps"][0]["hint"] == "damage 1"
+    assert t.engine.to_json(s)["resolving"]["steps"][0]["options"] == []   # from HQ: nothing
 
 
 def test_move_adjacent_or_hq_outer_zones_not_adjacent(hero_phase):
@@ -268,10 +277,14 @@ def test_move_adjacent_or_hq_outer_zones_not_adjacent(hero_phase):
     Guardians HQ back to anywhere). Note that the two outer zones are not adjacent to each
     other.'"""
     t = hero_phase()
+    t.state.hero("atom-eve").zone = "left"
+    t.fill("atom-eve", "move")
     with pytest.raises(IllegalAction, match="not adjacent"):
-        t.act("move", hero="atom-eve", to="right")
-    t.act("move", hero="atom-eve", to="hq")
-    s = t.act("move", hero="atom-eve", to="right")
+        t.act("effect", hero="atom-eve", to="right")
+    s = t.act("effect", hero="atom-eve", to="hq")
+    assert s.hero("atom-eve").zone == "hq" and s.resolving is None
+    t.give("atom-eve", "flex1", "experimental-jetbike")
+    s = t.fill("atom-eve", "flex1", to="right")
     assert s.hero("atom-eve").zone == "right"
 
 
@@ -279,9 +292,9 @@ def test_damage_defeats_a_villain_and_counts_overkill(hero_phase):
     """'Once a villain has taken damage equal to its starting health, it is defeated and
     discarded'; health for 2 heroes is the first of the three printed totals."""
     t = hero_phase()
-    v = t.put_villain("thug-a", "center")
+    v = t.put_villain("thug-a", "center", damage=2)
     assert v.health == 3
-    s = t.act("damage", hero="invincible", target="thug-a", amount=7)
+    s = t.fill("invincible", "attack", target="thug-a")
     assert "thug-a" in s.defeated and "thug-a" in s.discards["villain1"]
 
 
@@ -299,12 +312,17 @@ def test_strengthen_only_damaging_powers_and_adds_to_damage(hero_phase):
     """'place a strengthen token on one of your own powers, permanently adding 1 to any damage
     it deals ... only powers that deal damage.'"""
     t = hero_phase()
-    with pytest.raises(IllegalAction, match="never deals damage"):
-        t.act("strengthen", hero="invincible", power="move")
-    t.act("strengthen", hero="invincible", power="attack")
+    t.state.hero("invincible").powers["attack"] = t.state.hero("invincible").powers[
+        "attack"].stronger()
     t.put_villain("magmaniac", "center")
-    s = t.act("damage", hero="invincible", target="magmaniac", amount=2, power="attack")
+    s = t.fill("invincible", "attack")
+    assert s.resolving["steps"][0]["amount"] == 3
+    s = t.act("effect", hero="invincible", target="magmaniac")
     assert s.zone("center").villains[0].damage == 3
+    from companion.games.invincible import choices
+    step = {"kind": "strengthen", "amount": 0}
+    slots = [o["slot"] for o in choices.options(s, s.hero("invincible"), step, False)]
+    assert "attack" in slots and "move" not in slots      # 'never add a damage icon'
 
 
 def test_thwart_tokens_on_villains_and_global_abilities(hero_phase):
@@ -312,13 +330,13 @@ def test_thwart_tokens_on_villains_and_global_abilities(hero_phase):
     means anywhere'; 'one ability costs one additional token in four-hero games'."""
     t = hero_phase()
     t.put_villain("thug-a", "center")
-    s = t.act("thwart", hero="invincible", villain="thug-a")
-    assert s.zone("center").villains[0].thwart == 1
-    with pytest.raises(IllegalAction, match="fully thwarted"):
-        t.act("thwart", hero="invincible", villain="thug-a")
-    t.act("thwart", hero="atom-eve", ability="bombs")
-    s = t.act("thwart", hero="atom-eve", ability="bombs")
-    assert s.ability_thwart["bombs"] == 2
+    s = t.fill("invincible", "thwart", villain="thug-a")
+    assert s.zone("center").villains[0].thwart == 1 and s.resolving is None
+    s = t.fill("atom-eve", "thwart")
+    options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
+    assert {"ability": "bombs"} in options
+    s = t.act("effect", hero="atom-eve", ability="bombs")
+    assert s.ability_thwart["bombs"] == 1
     assert t.engine.data.episodes[1].abilities["bombs"].spaces(4) == 3
 
 
@@ -326,13 +344,19 @@ def test_gain_cube_from_supply_and_red_only_through_fire_up(hero_phase):
     """'immediately take a cube of the indicated color from the supply ... If the supply of that
     color is empty, nothing happens. Red cubes can only be gained through Rex Splode's Fire Up'."""
     t = hero_phase()
-    s = t.act("gain_cube", hero="invincible", colour="blue")
-    assert s.hero("invincible").bag["blue"] == 4 and s.supply["blue"] == 27 - 6 - 1
+    t.give("invincible", "flex1", "weapon-mastery")
+    s = t.fill("invincible", "flex1", colour="yellow")
+    assert s.hero("invincible").bag["yellow"] == 4 and s.supply["yellow"] == 27 - 6 - 1
+    t.give("invincible", "flex2", "defensive-mastery")
     t.state.supply["orange"] = 0
-    s = t.act("gain_cube", hero="invincible", colour="orange")
-    assert s.hero("invincible").bag["orange"] == 3
+    s = t.fill("invincible", "flex2")
+    assert s.hero("invincible").bag["orange"] == 3 and s.resolving is None
+    t.give("atom-eve", "flex1", "guardians-gather")
+    s = t.fill("atom-eve", "flex1")
+    with pytest.raises(BadAction):
+        t.act("effect", hero="atom-eve", colour="black")
     with pytest.raises(IllegalAction, match="Fire Up"):
-        t.act("gain_cube", hero="invincible", colour="red")
+        t.act("effect", hero="atom-eve", colour="red")
 
 
 def test_ultimate_waits_for_its_super_power(table, engine):
@@ -347,8 +371,7 @@ def test_ultimate_waits_for_its_super_power(table, engine):
     with pytest.raises(IllegalAction, match="Ultimate"):
         t.act("play", hero="invincible", cube="yellow", power="under:yellow")
     t.act("play", hero="invincible", cube="yellow", power="yellow")
-    t.act("play", hero="invincible", cube="yellow", power="yellow")
-    t.act("resolved", hero="invincible")
+    t.act("play", hero="invincible", cube="yellow", power="yellow")   # nothing to hit: resolved
     s = t.act("play", hero="invincible", cube="yellow", power="under:yellow")
     assert s.hero("invincible").powers["under:yellow"].cubes[0] == "yellow"
 
@@ -366,9 +389,9 @@ def test_expect_lists_the_rescue_die_while_a_hero_is_crashed(hero_phase):
     t.act("play", hero="atom-eve", cube="orange", power="rescue")
     t.act("play", hero="atom-eve", cube="orange", power="rescue")
     entry = t.engine.expect(t.state)["dice"][0]
-    assert (entry["action"], entry["field"]) == ("rescue", "face")
-    assert entry["data"] == {"hero": "atom-eve", "crashed": "invincible", "ranged": False}
-    s = t.act("rescue", **{**entry["data"], "face": "epic-left"})
+    assert (entry["action"], entry["field"]) == ("effect", "face")
+    assert entry["data"] == {"hero": "atom-eve", "step": 0, "crashed": "invincible"}
+    s = t.act("effect", **{**entry["data"], "face": "epic-left"})
     assert s.hero("invincible").rescued
 
 
@@ -395,14 +418,10 @@ def test_bubble_blocks_villain_damage_once_not_minions(table):
     own powers. Once it blocks damage, returning it is not optional.'"""
     t = table(episode=2)
     t.to_hero_phase()
-    with pytest.raises(IllegalAction, match="bubble"):
+    with pytest.raises(IllegalAction, match="only from a power"):
         t.act("bubble", hero="atom-eve", target="atom-eve")
-    eve = t.state.hero("atom-eve")
-    eve.powers["signature"].cubes = ["blue", "purple"]
-    eve.powers["signature"].filled = True
-    eve.bag["blue"] -= 1
-    eve.bag["purple"] -= 1
-    t.act("bubble", hero="atom-eve", target="atom-eve")
+    t.fill("atom-eve", "signature", target="atom-eve")
+    assert t.state.bubble == "atom-eve"
     t.state.zone("left").minions = 1
     t.put_villain("thug-a", "left")
     t.state.hero("invincible").zone = "center"
@@ -420,26 +439,80 @@ def test_clean_slate_clears_a_filled_power(hero_phase):
     granted ... Black cubes returned to your bag this way no longer count toward your crash
     limit'."""
     t = hero_phase()
+    t.state.zone("center").danger = 0
     t.act("pull", hero="invincible", cubes=["black", "black", "orange"])
     t.act("play", hero="invincible", cube="black", power="rescue")
-    t.act("play", hero="invincible", cube="orange", power="rescue")
-    t.act("resolved", hero="invincible")
-    s = t.act("clear_power", hero="invincible", power="rescue")
+    t.act("play", hero="invincible", cube="orange", power="rescue")   # nobody to rescue
+    t.give("invincible", "flex1", "clean-slate")
+    s = t.fill("invincible", "flex1", slot="rescue")
     inv = s.hero("invincible")
     assert not inv.powers["rescue"].filled and inv.bag["black"] == 5 and inv.bag["orange"] == 3
     from companion.games.invincible.moves_pull import black_count
     assert black_count(inv) == 1
 
 
-def test_helper_effects_reach_any_zone(hero_phase):
-    """'Unlike normal powers, helper cards aren't restricted to a hero's current zone — they can
-    affect any zone'."""
+def test_a_crash_rescue_needs_a_rescue_power(hero_phase):
+    """'To save a crashed teammate, use a Rescue power while standing in their zone'; typed
+    without one it is refused: 'Filling a power means using its text'."""
     t = hero_phase()
-    t.put_villain("thug-b", "right")
-    t.state.hero("atom-eve").zone = "left"
-    with pytest.raises(IllegalAction, match="range"):
-        t.act("damage", hero="atom-eve", target="thug-b", amount=1, ranged=True)
-    s = t.act("damage", hero="atom-eve", target="thug-b", amount=1, helper=True)
-    assert s.zone("right").villains[0].damage == 1
-    s = t.act("rescue", hero="atom-eve", zone="right", helper=True)
-    assert s.zone("right").safety == 4
+    t.state.hero("atom-eve").zone = "center"
+    _crash(t, "invincible")
+    with pytest.raises(IllegalAction, match="only from a power"):
+        t.act("rescue", hero="atom-eve", crashed="invincible", face="rescue-center")
+
+
+def test_typed_effects_are_refused_in_the_hero_phase(hero_phase):
+    """'Filling a power means using its text, dealing whatever damage it shows': damage, moves,
+    rescues, thwarts, heals and cubes come from a power, with the card's amount; 'resolved'
+    cannot skip a power's effect."""
+    t = hero_phase()
+    t.put_villain("thug-a", "center")
+    for kind, data in (("damage", {"target": "thug-a", "amount": 5}), ("move", {"to": "left"}),
+                       ("rescue", {"zone": "center"}), ("thwart", {"villain": "thug-a"}),
+                       ("heal", {"amount": 1}), ("gain_cube", {"colour": "blue"}),
+                       ("strengthen", {"power": "attack"}), ("confidence", {"amount": 1})):
+        with pytest.raises(IllegalAction, match="only from a power"):
+            t.act(kind, hero="invincible", **data)
+    t.fill("invincible", "attack")
+    with pytest.raises(IllegalAction, match="effects have been applied"):
+        t.act("resolved", hero="invincible")
+    with pytest.raises(IllegalAction, match="may not be skipped"):
+        t.act("decline", hero="invincible")
+    s = t.act("effect", hero="invincible", target="thug-a", amount=5)   # amount: the card's
+    assert s.zone("center").villains[0].damage == 2
+
+
+def test_a_crashed_heros_pull_stays_in_the_ready_area_until_the_phase_ends(hero_phase):
+    """'When you crash, leave the three cubes you just pulled in your ready area'; 'If they
+    succeed, you get to use the cubes from the pull that crashed you': a crashed hero has stopped
+    (no done that would drop them), and a rescue later still finds them."""
+    t = hero_phase()
+    _crash(t, "invincible")
+    with pytest.raises(IllegalAction, match="leave the three cubes"):
+        t.act("done", hero="invincible")
+    assert "done" not in {h["hero"]: h["actions"] for h in t.engine.expect(t.state)["heroes"]}[
+        "invincible"]
+    t.state.hero("atom-eve").zone = "center"
+    t.state.zone("center").danger = 0
+    s = t.fill("atom-eve", "rescue", crashed="invincible", face="rescue-center")
+    assert s.hero("invincible").rescued and s.hero("invincible").ready == ["black", "yellow", "yellow"]
+    s = t.act("play", hero="invincible", cube="yellow", power="attack")
+    assert s.hero("invincible").ready == ["black", "yellow"]
+
+
+def test_heroic_assembly_adds_a_helper_the_team_does_not_hold(table):
+    """Heroic Assembly: 'Choose any helper card your team doesn't already hold (and hasn't
+    already used this game) and add it to your available helpers; you don't have to use it right
+    away.'"""
+    t = table(episode=2, helpers=["helper-2"])
+    t.to_hero_phase()
+    t.act("use_helper", helper="helper-2")
+    t.give("invincible", "flex1", "heroic-assembly")
+    s = t.fill("invincible", "flex1")
+    options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
+    assert {"helper": "helper-2"} not in options and {"helper": "helper-3"} in options
+    with pytest.raises(IllegalAction):
+        t.act("effect", hero="invincible", helper="helper-2")
+    s = t.act("effect", hero="invincible", helper="helper-3")
+    assert s.helpers == ["helper-3"] and s.resolving is None
+    assert "use_helper" in t.engine.expect(s)["actions"]

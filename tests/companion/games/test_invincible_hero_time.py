@@ -123,8 +123,7 @@ def test_expiry_lets_a_resolving_power_finish_then_crash_damage(engine):
     assert sorted(s.hero("invincible").dropped) == ["yellow", "yellow"]
     with pytest.raises(IllegalAction):
         engine.apply(s, Action("pull", data={"hero": "invincible"}, at=61.0), rng)
-    s = engine.apply(s, Action("move", data={"hero": "invincible", "to": "left"}, at=62.0), rng)
-    s = engine.apply(s, Action("resolved", data={"hero": "invincible"}, at=63.0), rng)
+    s = engine.apply(s, Action("effect", data={"hero": "invincible", "to": "left"}, at=62.0), rng)
     assert s.phase == "crash"
     s = engine.apply(s, Action("crash_roll", data={"hero": "atom-eve", "faces": ["2"]}, at=64.0), rng)
     assert s.hero("atom-eve").damage == 2 and s.phase == "training"
@@ -156,3 +155,39 @@ def test_timer_add_refuses_non_finite_seconds(engine):
         with pytest.raises(BadAction):
             engine.apply(s, Action("timer.add", data={"name": "hero_time", "seconds": bad}, at=1.0),
                          random.Random(0))
+
+
+def test_heroes_resolve_powers_independently_in_hero_time(engine):
+    """Hero-Time Variant: 'try playing in real time'; 'Heroes pull and play independently — you
+    don't need to sync your pulls with teammates': one hero resolving a power does not hold up
+    another, who may fill and resolve a power meanwhile. Without the variant the table resolves
+    one power at a time ('each power must fully resolve before the next begins')."""
+    for hero_time in (10, None):
+        options = {"heroes": ["invincible", "atom-eve"], **({"hero_time": hero_time} if hero_time else {})}
+        state = engine.setup(options, random.Random(1))
+        state.track[0] = []
+        rng = random.Random(2)
+        s = engine.apply(state, Action("advance", at=0.0), rng)
+        s.zone("left").danger = 7
+        for hero, cubes in (("invincible", ["blue", "yellow", "yellow"]),
+                            ("atom-eve", ["orange", "orange", "blue"])):
+            s = engine.apply(s, Action("pull", data={"hero": hero, "cubes": cubes}, at=1.0), rng)
+        s = engine.apply(s, Action("play", data={"hero": "invincible", "cube": "blue",
+                                                 "power": "move"}, at=2.0), rng)
+        assert s.resolving["name"] == "Move"
+        eve = Action("play", data={"hero": "atom-eve", "cube": "orange", "power": "rescue"}, at=3.0)
+        if hero_time is None:
+            with pytest.raises(IllegalAction, match="fully resolve"):
+                engine.apply(s, eve, rng)
+            continue
+        s = engine.apply(s, eve, rng)
+        s = engine.apply(s, Action("play", data={"hero": "atom-eve", "cube": "orange",
+                                                 "power": "rescue"}, at=4.0), rng)
+        assert set(s.resolutions) == {"invincible", "atom-eve"}
+        heroes = [r["hero"] for r in engine.expect(s)["resolutions"]]
+        assert heroes == ["invincible", "atom-eve"]
+        s = engine.apply(s, Action("effect", data={"hero": "atom-eve", "zone": "left"}, at=5.0), rng)
+        assert (s.zone("left").safety, s.zone("left").danger) == (4, 6)
+        assert list(s.resolutions) == ["invincible"]
+        s = engine.apply(s, Action("effect", data={"hero": "invincible", "to": "left"}, at=6.0), rng)
+        assert not s.resolutions and s.hero("invincible").zone == "left"

@@ -30,13 +30,14 @@ def test_a_villain_drawn_from_a_physical_deck(table, engine):
 
 
 def test_an_event_drawn_from_a_physical_deck(table, engine):
-    t = table()
+    t = table(episode=2)
     t.state.phase = "villain"
     with pytest.raises(IllegalAction, match="not in the event deck"):
         t.act("reveal", card="event-zzz")
-    s = t.act("reveal", card="event-2b")
-    assert "event-2b" not in s.decks["event"] and s.discards["event"] == ["event-2b"]
-    assert engine.to_json(s)["last_event"]["name"] == "Pincer (assumed)"
+    card = t.state.decks["event"][1]          # the other Level I card on top of the build
+    s = t.act("reveal", card=card)
+    assert card not in s.decks["event"] and s.discards["event"] == [card]
+    assert engine.to_json(s)["last_event"]["name"] == engine.data.events[card].name
 
 
 def test_bad_input_is_refused_and_loses_nothing(table, engine):

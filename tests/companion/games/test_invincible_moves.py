@@ -19,32 +19,35 @@ def listed(t):
 
 
 def test_an_effect_is_listed_only_while_it_can_apply(table):
-    """'place that many damage tokens on a single enemy within range': with no villain or minion
-    in play there is nothing to damage, so damage is neither listed nor accepted; once an enemy
-    stands anywhere, a helper card can reach it ('they can affect any zone')."""
+    """'the moment a cube covers a power's last remaining symbol, you resolve that power
+    immediately': effect is listed only while a power resolves with an effect something in range
+    can take, decline only while the card lets one be skipped; the typed effects never are."""
     t = table()
     t.to_hero_phase()
-    assert "damage" not in listed(t) and "bubble" not in listed(t)
-    with pytest.raises(IllegalAction, match="no villain or minion in play"):
-        t.act("damage", hero="invincible", explosive=True, helper=True)
-    t.put_villain("thug-b", "right")
-    assert "damage" in listed(t)
-    s = t.act("damage", hero="atom-eve", target="thug-b", amount=1, helper=True)
-    assert s.zone("right").villains[0].damage == 1
+    assert not {"effect", "decline", "damage", "move", "rescue"} & set(listed(t))
+    t.put_villain("thug-b", "center")
+    t.fill("invincible", "attack")
+    assert "effect" in listed(t) and "decline" not in listed(t)
+    s = t.act("effect", hero="invincible", target="thug-b")
+    assert s.zone("center").villains[0].damage == 2 and "effect" not in listed(t)
+    t.fill("invincible", "starter")                   # Flying Charge: damage 2 and/or move
+    assert {"effect", "decline"} <= set(listed(t))
 
 
 def test_explosive_damage_needs_an_enemy_in_the_zone(table):
     """'A power with Explosive deals its listed damage to every enemy — villains and minions
     alike — in the hero's zone': where there is no enemy the effect changes nothing, and the
     companion says so rather than pretend it applied."""
-    t = table()
+    t = table(heroes=("rex-splode", "atom-eve"))
     t.to_hero_phase()
     t.put_villain("thug-b", "right")
-    zone = t.state.hero("invincible").zone
-    with pytest.raises(IllegalAction, match=f"no enemy in the {zone} zone"):
-        t.act("damage", hero="invincible", explosive=True, amount=2)
+    t.state.hero("rex-splode").zone = zone = "left"
+    s = t.fill("rex-splode", "starter")
+    assert s.resolving is None and f"Big 'Splode: nothing in range for explosive 1." in s.log
+    t.state.hero("rex-splode").powers["starter"] = t.state.hero("rex-splode").powers[
+        "starter"].with_cubes([None] * 3)
     t.state.zone(zone).minions = 2
-    s = t.act("damage", hero="invincible", explosive=True, amount=2)
+    s = t.fill("rex-splode", "starter", zone=zone)
     assert s.zone(zone).minions == 0
 
 
@@ -103,14 +106,12 @@ def test_heroes_pull_and_play_independently(table):
 
 
 @pytest.mark.parametrize("kind,data,field", [
-    ("damage", {"target": "thug-a", "amount": "lots"}, "data.amount"),
-    ("damage", {"target": "thug-a", "amount": 51}, "data.amount"),
-    ("damage", {"target": "thug-a", "ranged": "yes"}, "data.ranged"),
-    ("move", {"to": "mars"}, "data.to"),
-    ("heal", {"target": "omni-man"}, "data.target"),
-    ("gain_cube", {"colour": "green"}, "data.colour"),
-    ("endanger", {"zone": "left", "count": 0}, "data.count"),
-    ("minions", {"zone": "up", "count": 1}, "data.zone"),
+    ("effect", {"target": "omni-man"}, "data.target"),
+    ("effect", {"to": "mars"}, "data.to"),
+    ("effect", {"colour": "green"}, "data.colour"),
+    ("effect", {"step": -1}, "data.step"),
+    ("effect", {"face": "six"}, "data.face"),
+    ("decline", {"step": "first"}, "data.step"),
     ("play", {"cube": "green", "power": "attack"}, "data.cube"),
     ("play", {"cube": "yellow", "power": "attack", "symbol": -1}, "data.symbol"),
     ("pull", {"cubes": ["yellow"] * 4}, "data.cubes"),
@@ -121,6 +122,8 @@ def test_arguments_are_refused_by_the_field(table, kind, data, field):
     t = table()
     t.to_hero_phase()
     t.put_villain("thug-a", "center")
+    if kind in ("effect", "decline"):
+        t.fill("invincible", "starter")     # Flying Charge resolving: both moves are open
     before = t.engine.to_json(t.state)
     with pytest.raises(BadAction, match=field):
         t.engine.apply(t.state, Action(kind, data={"hero": "invincible", **data}),

@@ -7,7 +7,7 @@ import pytest
 from companion.errors import SetupError
 from companion.games.invincible import campaign
 from companion.games.invincible.scoring import score
-from invincible_helpers import engine, table  # noqa: F401 (fixtures)
+from invincible_helpers import engine, lose, table  # noqa: F401 (fixtures)
 
 
 def _ended(engine, status, **options):
@@ -100,8 +100,11 @@ def test_campaign_record_flows_into_the_next_game(engine, table):
     t = table(campaign={"id": "us", "history": []})
     t.state.kos = 2
     t.to_hero_phase()
-    t.state.hero("invincible").damage = 9
-    s = t.act("hurt", hero="invincible", amount=1)
+    inv = t.state.hero("invincible")
+    inv.damage, inv.dropped, inv.bag["black"] = 9, ["black"] * 4, 2
+    t.act("pull", hero="invincible", cubes=["black", "yellow", "blue"])   # crashes
+    t.act("done", hero="atom-eve")
+    s = t.act("crash_roll", hero="invincible", faces=["1"])     # the third KO
     out = engine.outcome(s)
     assert out["status"] == "lost"
     record = out["campaign"]
@@ -143,10 +146,7 @@ def test_campaign_progress_carries_across_games_through_the_session_history(tmp_
         session = Session(journal, Catalog())
         session.start("invincible", {"heroes": heroes, "campaign": {"id": "team", "history": []}},
                       seed=5)
-        session.submit({"type": "advance"})
-        for hero in ("invincible", "atom-eve", "invincible"):
-            session.submit({"type": "hurt", "data": {"hero": hero, "amount": 10}})
-        assert session.view()["outcome"]["status"] == "lost"
+        assert lose(session)["outcome"]["status"] == "lost"
         session.close_game()
     with Journal(path) as journal:            # a restart in between
         session = Session(journal, Catalog())
@@ -171,9 +171,7 @@ def test_a_campaign_named_by_id_continues_from_the_journal(tmp_path):
     with Journal(path) as journal:
         session = Session(journal, Catalog())
         session.start("invincible", {"heroes": heroes, "campaign": {"id": "team"}}, seed=5)
-        session.submit({"type": "advance"})
-        for hero in ("invincible", "atom-eve", "invincible"):
-            session.submit({"type": "hurt", "data": {"hero": hero, "amount": 10}})
+        lose(session)
         session.close_game()
     with Journal(path) as journal:
         session = Session(journal, Catalog())

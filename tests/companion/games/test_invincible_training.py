@@ -190,3 +190,16 @@ def test_cubes_on_a_discarded_power_go_to_the_dropped_area(training):
     inv = s.hero("invincible")
     assert "yellow" not in inv.powers and inv.dropped.count("black") == 1
     assert "flurry-of-blows#1" in s.discards["super"]
+
+
+def test_learn_by_punching_confidence_is_kept_when_it_is_discarded(training, engine):
+    """Learn By Punching: 'Like any power, you must fill it to trigger its text; once filled, you
+    keep its confidence whether or not you later discard it.'"""
+    t = training()
+    inv = t.state.hero("invincible")
+    inv.powers["flex1"] = Played("learn-by-punching", "learn-by-punching", ["yellow"], True)
+    inv.bag["yellow"] -= 1
+    assert engine.expect(t.state)["confidence"]["invincible"] == 3
+    s = t.act("discard_power", hero="invincible", slot="flex1")
+    assert "flex1" not in s.hero("invincible").powers
+    assert engine.expect(s)["confidence"]["invincible"] == 3

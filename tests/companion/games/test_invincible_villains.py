@@ -292,7 +292,7 @@ def test_episode_1_won_when_all_three_flaxans_are_defeated(table):
     t.act("pull", hero="invincible", cubes=["yellow", "yellow", "blue"])
     t.act("play", hero="invincible", cube="yellow", power="attack")
     t.act("play", hero="invincible", cube="yellow", power="attack")
-    s = t.act("damage", hero="invincible", target="flaxan-scout", amount=2)
+    s = t.act("effect", hero="invincible", target="flaxan-scout")
     assert s.result["status"] == "won"
     assert t.engine.outcome(s)["status"] == "won"
 
@@ -361,16 +361,20 @@ def test_master_gator_moves_to_most_danger(table):
 def test_multi_paul_cannot_be_damaged_while_a_minion_shares_its_zone(table):
     """Multi-Paul: 'This villain can't be damaged while any minion shares its zone, even by an
     Explosive power that would otherwise wipe out the minions too.'"""
-    t = table()
+    t = table(heroes=("rex-splode", "invincible"))
     t.to_hero_phase()
+    t.state.hero("rex-splode").zone = t.state.hero("invincible").zone = "center"
     t.put_villain("multi-paul", "center")
     t.state.zone("center").minions = 1
+    s = t.fill("invincible", "attack")
+    options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
+    assert options == [{"target": "minion", "zone": "center"}]     # not Multi-Paul
     with pytest.raises(IllegalAction, match="minion"):
-        t.act("damage", hero="invincible", target="multi-paul", amount=3)
-    s = t.act("damage", hero="invincible", explosive=True, amount=9)
+        t.act("effect", hero="invincible", target="multi-paul")
+    t.act("effect", hero="invincible", target="minion")
+    t.state.zone("center").minions = 1
+    s = t.fill("rex-splode", "starter", zone="center")            # Big 'Splode: Explosive
     assert s.zone("center").minions == 0 and s.zone("center").villains[0].damage == 0
-    s = t.act("damage", hero="invincible", target="multi-paul", amount=1)
-    assert s.zone("center").villains[0].damage == 1
 
 
 def test_minion_area_ignored_without_minions_and_minions_deal_damage(table):
@@ -444,10 +448,12 @@ def test_thwarted_episode_ability_is_skipped_once(table):
     t = table(episode=3)
     t.to_hero_phase()
     t.state.hero("atom-eve").zone = "left"
-    with pytest.raises(IllegalAction, match="center zone"):
-        t.act("thwart", hero="atom-eve", ability="chaos")
-    t.act("thwart", hero="invincible", ability="chaos")
-    t.act("thwart", hero="invincible", ability="chaos")
+    t.state.hero("invincible").zone = "center"
+    s = t.fill("atom-eve", "thwart")
+    assert s.resolving is None         # 'chaos' is thwarted from the center zone, not the left
+    assert "chaos" not in s.ability_thwart
+    t.fill("invincible", "thwart", ability="chaos")
+    t.state.ability_thwart["chaos"] = t.state.ability_thwart["chaos"] + 1
     t.everyone_done()
     t.act("done", hero="invincible")
     t.act("done", hero="atom-eve")
@@ -487,3 +493,77 @@ def test_an_ability_the_companion_cannot_apply_waits_for_the_players(tmp_path):
     assert s.pending is None and s.phase == "advance"
     assert s.zone("left").safety == 2             # the strike still came, with no hero there
     assert s.hero("invincible").damage == 1
+
+
+def test_a_revealed_event_card_follows_the_difficultys_deck_build(table):
+    """'Start with a face-down stack of all the Level III events, then deal a number of Level II
+    events on top based on difficulty, then a number of Level I events on top of that' (Normal:
+    2 Level I, 2 Level II): a physical card of another level than the deck's top is refused."""
+    t = table(episode=2, difficulty="normal")
+    levels = [t.engine.data.events[c].level for c in t.state.decks["event"]]
+    assert levels[:4] == [1, 1, 2, 2] and set(levels[4:]) == {3}
+    t.state.phase = "villain"
+    deck = t.state.decks["event"]
+    for later in (deck[2], deck[4]):                        # a Level II, a Level III card
+        with pytest.raises(IllegalAction, match="still has 2 Level 1 event"):
+            t.act("reveal", card=later)
+    first = deck[1]                                         # the other Level I card
+    s = t.act("reveal", card=first)
+    assert s.discards["event"] == [first]
+
+
+def test_episode_1_events_are_revealed_in_their_packaged_order(table):
+    """Episode 1: 'Set the Super Power, Level I Villain, Level II Villain, and Event decks near
+    the zone boards exactly as packaged — do not shuffle them'."""
+    t = table()
+    t.state.phase = "villain"
+    top, other = t.state.decks["event"][:2]
+    with pytest.raises(IllegalAction, match="packaged order"):
+        t.act("reveal", card=other)
+    assert t.act("reveal", card=top).discards["event"] == [top]
+
+
+def test_hurl_into_space_skips_strike_and_power_and_cannot_be_damaged(table):
+    """Hurl Into Space: 'The targeted villain skips both its strike and its power in the Villain
+    Phase, and can't be damaged, but keeps any damage and thwart tokens already on it, and still
+    occupies its space in its zone'."""
+    t = table(episode=2)
+    t.to_hero_phase()
+    v = t.put_villain("thug-b", "center", damage=1)     # power: endanger 2, strike: 1 damage
+    v.thwart = 1
+    t.state.hero("invincible").zone = "center"
+    t.give("invincible", "flex1", "hurl-into-space")
+    s = t.fill("invincible", "flex1", villain="thug-b")
+    assert s.hurled == ["thug-b"] and s.resolving is None
+    s = t.fill("invincible", "attack")                 # nothing it can damage in range
+    assert s.resolving is None and s.zone("center").villains[0].damage == 1
+    t.everyone_done()
+    for h in ("invincible", "atom-eve"):
+        t.act("done", hero=h)
+    if "event-1a" in t.state.decks["event"]:
+        t.state.decks["event"].remove("event-1a")
+    t.state.decks["event"].insert(0, "event-1a")     # minions damage 1, all villains strike
+    before = t.state.hero("invincible").damage
+    s = t.act("reveal")
+    thug = s.zone("center").villains[0]
+    assert (thug.id, thug.damage, thug.thwart) == ("thug-b", 1, 1)
+    assert s.hero("invincible").damage == before + s.zone("center").minions   # no strike
+    assert s.hurled == []                            # only for that Villain Phase
+
+
+def test_immortality_is_set_aside_and_protects_from_kos_on_later_rounds(table):
+    """Immortality: 'Using this removes it from your hero board and sets it aside; from then on
+    it protects you from being KOed even on a later round. Any cubes on it return to your bag at
+    end of round.'"""
+    t = table(episode=2)
+    t.to_hero_phase()
+    t.give("invincible", "flex1", "immortality")
+    s = t.fill("invincible", "flex1")
+    inv = s.hero("invincible")
+    assert inv.immortal and "flex1" not in inv.powers and s.resolving is None
+    assert sorted(inv.dropped) == ["orange", "orange", "orange"]
+    assert "immortality#t" not in s.discards["super"]
+    from companion.games.invincible import board
+    t.state.round += 1
+    board.hurt_hero(t.state, "invincible", 12, "a later round's strike")
+    assert t.state.kos == 0 and t.state.hero("invincible").zone != "hq"

@@ -42,7 +42,7 @@ STEP = 7.25               # seconds between two actions at the recorded table
 # the whole sample game; the game stopped 3 lines before its end with a camera read waiting; and
 # for Invincible, whose sample rolls no dice, a random game with hero time, crash and zone rolls
 JOURNALS = {"journal": {}, "midgame": {"stop": -3}}
-EXTRA = {"invincible": {"playout": {"playout": 71}}}
+EXTRA = {"invincible": {"playout": {"playout": 86}}}
 
 
 class Clock:

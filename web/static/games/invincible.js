@@ -1,5 +1,7 @@
 // Invincible: the zones (civilians, villains, minions), each hero, the episode track, the decks
-// and the score; Hero Phase controls (pull three cubes, play, drop) and the effects as forms.
+// and the score; Hero Phase controls (pull three cubes, play, drop), and the power resolving: one
+// tap per choice its card leaves open (which enemy, zone, civilian, hero), the engine applies the
+// card's amount. Typed effect forms only answer a villain text the companion cannot apply.
 "use strict";
 (function () {
   const C = Companion;
@@ -119,6 +121,61 @@
     });
   }
 
+  // What an answer names, in the table's words.
+  function optionWords(o, s, kind, r) {
+    const villain = (id) => (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
+    const hero = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
+    const parts = [];
+    if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
+    else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
+    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(hero(o.target));
+    if (o.zone && o.target !== "minion") parts.push(zoneName(o.zone) + " zone");
+    if (o.to) parts.push("to " + zoneName(o.to));
+    if (o.crashed) parts.push("crashed " + hero(o.crashed));
+    if (o.villain) parts.push(villain(o.villain));
+    if (o.ability) parts.push(((s.abilities || []).find((a) => a.id === o.ability) || { name: o.ability }).name);
+    if (o.colour) parts.push(o.colour + " cube");
+    if (o.helper) parts.push(((comps().helpers || []).find((c) => c.id === o.helper) || { name: o.helper }).name);
+    if (o.slot) {
+      const me = s.heroes.find((h) => h.id === r.hero);
+      parts.push(me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot));
+    }
+    return parts.join(" ") || "apply";
+  }
+
+  // The power resolving: each effect of its card with a button per answer it leaves open; a
+  // crash rescue taps the rescue die's face; an effect the card lets you skip has a skip button.
+  function resolvingPanel(view, r) {
+    const e = view.expect;
+    const s = view.state;
+    const legal = e.actions || [];
+    if (!r || !r.steps) return el("span");
+    const faces = (comps().rescue_die || []).map((f) => f.id);
+    const box = el("section", { class: "inv-resolving", "data-resolving": r.power },
+      el("h3", {}, C.icon("bolt"), (s.heroes.find((h) => h.id === r.hero) || {}).name + " resolves " + r.name));
+    for (const st of r.steps) {
+      const row = el("div", { class: "inv-step", "data-step": st.index }, el("p", {}, st.hint + (st.options.length ? "" : " (nothing in range yet)")));
+      const buttons = el("div", { class: "faces" });
+      if (legal.includes("effect")) {
+        for (const o of st.options) {
+          const data = Object.assign({ hero: r.hero, step: st.index }, o);
+          const key = "effect-" + st.index + "-" + Object.values(o).join("-");
+          if (o.crashed && st.kind === "rescue") {
+            buttons.append(el("span", { class: "label" }, "Rescue " + optionWords(o, s, st.kind, r) + ": the rescue die shows "),
+              faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
+              C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
+          } else {
+            buttons.append(C.button("target", optionWords(o, s, st.kind, r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
+          }
+        }
+      }
+      if (st.skip && legal.includes("decline")) buttons.append(C.button("cross", "Skip", () => C.act("decline", { hero: r.hero, step: st.index }, r.hero), { class: "small", "data-key": "decline-" + st.index }));
+      row.append(buttons);
+      box.append(row);
+    }
+    return box;
+  }
+
   function diceButtons(entry, key) {
     const data = entry.data || {};
     const field = entry.field || "face";
@@ -194,7 +251,7 @@
     },
 
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal",
-      "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
+      "effect", "decline", "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
 
     board(view) {
       const s = view.state;
@@ -239,7 +296,9 @@
         box.append(el("p", { class: "prompt" }, C.icon("go"), " " + e.prompt), el("div", { class: "faces" },
           e.choices.map((o) => C.button("go", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
       }
-      (e.dice || []).filter((d) => d.action).forEach((d, i) => box.append(diceButtons(d, "die" + i)));
+      (e.dice || []).filter((d) => d.action && d.action !== "effect").forEach((d, i) => box.append(diceButtons(d, "die" + i)));
+      // hero time: each hero's power resolving is answered on its own ('pull and play independently')
+      for (const r of e.resolutions || (e.resolving ? [e.resolving] : [])) box.append(resolvingPanel(view, r));
       if (has("advance")) {
         const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
         box.append(C.button("play", "Advance the episode track", () => {
@@ -261,7 +320,7 @@
         }
       }
       const effects = effectForms(view);
-      if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply a card's effect"), ...effects);
+      if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);
       return box;
     },
 

@@ -1,0 +1,72 @@
+"""A power card's printed effects as data (the ``effects`` of each power in
+``invincible_powers.toml``): what the engine applies when the power's last cube is played.
+
+Each effect is a table ``{ kind = "damage", amount = 2 }``; the kinds, and what each leaves for
+the table to choose, are in resolve.py. ``optional = true`` marks a printed "may"; on a card with
+more than one effect every effect may be skipped ("When a power offers multiple effects, you may
+do them in any order and skip any you don't want, unless the card says otherwise"), and a power
+with ``ordered = true`` resolves its effects in the printed order (Whirlwind Mode).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.components import Reader
+
+#: every effect kind the engine applies, with the amount it takes when the data gives none
+KINDS = {
+    "damage": 1, "explosive": 1, "move": 0, "move_enemy": 0, "rescue": 1, "rescue_crashed": 0,
+    "thwart": 1, "heal": 1, "gain_cube": 0, "strengthen": 0, "confidence": 1, "bubble": 0,
+    "clear_power": 0, "hurt_self": 1, "gain_helper": 0, "hurl": 0, "immortal": 0, "text": 0,
+}
+#: who a move or heal reaches: the hero using the power, or any hero in range
+TARGETS = ("self", "hero")
+GAIN = ("yellow", "blue", "orange", "purple", "red", "any")
+
+
+@dataclass(frozen=True)
+class PowerEffect:
+    kind: str
+    amount: int = 0
+    colour: str = ""         # gain_cube: a colour, or "any" (the table chooses)
+    target: str = "self"     # move, heal, bubble: "self" or "hero" (any hero in range)
+    optional: bool = False   # a printed "may"
+    text: str = ""           # the card's words, for a kind the engine does not apply ("text")
+    per: str = ""            # "rescued": the amount counts per civilian the hero rescued this round
+
+    @property
+    def hint(self) -> str:
+        """A few words for the table: 'damage 2', 'gain a blue cube', 'rescue 2'."""
+        if self.kind == "text":
+            return self.text
+        if self.kind == "gain_cube":
+            return f"gain {'a cube of any colour' if self.colour == 'any' else 'a ' + self.colour + ' cube'}"
+        words = self.kind.replace("_", " ")
+        if self.target == "hero":
+            words += " a hero"
+        if self.per:
+            return f"{words} {self.amount} per civilian rescued this round"
+        return f"{words} {self.amount}" if KINDS[self.kind] else words
+
+
+def effects(p: Reader) -> tuple[PowerEffect, ...]:
+    """A power's ``effects``: a list of effect tables, each checked by its key."""
+    if "effects" not in p.data:
+        return ()
+    out = []
+    for e in p.tables("effects"):
+        kind = e.one_of("kind", set(KINDS))
+        amount = e.get("amount", int, KINDS[kind])
+        if amount < 0 or amount > 20:
+            raise e.fail("amount", "expected 0 to 20")
+        colour = e.one_of("colour", set(GAIN), "") if kind == "gain_cube" else ""
+        if kind == "gain_cube" and not colour:
+            raise e.fail("colour", f"gain_cube needs a colour among {', '.join(GAIN)}")
+        text = e.get("text", str, "")
+        if kind == "text" and not text:
+            raise e.fail("text", "a text effect needs the card's words")
+        out.append(PowerEffect(kind, amount, colour, e.one_of("target", set(TARGETS), "self"),
+                               e.get("optional", bool, False), text,
+                               e.one_of("per", {"", "rescued"}, "")))
+    return tuple(out)

@@ -1,0 +1,203 @@
+"""A power resolving: 'the moment a cube covers a power's last remaining symbol, you resolve that
+power immediately'. Its printed effects (the card's data, data_powers.py) become steps; the
+table answers only what a step leaves open (``effect``: which enemy, zone, civilian, hero), or
+skips one the card lets it skip (``decline``); the engine applies the card's amount. The power is
+resolved when no step is left: there is no separate "resolved" that could skip an effect.
+
+'Filling a power means using its text, dealing whatever damage it shows'; 'When a power offers
+multiple effects, you may do them in any order and skip any you don't want, unless the card says
+otherwise'. A step nothing can answer now (no enemy in range, nobody in danger) waits while
+another step could change that (Flying Charge may move first); once no step has an answer, the
+rest do nothing and the power is resolved.
+"""
+
+from __future__ import annotations
+
+from companion.errors import BadAction
+from companion.games.base import forbid
+from companion.games.invincible import board, choices, moves_pull
+from companion.games.invincible.needs import Need, TableMove, hero_named
+from companion.games.invincible.state import (
+    R_CLARIFY, R_HERO, R_POWERS, HeroState, InvincibleState,
+)
+from companion.games.move_table import Play
+
+R_FIRE_UP = R_CLARIFY
+
+
+def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
+    """``h`` (the fork's own) has just filled the power in ``slot``: its effects become steps."""
+    played = h.powers[slot]
+    power = s.data.powers[played.power]
+    red = played.cubes.count("red")
+    # Fire Up: 'any power filled using a red cube gets +1 to its damage, exactly as if a
+    # strengthen token were applied'
+    boost = played.strength + (1 if red else 0)
+    several = len(power.effects) > 1
+    steps = []
+    for e in power.effects:
+        amount = e.amount * (h.rescued_civilians if e.per == "rescued" else 1)
+        if e.kind in ("damage", "explosive") and amount > 0:
+            amount += boost
+        # 'A Rescue power worth 2 or more lets you make a separate attempt for each point'
+        for _ in range(e.amount if e.kind == "rescue" else 1):
+            steps.append({"kind": e.kind, "amount": 1 if e.kind == "rescue" else amount,
+                          "colour": e.colour, "target": e.target, "text": e.text,
+                          "skip": e.optional or several, "hint": e.hint})
+    s.resolutions = {**s.resolutions, h.id: {
+        "hero": h.id, "slot": slot, "power": power.id, "name": power.name,
+        "effects": power.hints, "ranged": power.ranged, "ordered": power.ordered,
+        "strength": boost, "confidence": power.confidence, "steps": steps}}
+    s.say(f"{h.name} fills {power.name}"
+          + (f": {'; '.join(power.hints)}." if power.hints else "."))
+    if red:
+        # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
+        board.hurt_hero(s, h.id, red, f"{power.name}'s red cube(s)")
+    settle(s, h.id, now)
+
+
+def open_steps(s: InvincibleState, hero: str) -> list[int]:
+    """The steps of ``hero``'s power the table may answer now (an ordered power: its next)."""
+    r = s.resolutions[hero]
+    h = s.hero(hero)
+    indices = range(min(1, len(r["steps"]))) if r["ordered"] else range(len(r["steps"]))
+    return [i for i in indices if choices.options(s, h, r["steps"][i], r["ranged"])]
+
+
+def answerable(s: InvincibleState) -> list[str]:
+    """The heroes whose power resolving has an effect the table can answer now."""
+    return [hero for hero in s.resolutions if open_steps(s, hero)]
+
+
+def settle(s: InvincibleState, hero: str, now: float) -> None:
+    """Apply the steps that leave nothing to choose, drop those nothing can answer, and end the
+    power once no step is left (then the Hero Phase may end)."""
+    while hero in s.resolutions and s.result is None:
+        r, h = s.resolutions[hero], s.hero(hero)
+        steps = r["steps"]
+        auto = next((i for i, st in enumerate(steps) if st["kind"] in choices.AUTO
+                     and not st["skip"] and (not r["ordered"] or i == 0)), None)
+        if auto is not None:
+            _take(s, hero, auto)
+            choices.apply(s, h, steps[auto], {}, r["ranged"], r["name"], None)
+        elif steps and not open_steps(s, hero):
+            s.say(f"{r['name']}: nothing in range for "
+                  + ", ".join(st["hint"] for st in steps) + ".")
+            _take(s, hero, *range(len(steps)))
+        elif not steps:
+            s.resolutions = {k: v for k, v in s.resolutions.items() if k != hero}
+            s.say(f"{r['name']} is resolved.")
+            if s.phase == "hero_end":
+                if not s.resolutions:
+                    moves_pull.end_phase(s, now)
+            else:
+                moves_pull.maybe_end(s, now)
+        else:
+            return
+
+
+def settle_all(s: InvincibleState, now: float) -> None:
+    """Hero time: another hero's move may have taken away (or brought) what a resolving power's
+    effects could reach; each is settled again, so none waits on an effect nothing can take."""
+    for hero in list(s.resolutions):
+        settle(s, hero, now)
+
+
+def _take(s: InvincibleState, hero: str, *indices: int) -> None:
+    r = dict(s.resolutions[hero])
+    r["steps"] = [st for i, st in enumerate(r["steps"]) if i not in indices]
+    s.resolutions = {**s.resolutions, hero: r}
+
+
+def _whose(s: InvincibleState, play: Play, what: str, heroes: list[str]) -> dict:
+    """The power resolving the action answers: the named hero's (data.hero, or the player's),
+    else the first of ``heroes`` (those the action could answer)."""
+    h = hero_named(s, play.args["hero"], play.player, what, required=False)
+    if h is None:
+        return s.resolutions[(heroes or list(s.resolutions))[0]]
+    if h.id not in s.resolutions:
+        r = s.resolving
+        raise forbid(f"{h.name} has no power resolving; {s.hero(r['hero']).name}'s {r['name']} "
+                     "is: 'each power must fully resolve before the next begins'", R_POWERS)
+    return s.resolutions[h.id]
+
+
+def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
+    r = _whose(s, play, what, answerable(s))
+    i = play.args["step"]
+    open_now = open_steps(s, r["hero"])
+    if i is None:
+        if not open_now:
+            raise forbid(f"{r['name']} has no effect left to answer", R_POWERS)
+        i = open_now[0]
+    if i >= len(r["steps"]):
+        raise BadAction(f"{what}: data.step is 0 to {len(r['steps']) - 1} ({r['name']}: "
+                        + "; ".join(st["hint"] for st in r["steps"]) + ")")
+    if i not in open_now:
+        st = r["steps"][i]
+        why = ("its effects resolve in the printed order" if r["ordered"] else
+               "nothing in range can take it now")
+        raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)
+    return s.hero(r["hero"]), i
+
+
+def _effect(state: InvincibleState, play: Play) -> InvincibleState:
+    """Apply step ``data.step`` (omitted: the first open) with the table's choice."""
+    h, i = _step(state, play, "effect")
+    r = state.resolutions[h.id]
+    step = r["steps"][i]
+    answer = {k: v for k, v in play.args.items() if v is not None}
+    allowed = choices.options(state, h, step, r["ranged"])
+    s = state.fork()
+    if not any(choices.matches(step, answer, o, h) for o in allowed):
+        # the rule's own words where effects.py has them, else the choices the card leaves
+        choices.apply(s, h, step, answer, r["ranged"], r["name"], play.rng)
+        raise forbid(f"{r['name']}: '{step['hint']}' is open to: "
+                     + "; ".join(_words(o) for o in allowed), R_POWERS)
+    option = next(o for o in allowed if choices.matches(step, answer, o, h))
+    _take(s, h.id, i)
+    choices.apply(s, h, step, {**option, "face": answer.get("face")}, r["ranged"], r["name"],
+                  play.rng)
+    settle(s, h.id, _now(play))
+    return s
+
+
+def skippable(s: InvincibleState) -> list[str]:
+    return [hero for hero, r in s.resolutions.items() if any(st["skip"] for st in r["steps"])]
+
+
+def _decline(state: InvincibleState, play: Play) -> InvincibleState:
+    """'skip any you don't want, unless the card says otherwise', or a printed 'may' declined."""
+    r = _whose(state, play, "decline", skippable(state))
+    skips = [i for i, st in enumerate(r["steps"]) if st["skip"]]
+    i = play.args["step"] if play.args["step"] is not None else (skips or [0])[0]
+    if i >= len(r["steps"]) or not r["steps"][i]["skip"]:
+        raise forbid(f"{r['name']} has one effect and no 'may': 'Filling a power means using its "
+                     "text, dealing whatever damage it shows'", R_POWERS)
+    s = state.fork()
+    s.say(f"{s.hero(r['hero']).name} skips {r['name']}'s '{r['steps'][i]['hint']}'.")
+    _take(s, r["hero"], i)
+    settle(s, r["hero"], _now(play))
+    return s
+
+
+def _words(option: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in option.items()) or "nothing to choose"
+
+
+def _resolving(s: InvincibleState, h) -> bool:
+    return bool(s.resolutions)
+
+
+NOTHING = Need(_resolving, lambda s, h: "no power is resolving: play a power's last cube to "
+                                        "resolve it", R_HERO)
+EFFECT = TableMove(_effect, NOTHING, Need(
+    lambda s, h: bool(answerable(s)), lambda s, h: "no effect is left to answer", R_POWERS))
+DECLINE = TableMove(_decline, NOTHING, Need(
+    lambda s, h: bool(skippable(s)),
+    lambda s, h: f"{s.resolving['name']}'s effects may not be skipped: 'Filling a power means "
+                 "using its text'", R_POWERS))
+
+
+def _now(play: Play) -> float:
+    return play.action.at if play.action.at is not None else 0.0
