@@ -4,9 +4,8 @@ WAL mode with ``synchronous=FULL`` and one transaction per entry: with NORMAL a 
 transaction can roll back after a power loss. History is never rewritten: undo is an entry too.
 
 Damage is looked for where it would otherwise pass unseen. Each entry (and each game's record)
-carries a CRC-32 of what it says, so a flipped bit inside a payload is damage, not a move the
-rules refuse; payloads are read as bytes and decoded here, so bad UTF-8 is damage too, not an
-``OperationalError``; a game's entries must follow each other without a gap. Reading raises
+carries a CRC-32 of what it says (companion/journal_rows.py reads each row back, or refuses it
+as damaged); a game's entries must follow each other without a gap. Reading raises
 ``JournalDamage`` naming the first bad entry, and start-up recovers the intact prefix
 (companion/journal_recovery.py). Opening also reads the write-ahead log left by an unclean
 shutdown (companion/journal_wal.py): committed transactions that SQLite would silently drop
@@ -17,133 +16,17 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from companion import journal_wal, strict_json
-from companion.errors import BadJSON, JournalDamage, JournalError
+from companion import journal_wal
+from companion.errors import JournalDamage, JournalError
+from companion.journal_rows import (APPLICATION_ID, ENTRY_ROWS, GAME_ROWS, KINDS, MARKERS,
+                                    MIGRATIONS, SCHEMA, SCHEMA_VERSION, COLUMNS, Entry, GameRecord,
+                                    Health, encode, entry_crc, game_crc, read_entry, read_game)
 
-APPLICATION_ID = 0x434D5031  # "CMP1": tells our journal from any other SQLite file
-SCHEMA_VERSION = 2           # 2: a CRC-32 on every entry and game record
-KINDS = ("action", "undo")
-MARKERS = ("game.start", "game.close")   # entries of the session's own, not replayed
-
-_SCHEMA = """
-CREATE TABLE games (
-    id         INTEGER PRIMARY KEY,
-    game       TEXT NOT NULL,
-    options    TEXT NOT NULL,
-    seed       INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    start_seq  INTEGER NOT NULL,
-    closed_at  REAL,
-    result     TEXT,
-    crc        INTEGER
-);
-CREATE TABLE entries (
-    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    kind    TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    at      REAL NOT NULL,
-    crc     INTEGER
-);
-CREATE INDEX entries_by_game ON entries(game_id, seq);
-"""
-_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN crc INTEGER; ALTER TABLE entries ADD COLUMN crc INTEGER;"}
-_COLUMNS = {"games": ["id", "game", "options", "seed", "started_at", "start_seq", "closed_at",
-                      "result", "crc"],
-            "entries": ["seq", "game_id", "kind", "payload", "at", "crc"]}
-GAME_ROWS = ("SELECT id, game, CAST(options AS BLOB), seed, started_at, start_seq, closed_at, "
-              "CAST(result AS BLOB), crc FROM games")
-ENTRY_ROWS = "SELECT seq, game_id, kind, CAST(payload AS BLOB), at, crc FROM entries"
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    started_at: float
-    start_seq: int
-    closed_at: float | None
-    result: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    at: float
-    game_id: int = 0
-
-
-@dataclass
-class Health:
-    """What ``check`` found; ``first_damaged`` is the first entry that cannot be trusted."""
-
-    games: int = 0
-    moves: int = 0               # entries the players made (starts and closes not counted)
-    last_seq: int = 0
-    problems: list[str] = field(default_factory=list)
-    first_damaged: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def entry_crc(seq: int, game_id: int, kind: str, payload: str, at: float) -> int:
-    return zlib.crc32(f"{seq}\x1f{game_id}\x1f{kind}\x1f{at!r}\x1f{payload}".encode())
-
-
-def game_crc(gid: int, game: str, options: str, seed: int, started_at: float, start_seq: int) -> int:
-    return zlib.crc32(f"{gid}\x1f{game}\x1f{options}\x1f{seed}\x1f{started_at!r}\x1f{start_seq}".encode())
-
-
-def read_entry(row: tuple) -> Entry:
-    """An entry from its row, or ValueError saying what about it is damaged."""
-    seq, game_id, kind, raw, at, crc = row
-    if not isinstance(raw, bytes):
-        raise ValueError("its payload is not text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("its payload is not UTF-8") from None
-    if crc is not None and crc != entry_crc(seq, game_id, kind, text, at):
-        raise ValueError("its checksum does not match what it says")
-    try:
-        payload = strict_json.loads(text, what="its payload")
-    except BadJSON as exc:
-        raise ValueError(str(exc)) from None
-    if kind not in KINDS or not isinstance(payload, dict) or not isinstance(payload.get("type"), str):
-        raise ValueError("it is not a companion entry")
-    return Entry(seq, kind, payload, at, game_id)
-
-
-def read_game(row: tuple) -> GameRecord:
-    """A game's record from its row, or ValueError saying what about it is damaged."""
-    gid, game, options, seed, started_at, start_seq, closed_at, result, crc = row
-    try:
-        options_text = options.decode("utf-8")
-        result_text = result.decode("utf-8") if result is not None else None
-    except (AttributeError, UnicodeDecodeError):
-        raise ValueError("its options are not UTF-8 text") from None
-    if crc is not None and crc != game_crc(gid, game, options_text, seed, started_at, start_seq):
-        raise ValueError("its checksum does not match what it says")
-    try:
-        opts = strict_json.loads(options_text, what="its options")
-        outcome = strict_json.loads(result_text, what="its result") if result_text else None
-    except BadJSON as exc:
-        raise ValueError(str(exc)) from None
-    if not isinstance(opts, dict) or not isinstance(seed, int):
-        raise ValueError("it is not a companion game record")
-    return GameRecord(gid, game, opts, seed, started_at, start_seq, closed_at, outcome)
+__all__ = ["APPLICATION_ID", "MARKERS", "Entry", "GameRecord", "Health", "Journal"]
 
 
 class Journal:
@@ -175,7 +58,7 @@ class Journal:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if app_id == 0 and not tables:
             db.executescript(
-                "BEGIN IMMEDIATE;" + _SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
+                "BEGIN IMMEDIATE;" + SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
                 f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
             )
         elif app_id != APPLICATION_ID:
@@ -206,12 +89,12 @@ class Journal:
         if check != "ok":
             raise JournalDamage(f"{self.path} is damaged ({check})")
         if 0 < version < SCHEMA_VERSION:
-            db.executescript("BEGIN IMMEDIATE;" + "".join(_MIGRATIONS[v] for v in
+            db.executescript("BEGIN IMMEDIATE;" + "".join(MIGRATIONS[v] for v in
                                                            range(version, SCHEMA_VERSION))
                              + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     def _looks_like_ours(self) -> bool:
-        for table, columns in _COLUMNS.items():
+        for table, columns in COLUMNS.items():
             found = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
             if found not in (columns, columns[:-1]):
                 return False
@@ -221,7 +104,7 @@ class Journal:
 
     def start_game(self, game: str, options: dict[str, Any], seed: int, at: float) -> GameRecord:
         """Close any open game and open a new one; returns its record."""
-        options_text = _encode(options, "the game's options")
+        options_text = encode(options, "the game's options")
         with self._write() as db:
             db.execute("UPDATE games SET closed_at = ? WHERE closed_at IS NULL", (at,))
             start_seq = self._next_seq(db)
@@ -247,7 +130,7 @@ class Journal:
         """Append one entry (and the game's result when it changes); returns its seq."""
         if kind not in KINDS:
             raise ValueError(f"unknown journal entry kind {kind!r}")
-        result_text = _encode(result, "the game's result") if result is not None else None
+        result_text = encode(result, "the game's result") if result is not None else None
         with self._write() as db:
             seq = self._insert(db, game_id, kind, payload, at)
             db.execute("UPDATE games SET result = ? WHERE id = ?", (result_text, game_id))
@@ -405,7 +288,7 @@ class Journal:
 
     def _insert(self, db: sqlite3.Connection, game_id: int, kind: str, payload: dict[str, Any],
                 at: float) -> int:
-        text = _encode(payload, "the entry")
+        text = encode(payload, "the entry")
         seq = self._next_seq(db)
         db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
                    (seq, game_id, kind, text, at, entry_crc(seq, game_id, kind, text, at)))
@@ -427,11 +310,3 @@ class Journal:
     def _next_seq(db: sqlite3.Connection) -> int:
         row = db.execute("SELECT MAX(seq) FROM entries").fetchone()
         return (row[0] or 0) + 1
-
-
-def _encode(value: Any, what: str) -> str:
-    """Strict JSON for the journal: what cannot be sent to a client is never written."""
-    try:
-        return strict_json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise JournalError(f"{what} is not plain JSON ({exc}); nothing was written") from exc
