@@ -9,6 +9,7 @@ rows; start-up recovery (companion/journal_recovery.py) reads them from every co
 
 from __future__ import annotations
 
+import sqlite3
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,40 +17,16 @@ from typing import Any
 from companion import strict_json
 from companion.errors import BadJSON, JournalError
 
-APPLICATION_ID = 0x434D5031  # "CMP1": tells our journal from any other SQLite file
-SCHEMA_VERSION = 2           # 2: a CRC-32 on every entry and game record
 KINDS = ("action", "undo")
 MARKERS = ("game.start", "game.close")   # entries of the session's own, not replayed
 
-SCHEMA = """
-CREATE TABLE games (
-    id         INTEGER PRIMARY KEY,
-    game       TEXT NOT NULL,
-    options    TEXT NOT NULL,
-    seed       INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    start_seq  INTEGER NOT NULL,
-    closed_at  REAL,
-    result     TEXT,
-    crc        INTEGER
-);
-CREATE TABLE entries (
-    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    kind    TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    at      REAL NOT NULL,
-    crc     INTEGER
-);
-CREATE INDEX entries_by_game ON entries(game_id, seq);
-"""
-MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN crc INTEGER; ALTER TABLE entries ADD COLUMN crc INTEGER;"}
-COLUMNS = {"games": ["id", "game", "options", "seed", "started_at", "start_seq", "closed_at",
-                      "result", "crc"],
-            "entries": ["seq", "game_id", "kind", "payload", "at", "crc"]}
 GAME_ROWS = ("SELECT id, game, CAST(options AS BLOB), seed, started_at, start_seq, closed_at, "
               "CAST(result AS BLOB), crc FROM games")
 ENTRY_ROWS = "SELECT seq, game_id, kind, CAST(payload AS BLOB), at, crc FROM entries"
+SNAPSHOT_ROWS = ("SELECT s.seq, s.game_id, s.depth, s.made_by, CAST(s.body AS BLOB), s.crc, e.crc "
+                 "FROM snapshots s LEFT JOIN entries e ON e.seq = s.seq")
+
+
 
 
 @dataclass(frozen=True)
@@ -73,6 +50,15 @@ class Entry:
     game_id: int = 0
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    game_id: int
+    depth: int
+    made_by: str
+    body: str
+
+
 @dataclass
 class Health:
     """What ``check`` found; ``first_damaged`` is the first entry that cannot be trusted."""
@@ -82,6 +68,8 @@ class Health:
     last_seq: int = 0
     problems: list[str] = field(default_factory=list)
     first_damaged: int | None = None
+    snapshots: int = 0
+    snapshots_damaged: list[int] = field(default_factory=list)   # ignored: the entries replay
 
     @property
     def ok(self) -> bool:
@@ -96,8 +84,30 @@ def game_crc(gid: int, game: str, options: str, seed: int, started_at: float, st
     return zlib.crc32(f"{gid}\x1f{game}\x1f{options}\x1f{seed}\x1f{started_at!r}\x1f{start_seq}".encode())
 
 
-def read_entry(row: tuple) -> Entry:
-    """An entry from its row, or ValueError saying what about it is damaged."""
+def snapshot_crc(seq: int, game_id: int, depth: int, made_by: str, body: str,
+                 entry: int | None) -> int:
+    return zlib.crc32(f"{seq}\x1f{game_id}\x1f{depth}\x1f{made_by}\x1f{entry}\x1f{body}".encode())
+
+
+def read_snapshot(row: tuple) -> Snapshot:
+    """A snapshot from its row (``SNAPSHOT_ROWS``), or ValueError saying what about it is
+    damaged: its checksum, its text, or the entry it was made after."""
+    seq, game_id, depth, made_by, raw, crc, entry = row
+    if entry is None:
+        raise ValueError("the entry it was made after is missing or has no checksum")
+    try:
+        body = raw.decode("utf-8")
+    except (AttributeError, UnicodeDecodeError):
+        raise ValueError("its body is not UTF-8 text") from None
+    if crc != snapshot_crc(seq, game_id, depth, made_by, body, entry):
+        raise ValueError("its checksum does not match what it says or the entry it follows")
+    return Snapshot(seq, game_id, depth, made_by, body)
+
+
+def entry_text(row: tuple) -> str:
+    """The payload's text of an entry row (``ENTRY_ROWS``), or ValueError when it is not the text
+    its checksum was taken of. A row with a checksum that holds was written, strict JSON, by us;
+    one without (an older journal's) is only trusted once ``read_entry`` has parsed it."""
     seq, game_id, kind, raw, at, crc = row
     if not isinstance(raw, bytes):
         raise ValueError("its payload is not text")
@@ -107,6 +117,13 @@ def read_entry(row: tuple) -> Entry:
         raise ValueError("its payload is not UTF-8") from None
     if crc is not None and crc != entry_crc(seq, game_id, kind, text, at):
         raise ValueError("its checksum does not match what it says")
+    return text
+
+
+def read_entry(row: tuple) -> Entry:
+    """An entry from its row, or ValueError saying what about it is damaged."""
+    seq, game_id, kind, _raw, at, _crc = row
+    text = entry_text(row)
     try:
         payload = strict_json.loads(text, what="its payload")
     except BadJSON as exc:
@@ -143,3 +160,43 @@ def encode(value: Any, what: str) -> str:
         return strict_json.dumps(value, sort_keys=True)
     except (TypeError, ValueError) as exc:
         raise JournalError(f"{what} is not plain JSON ({exc}); nothing was written") from exc
+
+
+def insert_entry(db: sqlite3.Connection, seq: int, game_id: int, kind: str, text: str, at: float) -> int:
+    """Write an entry with its checksum; returns the checksum (a snapshot after it covers it)."""
+    crc = entry_crc(seq, game_id, kind, text, at)
+    db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
+               (seq, game_id, kind, text, at, crc))
+    return crc
+
+
+def insert_snapshot(db: sqlite3.Connection, seq: int, game_id: int, depth: int, made_by: str,
+                     body: str, entry: int) -> None:
+    db.execute("INSERT INTO snapshots (seq, game_id, depth, made_by, body, crc) VALUES (?,?,?,?,?,?)",
+               (seq, game_id, depth, made_by, body,
+                snapshot_crc(seq, game_id, depth, made_by, body, entry)))
+
+
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (a failed COMMIT included)."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except BaseException:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
