@@ -157,7 +157,7 @@ def read_game(row: tuple) -> GameRecord:
 def encode(value: Any, what: str) -> str:
     """Strict JSON for the journal: what cannot be sent to a client is never written."""
     try:
-        return strict_json.dumps(value, sort_keys=True)
+        return strict_json.sorted_keys(value)
     except (TypeError, ValueError) as exc:
         raise JournalError(f"{what} is not plain JSON ({exc}); nothing was written") from exc
 

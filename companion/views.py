@@ -50,7 +50,7 @@ class View(dict):
 
 
 def encode(value: Any) -> bytes:
-    return strict_json.dumps(value, separators=(",", ":")).encode()
+    return strict_json.compact(value).encode()
 
 
 class Views:
