@@ -155,7 +155,7 @@ class Session:
             record = self.journal.start_game(game, options, seed, self.clock())
             self._begin(record)
             self._seq = record.start_seq
-            return self._show(self._make_change(self.clock()))
+            return View.of(self._show(self._make_change(self.clock())))
 
     def close_game(self) -> dict[str, Any]:
         with self._lock:
@@ -164,7 +164,7 @@ class Session:
                 raise NoGame("no game is in progress")
             self._seq = self.journal.close_game(self._record.id, self.clock())
             self._record = self._engine = self._stack = None
-            return self._show(self._make_change(self.clock()))
+            return View.of(self._show(self._make_change(self.clock())))
 
     def submit(self, action: Action | dict[str, Any], if_seq: int | None = None) -> View:
         """Check, journal, apply and publish one action; returns the new view (its bytes as
@@ -332,7 +332,7 @@ class Session:
         for change in changes:
             self._show(change)
 
-    def _show(self, change: Change) -> View:
+    def _show(self, change: Change) -> Change:
         with self._shown:
             self._latest = change
             self._shown.notify_all()
@@ -342,7 +342,7 @@ class Session:
             except Exception:  # a sink's bug must not stop the others
                 log.exception("sink %r failed on change %s", sink, change.seq)
         self._bus.publish(change.view)
-        return View.of(change)
+        return change
 
 
 def _undo(step: Step | None) -> dict[str, Any] | None:
