@@ -9,13 +9,15 @@ the same run, now and before (issue 17, part B).
   (journal_driver.py), each in its own interpreter.
 - Over HTTP: a real `companion serve` of each tree, one client POSTing one action after another,
   then four client processes at once; raw SQLite measured in the same folder between them.
-- A 10,000-entry game (random Invincible moves, undos, a timer) journaled by the code before:
+- A 10,000-action game (10,000 effective actions: random Invincible moves, then the table's
+  timer once the game has ended, an undo in every dozen entries or so) journaled by the code before:
   that code's start-up, then this code's first start-up on it (the schema migrated, no snapshot
   yet: a full replay, which keeps a snapshot) and its next ones (from that snapshot); and the
   same game journaled by this code (snapshots all along). Seconds to a session that answers, and
   the bytes the session holds once started (tracemalloc, in a process of its own).
 
-BEFORE is main before this work (set JOURNAL_BENCH_BEFORE to measure another ref).
+BEFORE is main before this work (set JOURNAL_BENCH_BEFORE to measure another ref);
+JOURNAL_BENCH_PARTS picks parts (submit,http,start: all three by default).
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ from trees import REPO, Serve, unpack
 BEFORE = os.environ.get("JOURNAL_BENCH_BEFORE", "badcd98")
 ROUNDS = int(os.environ.get("JOURNAL_BENCH_ROUNDS", "9"))
 BLOCK = 100
-ENTRIES = 10_000
+DEPTH = 10_000       # effective actions of the long game (its entries: some more, the undos)
 HTTP_BLOCK = 80        # POSTs a round (shared out between the clients)
 HTTP_ROUNDS = 6
 DRIVER = Path(__file__).with_name("journal_driver.py")
+PARTS = os.environ.get("JOURNAL_BENCH_PARTS", "submit,http,start").split(",")
 
 
 def drive(tree: Path | None, *args: str, timeout: float = 900) -> dict:
@@ -152,9 +155,9 @@ def run():
     old = unpack(BEFORE)
     folder = tempfile.mkdtemp(prefix="companion-bench-journal-", dir=tempfile.gettempdir())
     try:
-        _submits(rows, old, Path(folder))
-        _http(rows, old, Path(folder))
-        _start_up(rows, old, Path(folder))
+        for name, part in (("submit", _submits), ("http", _http), ("start", _start_up)):
+            if name in PARTS:
+                part(rows, old, Path(folder))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         if old is not None:
@@ -217,13 +220,13 @@ def _http(rows: list, old, folder: Path) -> None:
 
 def _start_up(rows: list, old, folder: Path) -> None:
     ours = folder / "built-now.sqlite3"
-    built = drive(None, "build", str(ours), str(ENTRIES))
+    built = drive(None, "build", str(ours), str(DEPTH))
     result = starts(None, ours)
-    note = (f"{ENTRIES:,} entries journaled by this code, {built['depth']:,} effective actions; "
+    note = (f"{built['depth']:,} effective actions ({built['entries']:,} entries) journaled by this code; "
             f"target <= 0.3 s, <= 15 MB; held {result['held'] / 1e6:.1f} MB")
     if old is not None:
         theirs = folder / "built-before.sqlite3"
-        drive(Path(old.name), "build", str(theirs), str(ENTRIES))
+        drive(Path(old.name), "build", str(theirs), str(DEPTH))
         was = starts(Path(old.name), theirs)
         upgraded = folder / "upgraded.sqlite3"
         shutil.copy(theirs, upgraded)
@@ -233,4 +236,4 @@ def _start_up(rows: list, old, folder: Path) -> None:
                  f"{was['wall']:.2f} s holding {was['held'] / 1e6:.1f} MB; this code's first start "
                  f"on it {first:.2f} s (full replay, keeps a snapshot), then {after['wall']:.3f} s "
                  f"holding {after['held'] / 1e6:.1f} MB")
-    rows.append(("a 10,000-entry game: start-up", f"{result['wall']:.3f} s", note))
+    rows.append((f"a {DEPTH:,}-action game: start-up", f"{result['wall']:.3f} s", note))

@@ -3,7 +3,7 @@ this tree or to the code before, unpacked from a git ref), so both are measured 
 driver. Prints one JSON object. Uses only what both trees offer: Journal, Session, Catalog.
 
     journal_driver.py submit DIR ROUNDS BLOCK   raw SQLite and Session.submit, block by block
-    journal_driver.py build PATH ENTRIES        a long game of random moves, undos and timers
+    journal_driver.py build PATH DEPTH          a long game of random moves, undos and timers
     journal_driver.py start PATH [memory]       open it as start-up does: seconds, or bytes held
     journal_driver.py raw DIR N                 raw SQLite alone (the reference of the HTTP runs)
 """
@@ -120,32 +120,34 @@ def submit(folder: Path, rounds: int, block: int) -> dict:
     return out
 
 
-def build(path: Path, entries: int) -> dict:
-    """A long game of Invincible, its largest state: random moves, an undo now and then (a run
-    of them when the game has ended, so it goes on), the table's timer running throughout."""
+def build(path: Path, depth: int) -> dict:
+    """A long game of Invincible, its largest state, ``depth`` effective actions deep: random
+    moves, and once the game has ended the table's timer (timer.add), the timer running
+    throughout; an undo now and then (8 in 100 entries), so its history is a real one."""
     catalog = Catalog()
     engine = catalog("invincible")
     rng = random.Random(11)
     started = time.perf_counter()
     clock = Clock()
+    entries = 1
     with Journal(path) as journal:
         session = Session(journal, catalog, clock=clock)
         session.start("invincible", engine.sample_options(rng), seed=11)
         session.submit(Action("timer.start", data={"name": "turn", "seconds": 3600}))
         undoable = 1
-        for _ in range(entries - 2):
+        while undoable < depth:
+            entries += 1
             state = session._top().game
             over = engine.outcome(state)["status"] != "playing"
             roll = rng.random()
-            if undoable and roll < (0.7 if over else 0.08):
+            if undoable and roll < 0.08:
                 session.submit(clock.follow(Action("undo")))
                 undoable -= 1
                 continue
             session.submit(clock.follow(ADD if over or roll < 0.3 else
                                         engine.sample_action(state, rng)))
             undoable += 1
-        depth = undoable
-    return {"seconds": time.perf_counter() - started, "depth": depth, "entries": entries}
+    return {"seconds": time.perf_counter() - started, "depth": undoable, "entries": entries}
 
 
 def start(path: Path, memory: bool) -> dict:
