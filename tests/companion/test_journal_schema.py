@@ -44,3 +44,28 @@ def test_no_index_of_entries_by_game_and_no_scan_of_the_entries(tmp_path, made):
                                                        (1, 1)[:query.count("?")]))
             assert "SCAN entries" not in plan, (query, plan)
             assert "SEARCH entries" in plan, (query, plan)
+
+
+def test_every_page_is_read_at_start_only_after_an_unclean_stop(tmp_path, monkeypatch):
+    """Start-up after a clean stop reads no page it does not need: SQLite's ``quick_check`` (the
+    whole file, from the SD card on a Pi) runs only where a write-ahead log says the last stop
+    was not clean, or when asked for."""
+    from companion import journal_schema
+    asked, prepare = [], journal_schema.prepare
+
+    def recorded(db, path, check):
+        asked.append(check)
+        prepare(db, path, check)
+    monkeypatch.setattr(journal_schema, "prepare", recorded)
+    clean, crashed = tmp_path / "clean.sqlite3", tmp_path / "crashed" / "journal.sqlite3"
+    crashed.parent.mkdir()
+    with Journal(clean) as journal:
+        journal.start_game("incredibles", {"players": ["dash"]}, 1, 1.0)
+        # a copy of the file and its log while it is open: what a power cut leaves
+        shutil.copy(clean, crashed)
+        shutil.copy(str(clean) + "-wal", str(crashed) + "-wal")
+    assert not Path(str(clean) + "-wal").exists()
+    Journal(clean).close()
+    Journal(crashed).close()
+    Journal(clean, check=True).close()
+    assert asked == [False, False, True, True]
