@@ -4,154 +4,54 @@ WAL mode with ``synchronous=FULL`` and one transaction per entry: with NORMAL a 
 transaction can roll back after a power loss. History is never rewritten: undo is an entry too.
 
 Damage is looked for where it would otherwise pass unseen. Each entry (and each game's record)
-carries a CRC-32 of what it says, so a flipped bit inside a payload is damage, not a move the
-rules refuse; payloads are read as bytes and decoded here, so bad UTF-8 is damage too, not an
-``OperationalError``; a game's entries must follow each other without a gap. Reading raises
+carries a CRC-32 of what it says (companion/journal_rows.py reads each row back, or refuses it
+as damaged); a game's entries must follow each other without a gap. Reading raises
 ``JournalDamage`` naming the first bad entry, and start-up recovers the intact prefix
 (companion/journal_recovery.py). Opening also reads the write-ahead log left by an unclean
 shutdown (companion/journal_wal.py): committed transactions that SQLite would silently drop
-because a frame before them is damaged are damage as well. ``check()`` looks at everything.
+because a frame before them is damaged are damage as well.
+
+What is checked when: after a clean stop (no write-ahead log beside the file) opening reads only
+the header, and the session reads and checks what it will trust (the games' records, the game
+in progress's entries, the snapshot it starts from); after an unclean stop SQLite's
+``quick_check`` reads every page and start-up reads every entry of every game. ``check()``
+looks at everything, on request (`companion journal check`, `companion doctor`).
+
+Writers share fsyncs (companion/journal_commit.py); the ``games`` row is written only when the
+game's result changes.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
-import zlib
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from companion import journal_wal, strict_json
-from companion.errors import BadJSON, JournalDamage, JournalError
+from companion import journal_health, journal_schema, journal_wal
+from companion.errors import JournalDamage, JournalError
+from companion.journal_commit import GroupCommit, Write
+from companion.journal_rows import (ENTRY_ROWS, GAME_ROWS, KINDS, MARKERS, SNAPSHOT_ROWS, Entry,
+                                    GameRecord, Health, Snapshot, encode, entry_text, game_crc,
+                                    insert_entry, insert_snapshot, read_entry, read_game,
+                                    read_snapshot, transaction)
+from companion.journal_schema import APPLICATION_ID
 
-APPLICATION_ID = 0x434D5031  # "CMP1": tells our journal from any other SQLite file
-SCHEMA_VERSION = 2           # 2: a CRC-32 on every entry and game record
-KINDS = ("action", "undo")
-MARKERS = ("game.start", "game.close")   # entries of the session's own, not replayed
-
-_SCHEMA = """
-CREATE TABLE games (
-    id         INTEGER PRIMARY KEY,
-    game       TEXT NOT NULL,
-    options    TEXT NOT NULL,
-    seed       INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    start_seq  INTEGER NOT NULL,
-    closed_at  REAL,
-    result     TEXT,
-    crc        INTEGER
-);
-CREATE TABLE entries (
-    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    kind    TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    at      REAL NOT NULL,
-    crc     INTEGER
-);
-CREATE INDEX entries_by_game ON entries(game_id, seq);
-"""
-_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN crc INTEGER; ALTER TABLE entries ADD COLUMN crc INTEGER;"}
-_COLUMNS = {"games": ["id", "game", "options", "seed", "started_at", "start_seq", "closed_at",
-                      "result", "crc"],
-            "entries": ["seq", "game_id", "kind", "payload", "at", "crc"]}
-GAME_ROWS = ("SELECT id, game, CAST(options AS BLOB), seed, started_at, start_seq, closed_at, "
-              "CAST(result AS BLOB), crc FROM games")
-ENTRY_ROWS = "SELECT seq, game_id, kind, CAST(payload AS BLOB), at, crc FROM entries"
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    started_at: float
-    start_seq: int
-    closed_at: float | None
-    result: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    at: float
-    game_id: int = 0
-
-
-@dataclass
-class Health:
-    """What ``check`` found; ``first_damaged`` is the first entry that cannot be trusted."""
-
-    games: int = 0
-    moves: int = 0               # entries the players made (starts and closes not counted)
-    last_seq: int = 0
-    problems: list[str] = field(default_factory=list)
-    first_damaged: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def entry_crc(seq: int, game_id: int, kind: str, payload: str, at: float) -> int:
-    return zlib.crc32(f"{seq}\x1f{game_id}\x1f{kind}\x1f{at!r}\x1f{payload}".encode())
-
-
-def game_crc(gid: int, game: str, options: str, seed: int, started_at: float, start_seq: int) -> int:
-    return zlib.crc32(f"{gid}\x1f{game}\x1f{options}\x1f{seed}\x1f{started_at!r}\x1f{start_seq}".encode())
-
-
-def read_entry(row: tuple) -> Entry:
-    """An entry from its row, or ValueError saying what about it is damaged."""
-    seq, game_id, kind, raw, at, crc = row
-    if not isinstance(raw, bytes):
-        raise ValueError("its payload is not text")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("its payload is not UTF-8") from None
-    if crc is not None and crc != entry_crc(seq, game_id, kind, text, at):
-        raise ValueError("its checksum does not match what it says")
-    try:
-        payload = strict_json.loads(text, what="its payload")
-    except BadJSON as exc:
-        raise ValueError(str(exc)) from None
-    if kind not in KINDS or not isinstance(payload, dict) or not isinstance(payload.get("type"), str):
-        raise ValueError("it is not a companion entry")
-    return Entry(seq, kind, payload, at, game_id)
-
-
-def read_game(row: tuple) -> GameRecord:
-    """A game's record from its row, or ValueError saying what about it is damaged."""
-    gid, game, options, seed, started_at, start_seq, closed_at, result, crc = row
-    try:
-        options_text = options.decode("utf-8")
-        result_text = result.decode("utf-8") if result is not None else None
-    except (AttributeError, UnicodeDecodeError):
-        raise ValueError("its options are not UTF-8 text") from None
-    if crc is not None and crc != game_crc(gid, game, options_text, seed, started_at, start_seq):
-        raise ValueError("its checksum does not match what it says")
-    try:
-        opts = strict_json.loads(options_text, what="its options")
-        outcome = strict_json.loads(result_text, what="its result") if result_text else None
-    except BadJSON as exc:
-        raise ValueError(str(exc)) from None
-    if not isinstance(opts, dict) or not isinstance(seed, int):
-        raise ValueError("it is not a companion game record")
-    return GameRecord(gid, game, opts, seed, started_at, start_seq, closed_at, outcome)
+__all__ = ["APPLICATION_ID", "KEEP", "MARKERS", "Entry", "GameRecord", "Health", "Journal",
+           "Snapshot"]
+log = logging.getLogger(__name__)
+KEEP = object()     # append's result: the game's row stays as it is
 
 
 class Journal:
-    """An append-only log of games and their entries in one SQLite file (or ``:memory:``)."""
+    """An append-only log of games and their entries in one SQLite file (or ``:memory:``).
 
-    def __init__(self, path: str | Path):
+    ``check``: read every page when opening (None: only after an unclean stop)."""
+
+    def __init__(self, path: str | Path, check: bool | None = None):
         self.path = str(path)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()          # the connection: one statement or transaction
         self._db: sqlite3.Connection | None = None
         self.wal: journal_wal.WalScan | None = None   # what the log of an unclean stop held
         try:
@@ -161,7 +61,9 @@ class Journal:
                 if self.wal is not None and self.wal.lost_commits:
                     raise JournalDamage(f"{self.path}: {self.wal.describe()}")
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._prepare()
+            journal_schema.prepare(self._db, self.path,
+                                   self.wal is not None if check is None else check)
+            self._writes = GroupCommit(self._commit, self.last_seq())
         except sqlite3.DatabaseError as exc:
             self.close()
             raise JournalDamage(f"{self.path} is not a usable companion journal ({exc})") from exc
@@ -169,95 +71,118 @@ class Journal:
             self.close()
             raise
 
-    def _prepare(self) -> None:
-        db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if app_id == 0 and not tables:
-            db.executescript(
-                "BEGIN IMMEDIATE;" + _SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
-                f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-            )
-        elif app_id != APPLICATION_ID:
-            if self._looks_like_ours():   # our tables under a damaged header
-                raise JournalDamage(f"{self.path}: the file's header is damaged "
-                                    f"(application id {app_id:#x})")
-            raise JournalError(
-                f"{self.path} is an SQLite file of another program (application_id {app_id:#x}), "
-                "not a companion journal; choose another data folder"
-            )
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            # A newer companion counts up by one; a number far beyond over our own tables is a
-            # flipped bit in the header.
-            if version > SCHEMA_VERSION + 64 and self._looks_like_ours():
-                raise JournalDamage(f"{self.path}: the file's header is damaged (schema {version})")
-            raise JournalError(
-                f"{self.path} was written by a newer companion (schema {version}, "
-                f"this one reads {SCHEMA_VERSION}); upgrade companion"
-            )
-        if self.path != ":memory:":
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise JournalError(f"{self.path}: could not switch to WAL mode (got {mode})")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise JournalDamage(f"{self.path} is damaged ({check})")
-        if 0 < version < SCHEMA_VERSION:
-            db.executescript("BEGIN IMMEDIATE;" + "".join(_MIGRATIONS[v] for v in
-                                                           range(version, SCHEMA_VERSION))
-                             + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+    # -- writing: queued, then committed together (companion/journal_commit.py) ----------------
 
-    def _looks_like_ours(self) -> bool:
-        for table, columns in _COLUMNS.items():
-            found = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
-            if found not in (columns, columns[:-1]):
-                return False
-        return True
+    @property
+    def on_durable(self) -> Callable[[list[Any]], None]:
+        """Called with the tokens of each committed batch, in order, before its writers return."""
+        return self._writes.on_durable
 
-    # -- writing: one transaction each ---------------------------------------------------
+    @on_durable.setter
+    def on_durable(self, callback: Callable[[list[Any]], None]) -> None:
+        self._writes.on_durable = callback
 
     def start_game(self, game: str, options: dict[str, Any], seed: int, at: float) -> GameRecord:
         """Close any open game and open a new one; returns its record."""
-        options_text = _encode(options, "the game's options")
-        with self._write() as db:
+        options_text = encode(options, "the game's options")
+        start = encode({"type": "game.start", "source": "session"}, "the entry")
+
+        def run(db: sqlite3.Connection, seq: int) -> int:
             db.execute("UPDATE games SET closed_at = ? WHERE closed_at IS NULL", (at,))
-            start_seq = self._next_seq(db)
             gid = (db.execute("SELECT MAX(id) FROM games").fetchone()[0] or 0) + 1
             db.execute(
                 "INSERT INTO games (id, game, options, seed, started_at, start_seq, crc) "
                 "VALUES (?,?,?,?,?,?,?)",
-                (gid, game, options_text, seed, at, start_seq,
-                 game_crc(gid, game, options_text, seed, at, start_seq)),
+                (gid, game, options_text, seed, at, seq,
+                 game_crc(gid, game, options_text, seed, at, seq)),
             )
             # The start takes a sequence number of its own, so every client sees the change.
-            self._insert(db, gid, "action", {"type": "game.start", "source": "session"}, at)
-        return self.game(gid)
+            insert_entry(db, seq, gid, "action", start, at)
+            return gid
 
-    def append(
-        self,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        at: float,
-        result: dict[str, Any] | None = None,
-    ) -> int:
-        """Append one entry (and the game's result when it changes); returns its seq."""
+        write = self._writes.add(run)
+        self.sync(write.seq)
+        return self.game(write.result)
+
+    def append(self, game_id: int, kind: str, payload: dict[str, Any], at: float,
+               result: Any = KEEP, snapshot: tuple[int, str, str] | None = None) -> int:
+        """Append one entry and return its seq once it is on disk (see ``queue``)."""
+        seq, _text = self.queue(game_id, kind, payload, at, result=result, snapshot=snapshot)
+        self.sync(seq)
+        return seq
+
+    def queue(self, game_id: int, kind: str, payload: dict[str, Any], at: float, *,
+              result: Any = KEEP, snapshot: tuple[int, str, str] | None = None,
+              token: Any = None) -> tuple[int, str]:
+        """Queue one entry; returns its seq and its text at once. It is on disk once
+        ``sync(seq)`` returns. ``result``: the game's outcome to record now (KEEP: unchanged);
+        ``snapshot``: (depth, made by, body) of the table after this entry; ``token`` goes to
+        ``on_durable``."""
         if kind not in KINDS:
             raise ValueError(f"unknown journal entry kind {kind!r}")
-        result_text = _encode(result, "the game's result") if result is not None else None
-        with self._write() as db:
-            seq = self._insert(db, game_id, kind, payload, at)
-            db.execute("UPDATE games SET result = ? WHERE id = ?", (result_text, game_id))
-            return seq
+        text = encode(payload, "the entry")
+        result_text = (KEEP if result is KEEP else
+                       None if result is None else encode(result, "the game's result"))
+
+        def run(db: sqlite3.Connection, seq: int) -> None:
+            crc = insert_entry(db, seq, game_id, kind, text, at)
+            if result_text is not KEEP:
+                db.execute("UPDATE games SET result = ? WHERE id = ?", (result_text, game_id))
+            if snapshot is not None:
+                insert_snapshot(db, seq, game_id, *snapshot, crc)
+
+        return self._writes.add(run, token).seq, text
+
+    def next_seq(self) -> int:
+        """The seq the next queued entry gets."""
+        return self._writes.queued_last + 1
+
+    def sync(self, seq: int) -> None:
+        """Return once entry ``seq`` is on disk; JournalError when its commit failed (then
+        nothing more is taken until ``reset_writes``)."""
+        self._writes.wait(seq)
+
+    def flush(self) -> None:
+        self._writes.flush()
+
+    @property
+    def broken(self) -> bool:
+        """A commit failed: what was queued after the last good one is not in the journal."""
+        return self._writes.broken
+
+    def reset_writes(self) -> None:
+        """Take writes again after a failed commit, numbered on from the journal's last entry."""
+        self._writes.reset(self.last_seq())
 
     def close_game(self, game_id: int, at: float) -> int:
         """Close (abandon or put away) a game; it stays in the history. Returns the new seq."""
-        with self._write() as db:
+        close = encode({"type": "game.close", "source": "session"}, "the entry")
+
+        def run(db: sqlite3.Connection, seq: int) -> None:
             db.execute("UPDATE games SET closed_at = ? WHERE id = ?", (at, game_id))
-            return self._insert(db, game_id, "action", {"type": "game.close", "source": "session"}, at)
+            insert_entry(db, seq, game_id, "action", close, at)
+
+        write = self._writes.add(run)
+        self.sync(write.seq)
+        return write.seq
+
+    def save_snapshot(self, seq: int, game_id: int, depth: int, made_by: str, body: str) -> None:
+        """A snapshot after an entry already on disk (start-up keeps what its replay made)."""
+        with self._lock:
+            db = self._conn()
+            crc = db.execute("SELECT crc FROM entries WHERE seq = ?", (seq,)).fetchone()
+            if crc is None or crc[0] is None:
+                return
+            with transaction(db):
+                db.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
+                insert_snapshot(db, seq, game_id, depth, made_by, body, crc[0])
+
+    def _commit(self, batch: list[Write]) -> None:
+        with self._lock:
+            db = self._conn()
+            with transaction(db):
+                for write in batch:
+                    write.result = write.run(db, write.seq)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -277,58 +202,56 @@ class Journal:
         return [self._checked_game(r) for r in rows]
 
     def entries(self, game_id: int) -> list[Entry]:
-        """The game's entries after its start, oldest first; JournalDamage at the first one
-        that is damaged or missing."""
+        """The game's entries after its start, oldest first, each parsed; JournalDamage at the
+        first one that is damaged or missing."""
         record = self.game(game_id)
+        return [read_entry(row) for row in self._game_rows(record)]
+
+    def steps(self, record: GameRecord) -> list[tuple[int, str, str]]:
+        """(seq, kind, payload text) of the game's entries after its start, checked as
+        ``entries`` checks them but parsed only where no checksum vouches for the text: what
+        start-up reads of a game of thousands of actions."""
         out = []
-        expected = record.start_seq
-        for entry in self._game_entries(record):
-            if entry.seq != expected:
-                raise JournalDamage(f"{self.path}: entries {expected} to {entry.seq - 1} of game "
-                                    f"{game_id} are missing", seq=expected)
-            expected += 1
-            if entry.seq == record.start_seq:
-                if entry.payload.get("type") != "game.start":
-                    raise JournalDamage(f"{self.path}: game {game_id} does not begin with its "
-                                        "start", seq=entry.seq)
-                continue
-            if entry.payload.get("type") not in MARKERS:
-                out.append(entry)
-        if expected == record.start_seq:
-            raise JournalDamage(f"{self.path}: game {game_id} has lost its start entry",
-                                seq=record.start_seq)
+        for row in self._game_rows(record):
+            seq, _gid, kind, _raw, _at, crc = row
+            out.append((seq, kind, entry_text(row) if crc is not None else
+                        encode(read_entry(row).payload, "the entry")))
         return out
+
+    def snapshots(self, game_id: int) -> dict[int, int]:
+        """seq -> depth of the game's snapshots (their bodies are read by ``snapshot``)."""
+        with self._lock:
+            try:
+                rows = self._conn().execute("SELECT seq, depth FROM snapshots WHERE game_id = ?",
+                                            (game_id,)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                log.warning("%s: the snapshots cannot be read (%s); replaying instead", self.path, exc)
+                return {}
+        return {seq: depth for seq, depth in rows if isinstance(seq, int) and isinstance(depth, int)}
+
+    def snapshot(self, seq: int) -> Snapshot | None:
+        """The snapshot after entry ``seq``, or None when there is none or it is damaged (a
+        damaged one is never used: the entries are replayed instead)."""
+        try:
+            row = self._one(SNAPSHOT_ROWS + " WHERE s.seq = ?", (seq,))
+            return read_snapshot(row) if row is not None else None
+        except (ValueError, JournalDamage) as exc:
+            log.warning("%s: the snapshot after entry %s is damaged (%s); replaying instead",
+                        self.path, seq, exc)
+            return None
 
     def last_seq(self) -> int:
         row = self._one("SELECT MAX(seq) FROM entries")
         return row[0] or 0
 
     def check(self, full: bool = False) -> Health:
-        """Look at every game and every entry (and, with ``full``, every page of the file)."""
-        health = Health()
-        if self.wal is not None and self.wal.lost_commits:
-            health.problems.append(self.wal.describe())
-        pragma = "integrity_check" if full else "quick_check"
-        try:
-            with self._lock:
-                rows = self._conn().execute(f"PRAGMA {pragma}").fetchall()
-            if [r[0] for r in rows] != ["ok"]:
-                health.problems.append("SQLite finds the file damaged: "
-                                       + "; ".join(r[0] for r in rows[:3]))
-            games = self.history(limit=1 << 30)
-        except (sqlite3.DatabaseError, JournalDamage) as exc:
-            health.problems.append(str(exc))
-            return health
-        health.games = len(games)
-        for record in reversed(games):
-            try:
-                health.moves += len(self.entries(record.id))
-            except JournalDamage as exc:
-                health.problems.append(str(exc).replace(self.path + ": ", ""))
-                health.first_damaged = min(filter(None, (health.first_damaged, exc.seq)),
-                                           default=None)
-        health.last_seq = self.last_seq()
-        return health
+        """Look at every game, entry and snapshot (with ``full``, every page of the file)."""
+        return journal_health.check(self, full)
+
+    def pragma(self, name: str) -> list[str]:
+        """What SQLite answers to ``PRAGMA name`` (quick_check, integrity_check), a line a row."""
+        with self._lock:
+            return [str(r[0]) for r in self._conn().execute(f"PRAGMA {name}").fetchall()]
 
     def check_entries(self) -> None:
         """Read every game's entries (after an unclean stop); JournalDamage at the first bad one."""
@@ -374,7 +297,9 @@ class Journal:
             except sqlite3.DatabaseError as exc:
                 raise JournalDamage(f"{self.path}: cannot be read ({exc})") from exc
 
-    def _game_entries(self, record: GameRecord) -> Iterator[Entry]:
+    def _game_rows(self, record: GameRecord) -> Iterator[tuple]:
+        """The game's rows after its start, each one's checksum checked; JournalDamage at the
+        first that is damaged, missing or out of its game."""
         # By seq (the table itself, not the index): the game's rows up to the next game's start.
         with self._lock:
             try:
@@ -385,16 +310,32 @@ class Journal:
             except sqlite3.DatabaseError as exc:
                 raise JournalDamage(f"{self.path}: the entries of game {record.id} cannot be "
                                     f"read ({exc})", seq=record.start_seq) from exc
+        expected = record.start_seq
         for row in rows:
+            seq = row[0]
             try:
-                entry = read_entry(row)
+                text = entry_text(row)
+                if row[5] is None or seq == record.start_seq or '"type": "game.' in text:
+                    kind = read_entry(row).payload["type"]   # no checksum, or perhaps a marker
+                else:
+                    kind = None
             except ValueError as exc:
-                raise JournalDamage(f"{self.path}: entry {row[0]} is damaged ({exc})",
-                                    seq=row[0]) from None
-            if entry.game_id != record.id:
-                raise JournalDamage(f"{self.path}: entry {row[0]} belongs to no game in order",
-                                    seq=row[0])
-            yield entry
+                raise JournalDamage(f"{self.path}: entry {seq} is damaged ({exc})", seq=seq) from None
+            if row[1] != record.id:
+                raise JournalDamage(f"{self.path}: entry {seq} belongs to no game in order", seq=seq)
+            if seq != expected:
+                raise JournalDamage(f"{self.path}: entries {expected} to {seq - 1} of game "
+                                    f"{record.id} are missing", seq=expected)
+            expected += 1
+            if seq == record.start_seq:
+                if kind != "game.start":
+                    raise JournalDamage(f"{self.path}: game {record.id} does not begin with its "
+                                        "start", seq=seq)
+            elif kind not in MARKERS:
+                yield row
+        if expected == record.start_seq:
+            raise JournalDamage(f"{self.path}: game {record.id} has lost its start entry",
+                                seq=record.start_seq)
 
     def _checked_game(self, row: tuple) -> GameRecord:
         try:
@@ -402,36 +343,3 @@ class Journal:
         except ValueError as exc:
             raise JournalDamage(f"{self.path}: game {row[0]}'s record is damaged ({exc})",
                                 seq=row[5] if isinstance(row[5], int) else None) from None
-
-    def _insert(self, db: sqlite3.Connection, game_id: int, kind: str, payload: dict[str, Any],
-                at: float) -> int:
-        text = _encode(payload, "the entry")
-        seq = self._next_seq(db)
-        db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
-                   (seq, game_id, kind, text, at, entry_crc(seq, game_id, kind, text, at)))
-        return seq
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    @staticmethod
-    def _next_seq(db: sqlite3.Connection) -> int:
-        row = db.execute("SELECT MAX(seq) FROM entries").fetchone()
-        return (row[0] or 0) + 1
-
-
-def _encode(value: Any, what: str) -> str:
-    """Strict JSON for the journal: what cannot be sent to a client is never written."""
-    try:
-        return strict_json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError) as exc:
-        raise JournalError(f"{what} is not plain JSON ({exc}); nothing was written") from exc

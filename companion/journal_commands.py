@@ -22,7 +22,8 @@ from typing import Any, Iterator
 from companion import backups as backups_mod
 from companion.errors import CompanionError, JournalDamage, JournalError
 from companion.journal import MARKERS, Health, Journal
-from companion.journal_recovery import DataLock, RecoveryLog, read_copy, open_journal
+from companion.journal_copies import read_copy
+from companion.journal_recovery import DataLock, RecoveryLog, open_journal
 
 JOURNAL = "journal.sqlite3"
 

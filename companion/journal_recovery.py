@@ -14,6 +14,7 @@ Recovery writes a fresh journal beside the damaged one and swaps it in (the dama
 -wal and -shm go to ``<data>/damaged/<time>/``, with every older backup: entries after the
 cut get numbers again, and an old backup must never be mistaken for this journal's past).
 A record of it goes to ``<data>/recoveries.json``, for the table's notice and `companion doctor`.
+Reading the copies, choosing the prefix and writing it are companion/journal_copies.py's part.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from typing import Any, Callable
 
 from companion import journal_wal
 from companion.errors import JournalDamage, JournalError
-from companion.journal import (ENTRY_ROWS, GAME_ROWS, Journal, entry_crc, game_crc, read_entry,
-                               read_game)
+from companion.journal import Journal
+from companion.journal_copies import agrees, prefix, read_copy, runs, scratch_copy, write_fresh
 from companion.paths import fsync
 
 log = logging.getLogger(__name__)
@@ -76,16 +77,6 @@ class Recovery:
         return f"{copy.parent.name}/{copy.name}"
 
 
-@dataclass
-class _Copy:
-    """The intact rows one copy of the journal holds."""
-
-    label: str
-    games: dict[int, tuple] = field(default_factory=dict)      # id -> raw row (texts decoded)
-    entries: dict[int, tuple] = field(default_factory=dict)    # seq -> raw row
-    seen: int = 0
-
-
 def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
             backups: list[Path] = (), found: Path | None = None,
             now: Callable[[], float] = time.time) -> Recovery:
@@ -102,24 +93,24 @@ def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
             shutil.copy2(src, aside / src.name)
     copies, lost_commits, mended_seen = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="companion-recover-") as scratch:
-        native = _scratch_copy(aside, path.name, Path(scratch) / "native")
+        native = scratch_copy(aside, path.name, Path(scratch) / "native")
         copies.append(read_copy(native, "the journal"))
         wal = aside / (path.name + "-wal")
         scan = journal_wal.scan(wal) if wal.exists() else None
         if scan is not None and (scan.lost_commits or scan.valid < scan.frames):
             lost_commits = scan.lost_commits
-            mended = _scratch_copy(aside, path.name, Path(scratch) / "mended", wal_fix=True)
+            mended = scratch_copy(aside, path.name, Path(scratch) / "mended", wal_fix=True)
             copies.append(read_copy(mended, "its write-ahead log, mended"))
             mended_seen = copies[-1].seen
         for backup in backups:
             copy = read_copy(Path(backup), f"the backup {Path(backup).name}")
-            if _agrees(copies[0], copy):
+            if agrees(copies[0], copy):
                 copies.append(copy)
             else:
                 log.warning("recovery: %s disagrees with the journal; not used", backup)
-        games, entries, used = _prefix(copies, first_bad)
+        games, entries, used = prefix(copies, first_bad)
         tmp = path.with_name(path.name + ".recovering")
-        _write(tmp, games, entries)
+        write_fresh(tmp, games, entries)
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)   # copied aside above
     os.replace(tmp, path)
@@ -133,7 +124,7 @@ def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
         # the mended log held nothing readable: count its lost commits as lost entries
         seen = max(seen, copies[0].seen + lost_commits)
     result = Recovery(at, reason, str(aside), len(entries), max(entries, default=0), seen,
-                      _runs(set(range(1, seen + 1)) - set(entries)), len(games),
+                      runs(set(range(1, seen + 1)) - set(entries)), len(games),
                       [c.label for c in copies if c.label in used])
     (aside / "REPORT.txt").write_text(result.text() + "\n", encoding="utf-8")
     log.warning("%s", result.text())
@@ -173,7 +164,7 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
                     step.reason = f"{report.reason}; then {step.reason}"
                     step.damaged_copy = report.damaged_copy
                     step.seen_through = max(step.seen_through, report.seen_through)
-                    step.lost = _runs({n for a, b in report.lost + step.lost
+                    step.lost = runs({n for a, b in report.lost + step.lost
                                        for n in range(a, b + 1)})
                     step.sources = list(dict.fromkeys(report.sources + step.sources))
                 report = step
@@ -264,7 +255,7 @@ class DataLock:
         return False
 
 
-# -- the copies ---------------------------------------------------------------------------------
+# -- where the damaged files go ------------------------------------------------------------------
 
 def _aside(folder: Path, at: float) -> Path:
     base = folder / time.strftime("%Y%m%d-%H%M%S", time.localtime(at))
@@ -274,133 +265,3 @@ def _aside(folder: Path, at: float) -> Path:
         target = base.with_name(f"{base.name}-{n}")
     target.mkdir(parents=True)
     return target
-
-
-def _scratch_copy(aside: Path, name: str, folder: Path, wal_fix: bool = False) -> Path:
-    folder.mkdir()
-    db = folder / name
-    if (aside / name).exists():
-        shutil.copyfile(aside / name, db)
-    wal = aside / (name + "-wal")
-    if wal.exists():
-        if wal_fix:
-            journal_wal.repair(wal, Path(str(db) + "-wal"))
-        else:
-            shutil.copyfile(wal, Path(str(db) + "-wal"))
-    return db
-
-
-def read_copy(path: Path, label: str) -> _Copy:
-    """Every intact game record and entry one file holds, as far as it can be read."""
-    copy = _Copy(label)
-    if not path.exists():
-        return copy
-    try:
-        db = sqlite3.connect(path)
-    except sqlite3.DatabaseError:
-        return copy
-    try:
-        for row in db.execute(GAME_ROWS + " ORDER BY id"):
-            try:
-                record = read_game(row)
-            except ValueError:
-                continue
-            copy.games[record.id] = (record.id, record.game, row[2].decode(), record.seed,
-                                     record.started_at, record.start_seq, record.closed_at,
-                                     row[7].decode() if row[7] is not None else None)
-        rows = 0
-        for row in db.execute(ENTRY_ROWS + " ORDER BY seq"):
-            rows += 1
-            try:
-                entry = read_entry(row)
-            except ValueError:
-                # a damaged row still says how far the journal went, unless its number is
-                # what the damage hit
-                if isinstance(row[0], int) and row[0] <= max(copy.entries, default=0) + rows:
-                    copy.seen = max(copy.seen, row[0])
-                continue
-            copy.seen = max(copy.seen, entry.seq)
-            copy.entries[entry.seq] = (entry.seq, entry.game_id, entry.kind, row[3].decode(), entry.at)
-    except sqlite3.DatabaseError as exc:
-        log.info("recovery: %s readable only in part (%s)", label, exc)
-    finally:
-        db.close()
-    return copy
-
-
-def _agrees(primary: _Copy, other: _Copy) -> bool:
-    """A backup belongs to this journal when the entries both hold intact are the same."""
-    return all(primary.entries[s] == row for s, row in other.entries.items() if s in primary.entries)
-
-
-def _prefix(copies: list[_Copy], first_bad: int | None) -> tuple[dict, dict, set[str]]:
-    """Game by game (each replays from its own start), the longest run of entries from the
-    game's start, each from the first copy that holds it intact; a game whose record or start
-    entry no copy holds intact is left out. ``first_bad`` (an entry the rules refused) ends
-    its game's run."""
-    records: dict[int, tuple] = {}
-    for copy in copies:
-        for gid, row in copy.games.items():
-            records.setdefault(gid, row)
-    games: dict[int, tuple] = {}
-    entries: dict[int, tuple] = {}
-    used: set[str] = set()
-    for gid in sorted(records):
-        seq = records[gid][5]
-        while seq != first_bad:
-            found = next(((c, c.entries[seq]) for c in copies
-                          if seq in c.entries and c.entries[seq][1] == gid), None)
-            if found is None:
-                break
-            copy, row = found
-            if seq == records[gid][5] and json.loads(row[3]).get("type") != "game.start":
-                break
-            entries[seq] = row
-            used.add(copy.label)
-            seq += 1
-        if seq > records[gid][5]:
-            games[gid] = records[gid]
-    return games, entries, used
-
-
-def _runs(numbers: set[int]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for n in sorted(numbers):
-        if out and out[-1][1] == n - 1:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return out
-
-
-def _write(tmp: Path, games: dict[int, tuple], entries: dict[int, tuple]) -> None:
-    """The kept prefix as a fresh journal (every row with its CRC, legacy rows too)."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(tmp) + suffix).unlink(missing_ok=True)
-    with Journal(tmp) as fresh:
-        db = fresh._conn()
-        db.execute("BEGIN IMMEDIATE")
-        order = sorted(games)
-        for i, gid in enumerate(order):
-            _, game, options, seed, started_at, start_seq, closed_at, result = games[gid]
-            last = i == len(order) - 1
-            if last:
-                end = max(s for s in entries if entries[s][1] == gid)
-                closed = json.loads(entries[end][3]).get("type") == "game.close"
-                closed_at = (closed_at or entries[end][4]) if closed else None
-                if not closed:
-                    result = None        # the game's outcome is the session's to work out again
-            else:
-                closed_at = closed_at or games[order[i + 1]][4]
-            db.execute("INSERT INTO games (id, game, options, seed, started_at, start_seq, "
-                       "closed_at, result, crc) VALUES (?,?,?,?,?,?,?,?,?)",
-                       (gid, game, options, seed, started_at, start_seq, closed_at, result,
-                        game_crc(gid, game, options, seed, started_at, start_seq)))
-        for seq in sorted(entries):
-            _, gid, kind, payload, at = entries[seq]
-            db.execute("INSERT INTO entries (seq, game_id, kind, payload, at, crc) VALUES (?,?,?,?,?,?)",
-                       (seq, gid, kind, payload, at, entry_crc(seq, gid, kind, payload, at)))
-        db.execute("COMMIT")
-        if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise JournalError(f"{tmp}: the rebuilt journal does not check out")
-

@@ -1,10 +1,19 @@
 """The session: checks each action against the game's rules, journals it, applies it, publishes.
 
 State is a pure function of the journal: ``fold(step, actions, setup(seed))``, with ``step`` in
-companion/fold.py. The session keeps what the fold does not: the lock, the journal, the stack of
-states and publishing. Each effective action keeps the table after it on a stack, so undo pops in
-constant time and the journal only gains an undo entry; at start-up the stack is rebuilt by
-replaying the journal.
+companion/fold.py. The session keeps what the fold does not: the order of the table's changes
+(its lock), the journal, what undo can take back (companion/history.py: no table kept per
+action, snapshots in the journal) and each change's view, made once (companion/views.py).
+
+An action is checked, applied and queued for the journal under the lock, so the journal's
+order is the order the actions were applied in; then the lock is let go and the action waits
+for its fsync, which it may share with other clients' actions (companion/journal_commit.py).
+Nothing is answered or published before it is on disk, and changes are published in the
+journal's order: every screen shows only what the journal has. An action applies on top of one
+still waiting for its fsync and is queued behind it; if that commit fails, both fail, and the
+session reads the journal again before taking another. An action sent with ``if_seq`` first
+waits until every change queued before it is on disk, so a client is only told of a conflict
+with a change it could have seen.
 """
 
 from __future__ import annotations
@@ -15,26 +24,23 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from companion import dice_reads, fold
+from companion import dice_reads, fold, snapshots
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
                               NoGame, SetupError)
 from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
-from companion.journal import GameRecord, Journal
+from companion.history import History, Step
+from companion.journal import KEEP, GameRecord, Journal
 from companion.refusals import Refusals
 from companion.rng import rng_for
+from companion.views import Change, View, Views
 
 log = logging.getLogger(__name__)
-@dataclass
-class _Step:
-    seq: int
-    action: Action
-    table: Table
+Sink = Callable[[Change], None]
 
 
 class Session:
@@ -45,44 +51,45 @@ class Session:
         self.read_threshold = read_threshold
         self.catalog = catalog
         self.clock = clock
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
+        self._lock = threading.RLock()          # the order of changes: apply, then queue
+        self._shown = threading.Condition()     # the latest change on disk, for wait()
         self._bus = EventBus()
         self.refusals = Refusals()     # news of a moment: never journaled, never in the view
+        self._sinks: list[Sink] = []
+        self._views = Views()
         self._record: GameRecord | None = None
         self._engine: Game | None = None
-        self._base: Table | None = None
-        self._stack: list[_Step] = []
-        self._seq = 0
-        self._view: dict[str, Any] | None = None
+        self._stack: History | None = None
+        self._seq = 0                            # the latest change queued for the journal
+        self._written: Any = None                # the result the journal's games row holds
         self._notices: list[dict[str, Any]] = []   # recovery notices: in the view until read
+        self._latest: Change | None = None       # the latest change on disk: what all see
+        journal.on_durable = self._durable
         self._load()
 
     # -- start-up: replay the journal ----------------------------------------------------------
 
     def _load(self) -> None:
-        """Replay the current game. An entry the rules refuse on replay was accepted when it was
-        written, so the journal no longer says what happened: that is JournalDamage (start-up
-        recovers what comes before it), never a rules message about a move nobody made."""
+        """Rebuild the game in progress from the journal: its effective actions, replayed from
+        the deepest usable snapshot. An entry the rules refuse on replay was accepted when it
+        was written, so the journal no longer says what happened: that is JournalDamage
+        (start-up recovers what comes before it), never a rules message about a move nobody
+        made."""
         with self._lock:
             self._seq = self.journal.last_seq()
+            self._record = self._engine = self._stack = None
             record = self.journal.current_game()
             if record is not None:
                 self._begin(record)
-                for entry in self.journal.entries(record.id):
-                    if entry.kind == "undo":
-                        if self._stack:
-                            self._stack.pop()
-                        continue
-                    try:
-                        action = Action.from_json(entry.payload)
-                        table = self._apply(self._top(), action)
-                    except Exception as exc:  # noqa: BLE001 - any refusal here is damage
-                        raise JournalDamage(
-                            f"{self.journal.path}: entry {entry.seq} ({entry.payload.get('type')}) "
-                            f"cannot be replayed: {exc}", seq=entry.seq, refused=True) from exc
-                    self._stack.append(_Step(entry.seq, action, table))
-            self._refresh()
+                steps: list[Step] = []
+                for seq, kind, text in self.journal.steps(record):
+                    if kind != "undo":
+                        steps.append((seq, text))
+                    elif steps:
+                        steps.pop()
+                self._stack.restore(steps, self.journal.snapshots(record.id))
+                self._keep_checkpoint()
+            self._show(self._make_change(self.clock()))
 
     def _begin(self, record: GameRecord) -> None:
         engine = self.catalog(record.game)     # an engine this build lacks is no damage
@@ -91,14 +98,41 @@ class Session:
         except Exception as exc:  # noqa: BLE001 - it was set up once: the record is damaged
             raise JournalDamage(f"{self.journal.path}: game {record.id} cannot be set up again: "
                                 f"{exc}", seq=record.start_seq) from exc
-        self._record, self._engine = record, engine
-        self._base, self._stack = Table(game), []
+        self._record, self._engine, self._written = record, engine, record.result
+        self._stack = History(Table(game), self._replay, self._fetch)
+
+    def _replay(self, table: Table, depth: int, step: Step) -> Table:
+        seq, text = step
+        payload = json.loads(text)
+        try:
+            return self._step(table, Action.from_json(payload), depth)
+        except Exception as exc:  # noqa: BLE001 - any refusal here is damage
+            raise JournalDamage(
+                f"{self.journal.path}: entry {seq} ({payload.get('type')}) cannot be replayed: "
+                f"{exc}", seq=seq, refused=True) from exc
+
+    def _fetch(self, seq: int, depth: int) -> Table | None:
+        return snapshots.fetch(self.journal, self._engine, self.read_threshold,
+                               self._record.id, self._stack.first, seq, depth)
+
+    def _keep_checkpoint(self) -> None:
+        """After a start-up that had to replay past a checkpoint (no usable snapshot: new code,
+        new data), save the deepest one so the next start-up does not replay it all again."""
+        found = self._stack.unsaved_checkpoint()
+        if found is None:
+            return
+        depth, (seq, _text), table = found
+        body = snapshots.save(self._engine, table)
+        if body is not None:
+            self.journal.save_snapshot(seq, self._record.id, depth,
+                                       snapshots.made_by(self._engine, self.read_threshold), body)
+            self._stack.saved(depth)
 
     # -- the public surface ---------------------------------------------------------------------
 
     @property
     def seq(self) -> int:
-        return self._seq
+        return self._latest.seq
 
     def start(self, game: str, options: dict[str, Any] | None = None,
               seed: int | None = None) -> dict[str, Any]:
@@ -117,75 +151,55 @@ class Session:
             options = engine.prepare_options(options, self.history(limit=200))
             engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
         with self._lock:
+            self._heal()
             record = self.journal.start_game(game, options, seed, self.clock())
             self._begin(record)
             self._seq = record.start_seq
-            self._changed_now()
-            return self.view()
+            return View.of(self._show(self._make_change(self.clock())))
 
     def close_game(self) -> dict[str, Any]:
         with self._lock:
+            self._heal()
             if self._record is None:
                 raise NoGame("no game is in progress")
             self._seq = self.journal.close_game(self._record.id, self.clock())
-            self._record = self._engine = self._base = None
-            self._stack = []
-            self._changed_now()
-            return self.view()
+            self._record = self._engine = self._stack = None
+            return View.of(self._show(self._make_change(self.clock())))
 
-    def submit(self, action: Action | dict[str, Any], if_seq: int | None = None) -> dict[str, Any]:
-        """Check, journal, apply and publish one action; returns the new view.
+    def submit(self, action: Action | dict[str, Any], if_seq: int | None = None) -> View:
+        """Check, journal, apply and publish one action; returns the new view (its bytes as
+        ``.body``).
 
         Raises BadAction or IllegalAction (nothing journaled), Conflict when ``if_seq`` is
         stale, NoGame when no game is in progress. Returns only once the journal has it on disk.
         """
         if not isinstance(action, Action):
             action = Action.from_json(action)
-        with self._lock:
-            if self._record is None:
-                raise NoGame("no game is in progress: start one first")
-            if if_seq is not None and if_seq != self._seq:
-                raise Conflict(
-                    f"the table changed since you looked (now at {self._seq}, you saw {if_seq}): "
-                    "look again and retry"
-                )
-            now = self.clock()
-            action = action.stamped(now)
-            if action.type == "undo":
-                if not self._stack:
-                    raise IllegalAction("there is nothing to undo since the game started")
-                undone = self._stack[-1]
-                self._seq = self.journal.append(
-                    self._record.id, "undo", {"type": "undo", "undoes": undone.seq,
-                                              "source": action.source}, now,
-                    result=self._result(self._stack[-2].table if len(self._stack) > 1
-                                        else self._base),
-                )
-                self._stack.pop()
-            else:
-                with _refused_unless_clean(BadAction, action.type):
-                    table = self._apply(self._top(), action)
-                self._seq = self.journal.append(
-                    self._record.id, "action", action.to_json(), now, result=self._result(table)
-                )
-                self._stack.append(_Step(self._seq, action, table))
-            self._changed_now()
-            return self.view()
+        while True:
+            with self._lock:
+                self._heal()
+                if self._record is None:
+                    raise NoGame("no game is in progress: start one first")
+                before = self._seq
+                if if_seq is None or self._latest.seq == before:
+                    if if_seq is not None and if_seq != before:
+                        raise Conflict(
+                            f"the table changed since you looked (now at {before}, you saw "
+                            f"{if_seq}): look again and retry")
+                    change = self._queue(action.stamped(self.clock()))
+                    break
+            self.journal.sync(before)          # if_seq: what it is compared with, on disk
+        self.journal.sync(change.seq)
+        return View.of(change)
 
     def view(self) -> dict[str, Any]:
         """What every client sees: seq, game, state, expect, reminders, timers, outcome."""
-        with self._lock:
-            view = dict(self._view)
-        timers = view.pop("_timers")
-        now = self.clock()
-        view["now"] = now
-        view["timers"] = {name: t.to_json(now) for name, t in timers.items()}
-        return view
+        return self._latest.at(self.clock())
 
     def wait(self, after_seq: int, timeout: float) -> dict[str, Any] | None:
         """Block until the seq passes ``after_seq`` (or the timeout); the latest view wins."""
-        with self._changed:
-            if not self._changed.wait_for(lambda: self._seq > after_seq, timeout):
+        with self._shown:
+            if not self._shown.wait_for(lambda: self._latest.seq > after_seq, timeout):
                 return None
         return self.view()
 
@@ -193,22 +207,26 @@ class Session:
         """What the table must be told that is not the game (a journal recovered at start-up):
         in every view as ``notices`` until cleared."""
         with self._lock:
+            self._heal()
+            self.journal.flush()               # the table shown must be on disk
             self._notices = list(notices)
-            self._refresh()
+            self._show(self._make_change(self.clock()))
 
     def add_listener(self, listener: Listener) -> None:
+        """``listener(view)`` on the event bus's thread after every change (LEDs, backups)."""
         self._bus.add(listener)
 
     def remove_listener(self, listener: Listener) -> None:
         self._bus.remove(listener)
 
+    def add_sink(self, sink: Sink) -> None:
+        """``sink(change)`` right after each change is on disk, in order, on the thread that
+        committed it: keep it to handing the bytes on (the event streams' hub)."""
+        self._sinks.append(sink)
+
     def undo_preview(self) -> dict[str, Any] | None:
         """The action an undo would take back, so a control can say what it will undo."""
-        with self._lock:
-            if not self._stack:
-                return None
-            step = self._stack[-1]
-            return {"seq": step.seq, "action": step.action.to_json()}
+        return self._latest.view.get("undo")
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         return [
@@ -238,15 +256,6 @@ class Session:
                 except (IllegalAction, BadAction, NoGame):
                     pass  # the timer changed under us; the next tick looks again
 
-    # -- internals ------------------------------------------------------------------------------
-
-    def _top(self) -> Table | None:
-        return self._stack[-1].table if self._stack else self._base
-
-    def _apply(self, table: Table, action: Action) -> Table:
-        rng = rng_for(self._record.seed, len(self._stack))
-        return fold.step(self._engine, table, action, rng, self.read_threshold)
-
     def confirm_read(self, read_id: str, faces: list[str] | None = None,
                      source: str = "dashboard") -> dict[str, Any]:
         """The players confirm (or correct, die by die) the waiting camera read with one tap.
@@ -256,39 +265,89 @@ class Session:
             data["faces"] = faces
         return self.submit(Action("dice.confirm", data=data, source=source))
 
-    def _result(self, table: Table) -> dict[str, Any] | None:
-        return self._engine.outcome(table.game)
+    # -- internals ------------------------------------------------------------------------------
 
-    def _changed_now(self) -> None:
-        self._refresh()
-        self._changed.notify_all()
-        self._bus.publish(self.view())
+    def _top(self) -> Table | None:
+        return self._stack.top() if self._stack is not None else None
 
-    def _refresh(self) -> None:
+    def _step(self, table: Table, action: Action, depth: int) -> Table:
+        rng = rng_for(self._record.seed, depth)
+        return fold.step(self._engine, table, action, rng, self.read_threshold)
+
+    def _queue(self, action: Action) -> Change:
+        """Apply ``action`` (stamped) to the top and queue its entry; under the lock."""
+        stack, record, now = self._stack, self._record, action.at
+        seq = self.journal.next_seq()
+        snapshot = None
+        if action.type == "undo":
+            if stack.depth == 0:
+                raise IllegalAction("there is nothing to undo since the game started")
+            undone = stack.top_step()[0]
+            table = stack.table_at(stack.depth - 1)
+            below = stack.steps[-2] if stack.depth > 1 else None
+            change = self._views.change(seq, record, self._engine, table, _undo(below),
+                                        self._notices, now)
+            kind, payload = "undo", {"type": "undo", "undoes": undone, "source": action.source}
+        else:
+            with _refused_unless_clean(BadAction, action.type):
+                table = self._step(stack.top(), action, stack.depth)
+                change = self._views.change(seq, record, self._engine, table,
+                                            {"seq": seq, "action": action.to_json()},
+                                            self._notices, now)
+            kind, payload = "action", action.to_json()
+            if stack.needs_snapshot(stack.depth + 1):
+                body = snapshots.save(self._engine, table)
+                if body is not None:
+                    snapshot = (stack.depth + 1,
+                                snapshots.made_by(self._engine, self.read_threshold), body)
+        result = KEEP
+        if change.outcome != self._written:
+            result = self._written = change.outcome
+        queued, text = self.journal.queue(record.id, kind, payload, now, result=result,
+                                          snapshot=snapshot, token=change)
+        assert queued == seq, (queued, seq)    # every write is queued under this lock
+        if kind == "undo":
+            stack.pop()
+        else:
+            stack.push(seq, text, table, saved=snapshot is not None)
+        self._seq = seq
+        return change
+
+    def _heal(self) -> None:
+        """After a failed commit: read the journal again, so the table is what it holds."""
+        if self.journal.broken:
+            log.warning("a journal write failed: reading the journal again")
+            self.journal.reset_writes()
+            self._load()
+
+    def _make_change(self, now: float) -> Change:
         table = self._top()
         if table is None:
-            self._view = {"seq": self._seq, "game": None, "state": None, "expect": None,
-                          "reminders": [], "timers": {}, "outcome": None, "undo": None, "dice_read": None,
-                          "last_roll": None, "notices": self._notices, "_timers": {}}
-            return
-        engine = self._engine
-        timers = {**table.timers, **engine.timers(table.game)}
-        self._view = {
-            "seq": self._seq,
-            "game": self._record.game,
-            "game_id": self._record.id,
-            "title": engine.title,
-            "state": engine.to_json(table.game),
-            "expect": engine.expect(table.game),
-            "reminders": engine.reminders(table.game),
-            "timers": {},
-            "outcome": engine.outcome(table.game),
-            "undo": self.undo_preview(),
-            "dice_read": table.dice_read,
-            "last_roll": table.last_roll,
-            "notices": self._notices,
-            "_timers": timers,
-        }
+            return Views.empty(self._seq, self._notices, now)
+        return self._views.change(self._seq, self._record, self._engine, table,
+                                  _undo(self._stack.top_step()), self._notices, now)
+
+    def _durable(self, changes: list[Change]) -> None:
+        """The journal has these on disk (in order): show them."""
+        for change in changes:
+            self._show(change)
+
+    def _show(self, change: Change) -> Change:
+        with self._shown:
+            self._latest = change
+            self._shown.notify_all()
+        for sink in self._sinks:
+            try:
+                sink(change)
+            except Exception:  # a sink's bug must not stop the others
+                log.exception("sink %r failed on change %s", sink, change.seq)
+        self._bus.publish(change.view)
+        return change
+
+
+def _undo(step: Step | None) -> dict[str, Any] | None:
+    """What an undo would take back, for the view."""
+    return None if step is None else {"seq": step[0], "action": json.loads(step[1])}
 
 
 @contextmanager
@@ -303,4 +362,3 @@ def _refused_unless_clean(error: type[CompanionError], what: str) -> Iterator[No
     except Exception as exc:  # noqa: BLE001 - whatever the engine tripped over
         log.error("%s could not be used; refused", what, exc_info=exc)
         raise error(f"{what}: the data could not be used ({type(exc).__name__}: {exc})") from exc
-

@@ -8,7 +8,7 @@ at most ``MAX_SECONDS``, never true/false, NaN, infinite, negative or huge.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.actions import Action
@@ -70,14 +70,13 @@ class Timer:
         return replace(self, elapsed=self.duration, started_at=None, expired=True)
 
     def to_json(self, now: float) -> dict:
-        out = asdict(self)
-        out.update(
-            running=self.running,
-            remaining=round(self.remaining(now), 3),
-            deadline=self.deadline(),
-            warning=self.running and self.remaining(now) <= self.warn,
-        )
-        return out
+        # By hand, not dataclasses.asdict: that deep-copies, and this runs for every view.
+        remaining = self.remaining(now)
+        running = self.running
+        return {"name": self.name, "label": self.label, "duration": self.duration,
+                "elapsed": self.elapsed, "started_at": self.started_at, "warn": self.warn,
+                "expired": self.expired, "running": running, "remaining": round(remaining, 3),
+                "deadline": self.deadline(), "warning": running and remaining <= self.warn}
 
 
 def check_timer_action(action: Action, default_name: str = "turn") -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 import companion
 from companion import strict_json
@@ -25,6 +25,12 @@ def json_body() -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadAction("the body must be a JSON object")
     return body
+
+
+def answer(view) -> Response:
+    """A change's view as the answer: the bytes it was encoded to once (companion/views.py),
+    the same bytes every event stream is sent."""
+    return Response(view.body, mimetype="application/json")
 
 
 @api.get("/health")
@@ -59,12 +65,12 @@ def start_session():
     options = body.pop("options", {})
     if not isinstance(options, dict):
         raise SetupError("options must be a JSON object")
-    return jsonify(session().start(game, {**options, **body}, seed=seed)), 201
+    return answer(session().start(game, {**options, **body}, seed=seed)), 201
 
 
 @api.delete("/session")
 def close_session():
-    return jsonify(session().close_game())
+    return answer(session().close_game())
 
 
 @api.post("/actions")
@@ -74,7 +80,7 @@ def act():
     if if_seq is not None and (isinstance(if_seq, bool) or not isinstance(if_seq, int)):
         raise BadAction("if_seq must be the seq number you last saw")
     body.setdefault("source", "api")
-    return jsonify(session().submit(body, if_seq=if_seq))
+    return answer(session().submit(body, if_seq=if_seq))
 
 
 @api.delete("/notices")

@@ -30,14 +30,16 @@ SKIPPED = {"content-length", "transfer-encoding", "connection", "keep-alive"}
 
 
 def make_hub(session, config=None) -> StreamHub:
-    """The hub for one app, fed every new view of the session as an ``event: state`` frame and
-    the session's refusals board as ``event: refusal`` (a page shows the refusals newer than
-    the ones its stream opened with: an opening always carries one, empty or not)."""
+    """The hub for one app, fed every change of the session as an ``event: state`` frame (the
+    change's bytes as they are, encoded once, for the answer too, straight from the thread that
+    committed it, with no event-bus thread to wake in between) and the session's refusals board
+    as ``event: refusal`` (a page shows the refusals newer than the ones its stream opened with:
+    an opening always carries one, empty or not)."""
     hub = StreamHub(per_address=getattr(config, "streams_per_address", 8),
                     total=getattr(config, "streams_total", 256))
-    session.add_listener(lambda view: hub.publish("state", view, id=view["seq"]))
+    session.add_sink(lambda change: hub.publish_encoded("state", change.body, id=change.seq))
     view = session.view()
-    hub.publish("state", view, id=view["seq"])   # a newer one from the listener wins
+    hub.publish("state", view, id=view["seq"])   # a newer one from the sink wins
     board = getattr(session, "refusals", None)
     if board is not None:
         board.listen(lambda latest: hub.publish("refusal", latest))

@@ -110,14 +110,14 @@ class StreamHub:
         sent = frame is not None
         if frame is None:
             frame = f": {event} {id} held back: not strict JSON\n\n".encode()
-        with self._lock:
-            old = self._latest.get(event)
-            if id is not None and old is not None and old[0] is not None and id < old[0]:
-                return True          # overtaken by a newer value already out: nothing to send
-            self._latest[event] = (id, frame)
-            self._dirty[event] = frame
-        self._wake()
+        self._put(event, id, frame)
         return sent
+
+    def publish_encoded(self, event: str, data: bytes, id: int | None = None) -> None:
+        """``publish`` for a value already encoded as strict JSON on one line (a session's
+        change, companion/views.py): the same bytes, framed, go to every stream."""
+        head = f"id: {id}\nevent: {event}\ndata: " if id is not None else f"event: {event}\ndata: "
+        self._put(event, id, b"".join((head.encode(), data, b"\n\n")))
 
     def admit(self, address: str) -> Ticket:
         """Reserve a stream for ``address`` or raise Refused with the reason."""
@@ -168,6 +168,15 @@ class StreamHub:
             self.frames_skipped += 1
             log.error("not sending the %s event (id %s): it is not strict JSON (%s)", event, id, exc)
             return None
+
+    def _put(self, event: str, id: int | None, frame: bytes) -> None:
+        with self._lock:
+            old = self._latest.get(event)
+            if id is not None and old is not None and old[0] is not None and id < old[0]:
+                return               # overtaken by a newer value already out: nothing to send
+            self._latest[event] = (id, frame)
+            self._dirty[event] = frame
+        self._wake()
 
     def _start(self, ticket: Ticket, sock: socket.socket, head: bytes) -> None:
         with self._lock:

@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from companion import state_codec
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
@@ -37,6 +38,10 @@ class Game:
     turn_rule: str | None = None
     #: the camera's taught set for this box's dice ("incredibles"); see dice()
     dice_set: str = ""
+    #: bump when a state saved by ``save_state`` before would now mean something else; a journal
+    #: snapshot of another version is replayed instead (companion/snapshots.py, which also
+    #: notices any change to the engine's code or component data by itself)
+    state_version: int = 1
 
     def __init__(self, components_dir: str | Path | None = None):
         self.components_dir = components_dir
@@ -113,6 +118,19 @@ class Game:
         if dataclasses.is_dataclass(state):
             return state_json(state)
         return dataclasses.asdict(state)
+
+    def save_state(self, state: Any) -> Any:
+        """The state as plain JSON, for a journal snapshot: by default its dataclasses' fields
+        (companion/state_codec.py). Raise ``state_codec.NotRestorable`` where it cannot be
+        saved; the game then replays its journal from the start instead."""
+        if not dataclasses.is_dataclass(state):
+            raise state_codec.NotRestorable(f"{type(state).__name__} is not a dataclass")
+        return state_codec.encode(state)
+
+    def load_state(self, saved: Any, first: Any) -> Any:
+        """The state ``save_state`` saved; ``first`` is the game's first state (the data it
+        shares with every later one comes from there)."""
+        return state_codec.decode(type(first), saved, like=first)
 
     # -- the move table: one check before any handler --------------------------------------------
 

@@ -6,6 +6,7 @@ import pytest
 
 from companion.errors import JournalDamage, JournalError
 from companion.journal import APPLICATION_ID, Journal
+from companion.journal_schema import SCHEMA_VERSION
 
 
 def test_wal_and_full_sync_with_our_application_id(tmp_path):
@@ -46,11 +47,11 @@ def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "j.sqlite3"
     Journal(path).close()
     with sqlite3.connect(path) as raw:
-        raw.execute("PRAGMA user_version = 3")
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(JournalError, match="newer companion"):
         Journal(path)
     with sqlite3.connect(path) as raw:      # a flipped bit, not a companion from the future
-        raw.execute(f"PRAGMA user_version = {2 | 1 << 20}")
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION | 1 << 20}")
     with pytest.raises(JournalDamage, match="header is damaged"):
         Journal(path)
 

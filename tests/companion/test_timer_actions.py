@@ -89,3 +89,15 @@ def test_a_timer_name_that_is_not_a_name_is_refused_naming_the_field(table, hero
         for kind in ("timer.start", "timer.add", "timer.pause"):
             message = _refused(session, Action(kind, data={"name": bad, "seconds": 60}), "data.name")
             assert "could not be used" not in message
+
+
+def test_a_timer_in_a_view_shows_every_field_it_has():
+    """Timer.to_json is written out by hand (it runs for every view): a field added to Timer
+    must show up in it too."""
+    import dataclasses
+
+    from companion.timers import Timer
+    timer = Timer("turn", "Turn", 300.0).start(10.0)
+    shown = timer.to_json(40.0)
+    assert {f.name: shown[f.name] for f in dataclasses.fields(Timer)} == dataclasses.asdict(timer)
+    assert shown["remaining"] == 270.0 and shown["running"] and not shown["warning"]

@@ -139,6 +139,34 @@ def test_a_hundred_streams_each_get_every_change_and_writes_still_succeed(held):
     assert open_streams(server) == 100
 
 
+def test_the_answer_and_every_frame_carry_the_same_bytes_of_a_change(held):
+    """One serialisation per change (companion/views.py): the POST's answer is the change's view
+    as encoded once, and each stream's frame for it carries those very bytes."""
+    server, streams, socks = held(3, 3)
+    server.post("/api/session", GAME)
+    for body in ({"type": "timer.start", "data": {"seconds": 60}},
+                 {"type": "timer.add", "data": {"seconds": 5}}):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("POST", "/api/actions", json.dumps(body), {"Content-Type": "application/json"})
+        answer = conn.getresponse().read()
+        conn.close()
+        seq = json.loads(answer)["seq"]
+        frames = {sock: b"" for sock in socks}
+
+        def framed() -> bool:
+            for sock in socks:
+                try:
+                    frames[sock] += sock.recv(1 << 20)
+                except BlockingIOError:
+                    pass
+            return all(f"id: {seq}\n".encode() in f and f.endswith(b"\n\n")
+                       for f in frames.values())
+        assert wait_for(framed, 10), "a stream lacks the change"
+        for got in frames.values():
+            frame = got[got.index(f"id: {seq}\n".encode()):].split(b"\n\n", 1)[0]
+            assert frame.split(b"data: ", 1)[1] == answer
+
+
 def test_streams_closed_abruptly_are_released_within_seconds(held):
     server, streams, socks = held(40, 40)
     streams.close(socks[:20], abrupt=True)     # reset
@@ -290,11 +318,11 @@ def test_a_stream_that_stops_reading_is_dropped_after_the_stall_time(hub):
 
 def test_caps_per_address_and_in_all(hub):
     h = hub(per_address=2, total=3)
-    attach(h, "a"), attach(h, "a")
+    held = [attach(h, "a"), attach(h, "a")]     # held: a client socket let go closes its stream
     with pytest.raises(Refused) as refused:
         h.admit("a")
     assert refused.value.status == 429 and "at most 2" in str(refused.value)
-    attach(h, "b")
+    held.append(attach(h, "b"))
     with pytest.raises(Refused) as refused:
         h.admit("c")
     assert refused.value.status == 503 and "at most 3" in str(refused.value)

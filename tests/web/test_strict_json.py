@@ -136,22 +136,25 @@ def read_frames(live, count, timeout=5.0):
 
 
 def test_no_non_finite_number_reaches_a_client_whatever_the_engine_does(tmp_path, caplog):
+    """A change's view is encoded once, strictly, before its entry is journaled
+    (companion/views.py): an engine whose state would hold a NaN has that action refused, nothing
+    is journaled, and every answer and frame goes on carrying the state as it was."""
     real = Catalog()
     with Journal(tmp_path / "j.sqlite3") as journal:
         session = Session(journal, lambda name: NaNGame() if name == "nan" else real(name))
         session.start("nan", {}, seed=1)
+        before = journal.last_seq()
         with live_app(session) as live, caplog.at_level(logging.ERROR):
             status, _h, body = live.json("POST", "/api/actions", {"type": "spoil"})
-            assert status == 500 and "internal error" in strict(body)["error"]
+            assert status == 400 and "could not be used" in strict(body)["error"]
+            assert journal.last_seq() == before, "the action was journaled"
             status, _h, body = live.request("GET", "/api/state")
-            assert status == 500 and "internal error" in strict(body)["error"]
+            assert status == 200 and strict(body)["state"] == {"value": 1.0}
             assert any("Out of range float" in r.getMessage() or "Out of range float" in
                        str(r.exc_info) for r in caplog.records)
-            blocks = read_frames(live, 2)        # the retry line, then the held-back state
-            assert blocks[1].startswith(": state ") and "held back" in blocks[1]
-            assert "NaN" not in "".join(blocks)
-            assert any("not sending the state" in r.getMessage() for r in caplog.records)
-            # once the engine's state is finite again, frames and answers flow again
+            blocks = read_frames(live, 2)        # the retry line, then the state as it was
+            assert blocks[1].startswith("id: ") and "NaN" not in "".join(blocks)
+            assert strict(blocks[1].split("data: ", 1)[1])["state"] == {"value": 1.0}
             status, _h, body = live.json("POST", "/api/actions", {"type": "mend"})
             assert status == 200 and strict(body)["state"] == {"value": 2.0}
             blocks = read_frames(live, 2)
