@@ -177,10 +177,12 @@ class Boxed:
         return merge(self.base, patch if patch is not None else self.box.patch)
 
     def resolve(self, patch: dict[str, Any], where: str) -> Any:
-        raw = merge(self.base, patch)
-        key = content_hash(raw)
+        # keyed by the patch (small), not the merged data: every setup comes through here
+        key = content_hash(patch)
         if key not in self._parsed:
-            self._parsed[key] = self.parse(raw, where)
+            if len(self._parsed) >= 32:       # replays of many old boxes: keep memory bounded
+                self._parsed.clear()
+            self._parsed[key] = self.parse(merge(self.base, patch), where)
         return self._parsed[key]
 
     def record(self, options: dict[str, Any]) -> dict[str, Any]:
