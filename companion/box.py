@@ -162,16 +162,27 @@ class Boxed:
     """A game's component data: the base file with the owner's box over it, parsed by the game's
     loader (``parse(raw, where)``), once per distinct content."""
 
-    def __init__(self, game: str, file: str, shipped_dir: Path,
-                 parse: Callable[[dict[str, Any], str], Any],
+    def __init__(self, game: str, file: str | tuple[str, ...], shipped_dir: Path,
+                 parse: Callable[[dict[str, Any], Any], Any],
                  components_dir: str | Path | None = None):
+        """``file``: the game's component file, or its files (their top-level keys distinct:
+        one base, and ``parse`` is given the tuple of their paths for its errors)."""
         self.game, self.parse = game, parse
-        self.path = component_file(file, components_dir, shipped_dir)
-        self.base = load_toml(self.path)
+        names = (file,) if isinstance(file, str) else file
+        self.paths = [component_file(name, components_dir, shipped_dir) for name in names]
+        self.path = self.paths[0] if isinstance(file, str) else ", ".join(map(str, self.paths))
+        self.where: Any = str(self.path) if isinstance(file, str) else tuple(map(str, self.paths))
+        self.base: dict[str, Any] = {}
+        for path in self.paths:
+            raw = load_toml(path)
+            twice = set(raw) & set(self.base)
+            if twice:
+                raise DataFileError(f"{path}: {sorted(twice)[0]}: also in another of the game's files")
+            self.base.update(raw)
         self.store = BoxStore(components_dir)
         self.box = self.store.load(game)
         self._parsed: dict[str, Any] = {}
-        self.data = self.resolve(self.box.patch, str(self.path))
+        self.data = self.resolve(self.box.patch, self.where)
 
     def raw(self, patch: dict[str, Any] | None = None) -> dict[str, Any]:
         return merge(self.base, patch if patch is not None else self.box.patch)
@@ -195,7 +206,7 @@ class Boxed:
         """The data a game with these options plays with: the box it recorded, else the base."""
         given = options.get("box")
         if given is None:
-            return self.resolve({}, str(self.path))
+            return self.resolve({}, self.where)
         if not isinstance(given, dict) or not isinstance(given.get("patch"), dict):
             raise SetupError("box: expected {hash, patch} (the owner's box the game began with)")
         try:

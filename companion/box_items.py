@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.box import _keyed
+from companion.box import KEYS, _keyed
 from companion.errors import DataFileError
 
 META = {"assumption", "note", "confirmed"}
@@ -49,7 +49,7 @@ def fields(table: dict[str, Any], skip: set[str] = frozenset()) -> list[dict[str
     out = []
     for name, value in table.items():
         kind = field_type(value)
-        if name in META or name in skip or kind is None or _keyed(value):
+        if name in META or name in KEYS or name in skip or kind is None or _keyed(value):
             continue
         out.append({"name": name, "type": kind, "value": value})
     return out

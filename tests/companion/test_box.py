@@ -184,3 +184,19 @@ def test_xmen_stat_values_are_corrected_through_the_generic_form_and_checked_by_
     assert engine.data.characters[cid].durability == value["durability"] + 1
     after = {i["key"]: i for i in box_items.describe(engine)["items"]}
     assert after[assumed]["status"] == "confirmed"
+
+
+def test_invincible_villain_health_and_zone_are_corrected_across_its_three_files(tmp_path):
+    cat = catalog(tmp_path)
+    items = {i["key"]: i for i in box_items.describe(cat("invincible"))["items"]}
+    assert items["villains/bi-plane"]["status"] == "assumed"
+    assert "id" not in {f["name"] for f in items["villains/bi-plane"]["fields"]}
+    with pytest.raises(DataFileError) as err:
+        box_items.edit(cat("invincible"), "villains/bi-plane", {"zone": "moon"})
+    assert "villains[0].zone" in str(err.value)
+    engine = save_edit(cat, "invincible", "villains/bi-plane", {"health": [6, 7, 8], "zone": "right"})
+    assert engine.data.villains["bi-plane"].health == (6, 7, 8)
+    assert engine.data.villains["bi-plane"].zone == "right"
+    options = engine.record_box({})
+    assert engine.resolve_data(options).villains["bi-plane"].health == (6, 7, 8)
+    assert engine.resolve_data({}).villains["bi-plane"].health != (6, 7, 8)   # a game from before
