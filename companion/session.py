@@ -148,7 +148,7 @@ class Session:
             raise SetupError(f"options must be plain JSON ({exc})") from exc
         engine = self.catalog(game)
         with _refused_unless_clean(SetupError, f"{game} options"):
-            options = engine.prepare_options(options, self.history(limit=200))
+            options = engine.record_box(engine.prepare_options(options, self.history(limit=200)))
             engine.setup(options, rng_for(seed, "setup"))  # raises before anything is journaled
         with self._lock:
             self._heal()

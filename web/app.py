@@ -60,6 +60,7 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
         ext["access"].check(request)
 
     from web.api import api
+    from web.box import box
     from web.devices import devices
     from web.events import events
     from web.join import join
@@ -67,6 +68,7 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
     from web.speech import speech
 
     app.register_blueprint(api)
+    app.register_blueprint(box)
     app.register_blueprint(join)
     app.register_blueprint(devices)
     app.register_blueprint(events)

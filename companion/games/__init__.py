@@ -52,3 +52,8 @@ class Catalog:
                 self.components_dir
             )
         return self._engines[name]
+
+    def reload(self, name: str) -> None:
+        """Build ``name`` afresh next time (the owner's box changed); a game in progress keeps
+        the engine, and the data, it began with."""
+        self._engines.pop(name, None)

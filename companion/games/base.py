@@ -61,6 +61,12 @@ class Game:
         earlier results); the filled options are what the journal records."""
         return options
 
+    def record_box(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options with the owner's box in them (companion/box.py), so the game and its
+        replay keep the component data it began with; unchanged for an engine without one."""
+        boxed = getattr(self, "boxed", None)
+        return boxed.record(options) if boxed is not None else options
+
     def expect(self, state: Any) -> dict[str, Any]:
         """What the table should do next: who, which phase, which dice, which choices."""
         raise NotImplementedError

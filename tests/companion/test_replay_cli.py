@@ -27,7 +27,8 @@ def test_replay_prints_the_final_state(tmp_path):
 
 
 def test_an_illegal_line_exits_2_naming_line_and_reason(tmp_path):
-    path = write(tmp_path, {"setup": {"players": ["dash"]}, "seed": 4},
+    # strict: on the assumed board a move too far is otherwise accepted with a reminder
+    path = write(tmp_path, {"setup": {"players": ["dash"], "unconfirmed": "refuse"}, "seed": 4},
                  {"type": "roll", "data": {"face": "1"}}, {"type": "move", "data": {"to": "L"}})
     proc = replay(path, "--game", "incredibles")
     assert proc.returncode == 2

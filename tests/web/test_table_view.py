@@ -290,7 +290,9 @@ def camera_read(face, confidence, read_id):
 
 
 def start_two(served):
+    # strict (a move too far refused by the rule): the assumed board otherwise accepts it with a reminder
     return post(served, "/api/session", {"game": "incredibles", "seed": 3, "starting_problems": ["A", "B", "C"],
+                                         "unconfirmed": "refuse",
                                          "players": [{"hero": "dash", "name": "Ana"}, {"hero": "violet", "name": "Bo"}]})
 
 

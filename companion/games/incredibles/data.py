@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.components import Reader, component_file, load_toml
+from companion.box import Boxed
+from companion.components import Reader
 
 FILE = "incredibles.toml"
+KINDS = ("problem", "road_destroyed", "frozone", "jackjack", "edna")   # printed: the five card types
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / FILE
 
@@ -54,6 +56,14 @@ class IncrediblesData:
     cards: dict[str, Card]
     assumptions: dict[str, str]    # section -> note
     rank: dict[str, int]           # space -> its place in the board's order (numbers first)
+    #: sections the owner has checked against the box (``confirmed = true``), and cards by id
+    confirmed: frozenset[str] = frozenset()
+    #: refuse on assumed data as on printed data (setup option ``unconfirmed = "refuse"``)
+    strict: bool = False
+
+    def trusted(self, section: str) -> bool:
+        """Printed, or assumed and confirmed by the owner: a rule may refuse on it."""
+        return self.strict or section not in self.assumptions or section in self.confirmed
 
     def describe(self) -> dict:
         return {
@@ -72,18 +82,29 @@ class IncrediblesData:
         }
 
 
+def boxed(components_dir: str | Path | None = None) -> Boxed:
+    """The shipped file beside this module (or the owner's copy of it) with the owner's box over
+    it; checked before any game."""
+    return Boxed("incredibles", FILE, HERE, parse, components_dir)
+
+
 def load(components_dir: str | Path | None = None) -> IncrediblesData:
-    """The shipped file beside this module, or the owner's copy of it; checked before any game."""
-    path = component_file(FILE, components_dir, HERE)
-    top = Reader(load_toml(path), path)
+    return boxed(components_dir).data
+
+
+def parse(raw: dict, path: Path | str) -> IncrediblesData:
+    top = Reader(raw, path)
     powers = tuple(top.strings("powers"))
     if not powers:
         raise top.fail("powers", "needs at least one power")
     assumptions: dict[str, str] = {}
+    confirmed: set[str] = set()
 
     def note(section: Reader, name: str) -> None:
         if section.get("assumption", bool, False):
             assumptions[name] = section.get("note", str, "assumed, not printed")
+        if section.get("confirmed", (bool, list), False) is True:
+            confirmed.add(name)
 
     track = top.table("problem_track")
     spaces = track.get("spaces", int)
@@ -98,11 +119,24 @@ def load(components_dir: str | Path | None = None) -> IncrediblesData:
     heroes = _heroes(top, powers, note)
     board = _board(top.table("board"), powers, note)
     cards = _deck(top.table("deck"), powers, board, spaces, note)
+    confirmed.update(_confirmed_cards(top.table("deck"), cards))
     return IncrediblesData(
         path=str(path), powers=powers, track_spaces=spaces, movement_die=movement_die,
         jackjack_die=jj_faces, heroes=heroes, cards=cards, assumptions=assumptions,
         rank={s: i for i, s in enumerate(sorted(board["adjacency"], key=space_order))}, **board,
+        confirmed=frozenset(confirmed),
     )
+
+
+def _confirmed_cards(deck: Reader, cards: dict[str, Card]) -> list[str]:
+    """The cards the owner has checked one by one (deck.confirmed: card ids)."""
+    ids = deck.get("confirmed", (list, bool), [])
+    if isinstance(ids, bool):
+        return list(cards) if ids else []
+    unknown = [c for c in ids if c not in cards]
+    if unknown or not all(isinstance(c, str) for c in ids):
+        raise deck.fail("confirmed", f"unknown card(s) {unknown}: confirmed lists card ids")
+    return list(ids)
 
 
 def _movement_die(move_t: Reader, note) -> tuple[MoveFace, ...]:
@@ -171,6 +205,9 @@ def _board(board: Reader, powers: tuple[str, ...], note) -> dict:
 def _deck(deck: Reader, powers: tuple[str, ...], board: dict, spaces: int,
           note) -> dict[str, Card]:
     note(deck, "deck")
+    unknown = set(deck.data) - {*KINDS, "assumption", "note", "confirmed"}
+    if unknown:
+        raise deck.fail(sorted(unknown)[0], f"unknown card kind: the kinds are {', '.join(KINDS)}")
     cards: dict[str, Card] = {}
     tiles, numbered = board["tiles"], board["numbered"]
 

@@ -10,17 +10,20 @@ handlers in moves.py, the Alarm's cards in cards.py, expect/reminders/JSON in vi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
+from companion.errors import SetupError
 from companion.games.base import Game
+from companion.games.incredibles import box as incredibles_box
 from companion.games.incredibles import data as incredibles_data
 from companion.games.incredibles import moves, sampler, setup, view
 from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
                                                IncrediblesState, invariants, outcome)
 from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
-from companion.schema import Arg, Args, Choice, Text
+from companion.schema import Arg, Args, Text
 
 
 def move_table(d: IncrediblesData) -> MoveTable:
@@ -30,12 +33,12 @@ def move_table(d: IncrediblesData) -> MoveTable:
     face = Text(max_len=40, fold=True)
     return MoveTable([
         Move("roll", ("roll",), moves.roll, Args({"face": Arg(
-            Choice(faces, what="a face of the movement die", fold=True), required=False)}),
+            moves.Faces(faces, what="a face of the movement die", fold=True), required=False)}),
             who=TURN, rule=R_ROLL, sample=sampler.roll,
             doc="Roll the movement die: data.face is the face rolled (omit it to roll a virtual "
                 "die)."),
         Move("move", ("move",), moves.move, Args({"to": Arg(
-            Choice(spaces, what="a space on the board", numbers=True))}),
+            moves.Spaces(spaces, what="a space on the board", numbers=True))}),
             who=TURN, rule=R_MOVE, sample=sampler.move,
             doc="Move your mover: data.to is the space you end on (your own space to stay)."),
         Move("fix", ("fix",), moves.fix, Args({"power": Arg(face, required=False),
@@ -58,13 +61,26 @@ class Incredibles(Game):
     dice_set = "incredibles"
     phase_rules = {"roll": R_ROLL, "move": R_MOVE, "fix": R_FIX, "choose": R_ALARM, "over": R_END}
     turn_rule = R_MOVE
+    box_view = incredibles_box       # the board as a graph, the cards one by one
 
     def __init__(self, components_dir=None):
         super().__init__(components_dir)
-        self.data = incredibles_data.load(components_dir)
+        self.boxed = incredibles_data.boxed(components_dir)
+        self.data = self.boxed.data
         self.declare(move_table(self.data))
 
     # -- setup ------------------------------------------------------------------------------------
+
+    def resolve_data(self, options: dict[str, Any]) -> IncrediblesData:
+        """The data the game began with: the owner's box it recorded, else the base file; with
+        ``unconfirmed = "refuse"`` assumed data is refused on like printed data (default
+        "remind": a move the assumed board forbids is accepted with a reminder)."""
+        mode = options.get("unconfirmed", "remind")
+        if mode not in ("remind", "refuse"):
+            raise SetupError('unconfirmed: "remind" (accept what assumed data forbids, with a '
+                             'reminder) or "refuse"')
+        data = self.boxed.for_options(options)
+        return dataclasses.replace(data, strict=True) if mode == "refuse" else data
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
         return setup.setup(self.resolve_data(options), options, rng)

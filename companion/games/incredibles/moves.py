@@ -6,11 +6,39 @@ handler checks what is particular to its rule and returns a new state.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Any
 
 from companion.errors import BadAction, IllegalAction
 from companion.games.incredibles import cards
 from companion.games.incredibles.state import R_FROZONE, R_MOVE, R_ROAD, IncrediblesState, outcome
 from companion.games.move_table import Play
+from companion.schema import Choice
+
+REMIND = "the board is not confirmed: distance not checked"
+
+
+@dataclass(frozen=True)
+class Lenient(Choice):
+    """Listed with the engine's current choices, but checked by the handler against the game's
+    own data: a game keeps the box it began with, whatever the owner has edited since."""
+
+    def check(self, value: Any, where: str) -> str:
+        try:
+            return super().check(value, where)
+        except BadAction:
+            if self.numbers and isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str):
+                raise
+            return value.strip().lower() if self.fold else value
+
+
+Faces = Spaces = Lenient
+
+
+def _one_of(values, value: str, what: str, where: str, fold: bool = False) -> str:
+    return Choice(tuple(values), what=what, fold=fold).check(value, where)
 
 
 def roll(state: IncrediblesState, play: Play) -> IncrediblesState:
@@ -18,6 +46,9 @@ def roll(state: IncrediblesState, play: Play) -> IncrediblesState:
     s = state.fork()
     faces = s.data.movement_die
     face_id = play.args["face"]
+    if face_id is not None:
+        face_id = _one_of(sorted({f.id for f in faces}), face_id, "a face of the movement die",
+                          "roll: data.face", fold=True)
     face = play.rng.choice(faces) if face_id is None else next(f for f in faces if f.id == face_id)
     s.roll = {"face": face.id, "move": face.move, "alarm": face.alarm}
     s.log.append(f"{s.mover.name} rolled {face.id}.")
@@ -30,11 +61,18 @@ def roll(state: IncrediblesState, play: Play) -> IncrediblesState:
 
 def move(state: IncrediblesState, play: Play) -> IncrediblesState:
     """ "You may move up to the number of spaces shown on the Movement Die" (data.to)."""
-    to, here, steps = play.args["to"], state.mover.space, state.roll["move"]
+    to = _one_of(state.data.adjacency, play.args["to"], "a space on the board", "move: data.to")
+    here, steps = state.mover.space, state.roll["move"]
     if to in state.rubble:
         raise IllegalAction(f"space {to} has rubble on it: players may not move onto or through it",
                             R_ROAD)
     reach = state.reachable(here, steps)
+    if to not in reach and not _checks_distance(state):
+        s = state.fork()
+        s.log.append(f"Reminder: {REMIND} ({to} is more than {steps} space(s) from {here} on "
+                     "the companion's assumed board; confirm the board on the Your box page).")
+        _end_move(s, to)
+        return s
     if to not in reach:
         blocked = " (rubble blocks some roads)" if state.rubble else ""
         raise IllegalAction(f"{to} is more than {steps} space(s) from {here}{blocked}; "
@@ -42,6 +80,12 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
     s = state.fork()
     _end_move(s, to)
     return s
+
+
+def _checks_distance(state: IncrediblesState) -> bool:
+    """A move's distance is refused by the rule only on a board that is printed or confirmed,
+    or when the players asked for strict checks (option ``unconfirmed = "refuse"``)."""
+    return state.data.trusted("board")
 
 
 def fix(state: IncrediblesState, play: Play) -> IncrediblesState:

@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.components import Reader, component_file, load_toml
+from companion.box import Boxed
+from companion.components import Reader
 from companion.games.invincible.data_episodes import (
     Ability, Episode, Event, Villain, count, episode_data, positive,
 )
@@ -20,6 +21,9 @@ from companion.games.invincible.data_powers import PowerEffect, effects
 
 HERE = Path(__file__).resolve().parent
 FILES = ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml")
+#: the top-level tables of the second and third files (the rest are the first's)
+SPLIT = {"invincible_powers.toml": ("basic", "starters", "deck"),
+         "invincible_episodes.toml": ("villains", "events", "episodes")}
 COLOURS = ("yellow", "blue", "orange", "purple")
 CUBES = ("black", "red", *COLOURS)
 POWER_KINDS = ("basic", "starter", "signature", "punch", "super", "ultimate", "experimental")
@@ -148,8 +152,21 @@ def _episode_json(e: Episode) -> dict[str, Any]:
 def load(components_dir: str | Path | None = None) -> InvincibleData:
     """The three shipped files beside this module (or the owner's copies), checked before any
     game starts; every error names the file and the key."""
-    paths = [component_file(name, components_dir, HERE) for name in FILES]
-    main, powers_r, episodes_r = (Reader(load_toml(p), p) for p in paths)
+    return boxed(components_dir).data
+
+
+def boxed(components_dir: str | Path | None = None) -> Boxed:
+    """The three files (or the owner's copies) as one base, the owner's box over it."""
+    return Boxed("invincible", FILES, HERE, parse, components_dir)
+
+
+def parse(raw: dict[str, Any], where: Any) -> InvincibleData:
+    """``raw``: the three files' tables together; ``where``: their paths (or one label for all,
+    a box's), for errors that name the file and the key."""
+    paths = [Path(w) for w in where] if isinstance(where, tuple) else [Path(str(where))] * 3
+    parts = [{k: v for k, v in raw.items() if k not in SPLIT},
+             *({k: raw[k] for k in keys if k in raw} for keys in SPLIT.values())]
+    main, powers_r, episodes_r = (Reader(part, p) for part, p in zip(parts, paths))
     assumptions: dict[str, str] = {}
 
     def note(section: Reader, name: str) -> None:

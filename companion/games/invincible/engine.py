@@ -179,7 +179,8 @@ class Invincible(Game):
 
     def __init__(self, components_dir=None):
         super().__init__(components_dir)
-        self.data = data.load(components_dir)
+        self.boxed = data.boxed(components_dir)
+        self.data = self.boxed.data
         self.declare(move_table(self.data))
         self.actions = {**self.actions, **hero_time.DOCS}
 
@@ -192,6 +193,10 @@ class Invincible(Game):
             records = campaign.history_from_games(history, camp["id"])
             options = {**options, "campaign": {**camp, "history": records}}
         return options
+
+    def resolve_data(self, options: dict[str, Any]) -> data.InvincibleData:
+        """The data the game began with: the owner's box it recorded, else the base files."""
+        return self.boxed.for_options(options)
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> InvincibleState:
         return setup.setup(self.resolve_data(options), options, rng)

@@ -12,7 +12,7 @@ from companion.games.invincible.data import BASIC_SLOTS, COLOURS, DIFFICULTIES, 
 from companion.games.invincible.state import HeroState, InvincibleState, Played, ZoneState
 from companion.timers import Timer
 
-OPTIONS = {"heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
+OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
            "challenges", "campaign", "stack"}
 
 

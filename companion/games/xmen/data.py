@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.components import Reader, component_file, load_toml
+from companion.box import Boxed
+from companion.components import Reader
 
 FILE = "xmen-alert.toml"
 HERE = Path(__file__).resolve().parent
@@ -181,10 +182,14 @@ def _character_json(c: Character) -> dict[str, Any]:
                           for a in c.abilities]}
 
 
+def boxed(components_dir: str | Path | None = None) -> Boxed:
+    """The shipped file beside this module (or the owner's copy of it) with the owner's box over
+    it; checked before any game."""
+    return Boxed("xmen-alert", FILE, HERE, parse, components_dir)
+
+
 def load(components_dir: str | Path | None = None) -> XMenData:
-    """The shipped file beside this module, or the owner's copy of it; checked before any game."""
-    path = component_file(FILE, components_dir, HERE)
-    return parse(load_toml(path), path)
+    return boxed(components_dir).data
 
 
 def with_typed_cards(data: XMenData, typed: list[dict[str, Any]], where: str = "setup form") -> XMenData:

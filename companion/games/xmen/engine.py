@@ -105,18 +105,20 @@ class XMenAlert(Game):
 
     def __init__(self, components_dir=None):
         super().__init__(components_dir)
-        self.data = xmen_data.load(components_dir)
+        self.boxed = xmen_data.boxed(components_dir)
+        self.data = self.boxed.data
         self.declare(move_table(self.data))
 
     # -- setup ------------------------------------------------------------------------------------
 
     def resolve_data(self, options: dict[str, Any]) -> XMenData:
-        """The data with the game's typed Power Stat cards (option ``typed_cards``) in it."""
-        return setup.typed_cards(self.data, options)[0]
+        """The data the game began with (the owner's box it recorded, else the base file) with
+        its typed Power Stat cards (option ``typed_cards``) in it."""
+        return setup.typed_cards(self.boxed.for_options(options), options)[0]
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> XMenState:
         setup.check_options(options)
-        data, typed = setup.typed_cards(self.data, options)
+        data, typed = setup.typed_cards(self.boxed.for_options(options), options)
         return setup.setup(data, options, rng, typed)
 
     def sample_options(self, rng: random.Random) -> dict[str, Any]:

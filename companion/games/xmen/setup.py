@@ -19,7 +19,7 @@ from companion.games.xmen.data import XMenData
 from companion.games.xmen.state import Hero, Team, XMenState, Zone
 
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
-           "luck_deck", "serious_remainder", "typed_cards"}
+           "luck_deck", "serious_remainder", "typed_cards", "box"}
 MAX_TYPED = 40
 
 

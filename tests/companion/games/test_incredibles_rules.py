@@ -1,6 +1,8 @@
 """The Incredibles: Save the Day, rule by rule. Each test quotes the rulebook sentence it checks
 (shared/seeds/000_ecc340ccf4c7d0ae.txt). Board, dice and deck are the assumed component data of
 companion/games/incredibles/incredibles.toml; scenarios stack the deck so every draw is known.
+The rules are checked strictly here (``unconfirmed = "refuse"``): by default a move the assumed
+board forbids is accepted with a reminder (tests/companion/test_box.py).
 """
 
 import random
@@ -16,7 +18,7 @@ ENGINE = Incredibles()
 
 def game(players=("dash",), start=("A", "B", "C"), deck=()):
     return ENGINE.setup({"players": list(players), "starting_problems": list(start),
-                         "deck": list(deck)}, random.Random(0))
+                         "deck": list(deck), "unconfirmed": "refuse"}, random.Random(0))
 
 
 def do(state, type_, player=None, **data):

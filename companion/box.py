@@ -1,0 +1,258 @@
+"""The owner's box: corrections to a game's component file, kept in the data folder, recorded in
+every game set up with them.
+
+A game's component file (shipped beside its engine, or the owner's full copy, see
+companion/components.py) is the *base*. The owner's box is a *patch* over it, the same shape as
+the file: tables merge key by key, a list of tables merges element by element on its ``id`` (or
+``letter``), any other value replaces the base's. Confirming an item puts ``confirmed = true`` on
+its table (an owner checked it against the box), which the engines read: an assumed value the
+owner has confirmed is trusted like a printed one.
+
+The box file (``<components>/box/<game>.toml``, also what export and import carry)::
+
+    format = 1
+    game = "incredibles"
+    [patch.board]
+    links = [["start", "1"], ...]
+    confirmed = true
+
+A game started with a box records ``options["box"] = {"hash", "patch"}``: the patch itself (small:
+only what the owner changed) and the SHA-256 of the component data it produced, so the game and
+its replay keep that data after the owner edits the box again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.components import component_file, load_toml
+from companion.errors import DataFileError, SetupError
+
+FORMAT = 1
+MAX_BYTES = 256 * 1024      # a box file is a transcription of one box: far below this
+MAX_DEPTH = 12
+KEYS = ("id", "letter")     # what identifies an element of a list of tables
+BOX_DIR = "box"
+
+
+def merge(base: Any, patch: Any) -> Any:
+    """``base`` with ``patch`` laid over it (neither changed)."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for key, value in patch.items():
+            out[key] = merge(base[key], value) if key in base else value
+        return out
+    if _keyed(base) and isinstance(patch, list) and all(isinstance(p, dict) for p in patch):
+        key = _keyed(base)
+        out = list(base)
+        where = {item.get(key): i for i, item in enumerate(out)}
+        for item in patch:
+            if item.get(key) in where:
+                out[where[item[key]]] = merge(out[where[item[key]]], item)
+            else:
+                out.append(item)
+        return out
+    return patch
+
+
+def _keyed(value: Any) -> str | None:
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        return None
+    for k in KEYS:
+        ids = [v.get(k) for v in value]
+        if all(isinstance(i, str) for i in ids) and len(set(ids)) == len(ids):
+            return k
+    return None
+
+
+def content_hash(raw: dict[str, Any]) -> str:
+    """The component data's identity: SHA-256 of its canonical JSON."""
+    text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_patch(patch: Any, where: str, depth: int = 0) -> dict[str, Any]:
+    """A patch is TOML-shaped: tables, lists, strings, numbers, true/false, nothing deeper than
+    MAX_DEPTH. The game's own loader checks what the values mean."""
+    if depth > MAX_DEPTH:
+        raise DataFileError(f"{where}: nested deeper than {MAX_DEPTH} levels")
+    if isinstance(patch, dict):
+        for key, value in patch.items():
+            if not isinstance(key, str) or not key:
+                raise DataFileError(f"{where}: keys are non-empty strings")
+            check_patch(value, f"{where}.{key}", depth + 1)
+    elif isinstance(patch, list):
+        for i, value in enumerate(patch):
+            check_patch(value, f"{where}[{i}]", depth + 1)
+    elif isinstance(patch, float) and patch != patch:
+        raise DataFileError(f"{where}: not a number")
+    elif not isinstance(patch, (str, int, float, bool)):
+        raise DataFileError(f"{where}: {type(patch).__name__} is not a TOML value")
+    return patch
+
+
+@dataclass(frozen=True)
+class Box:
+    game: str
+    patch: dict[str, Any] = field(default_factory=dict)
+
+    def to_toml(self) -> str:
+        return f"format = {FORMAT}\ngame = {_toml_value(self.game)}\n" + _toml_tables(
+            {"patch": self.patch}, ())
+
+
+def parse_box(text: str | bytes, game: str, where: str = "box file") -> Box:
+    """A box file read from outside (the data folder, an import): checked before anything uses it."""
+    if len(text) > MAX_BYTES:
+        raise DataFileError(f"{where}: {len(text)} bytes is larger than a box file may be "
+                            f"({MAX_BYTES} bytes)")
+    try:
+        raw = tomllib.loads(text.decode() if isinstance(text, bytes) else text)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataFileError(f"{where}: not valid TOML ({exc})") from exc
+    if raw.get("format") != FORMAT:
+        raise DataFileError(f"{where}: format: expected {FORMAT}, got {raw.get('format')!r}")
+    if raw.get("game") != game:
+        raise DataFileError(f"{where}: game: this is a box for {raw.get('game')!r}, not {game!r}")
+    unknown = set(raw) - {"format", "game", "patch"}
+    if unknown:
+        raise DataFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    patch = raw.get("patch", {})
+    if not isinstance(patch, dict):
+        raise DataFileError(f"{where}: patch: expected a table")
+    return Box(game, check_patch(patch, f"{where}: patch"))
+
+
+class BoxStore:
+    """The owner's boxes, one file per game, in ``<components>/box/``."""
+
+    def __init__(self, components_dir: str | Path | None):
+        self.folder = Path(components_dir) / BOX_DIR if components_dir is not None else None
+
+    def path(self, game: str) -> Path | None:
+        return self.folder / f"{game}.toml" if self.folder is not None else None
+
+    def load(self, game: str) -> Box:
+        path = self.path(game)
+        if path is None or not path.is_file():
+            return Box(game)
+        return parse_box(path.read_bytes(), game, str(path))
+
+    def save(self, box: Box) -> None:
+        """Written whole to a new file, then renamed over the old one: never half a box."""
+        path = self.path(box.game)
+        if path is None:
+            raise DataFileError("this table has no data folder to keep the box in")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".toml.tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(box.to_toml())
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+
+
+class Boxed:
+    """A game's component data: the base file with the owner's box over it, parsed by the game's
+    loader (``parse(raw, where)``), once per distinct content."""
+
+    def __init__(self, game: str, file: str | tuple[str, ...], shipped_dir: Path,
+                 parse: Callable[[dict[str, Any], Any], Any],
+                 components_dir: str | Path | None = None):
+        """``file``: the game's component file, or its files (their top-level keys distinct:
+        one base, and ``parse`` is given the tuple of their paths for its errors)."""
+        self.game, self.parse = game, parse
+        names = (file,) if isinstance(file, str) else file
+        self.paths = [component_file(name, components_dir, shipped_dir) for name in names]
+        self.path = self.paths[0] if isinstance(file, str) else ", ".join(map(str, self.paths))
+        self.where: Any = str(self.path) if isinstance(file, str) else tuple(map(str, self.paths))
+        self.base: dict[str, Any] = {}
+        for path in self.paths:
+            raw = load_toml(path)
+            twice = set(raw) & set(self.base)
+            if twice:
+                raise DataFileError(f"{path}: {sorted(twice)[0]}: also in another of the game's files")
+            self.base.update(raw)
+        self.store = BoxStore(components_dir)
+        self.box = self.store.load(game)
+        self._parsed: dict[str, Any] = {}
+        self.data = self.resolve(self.box.patch, self.where)
+
+    def raw(self, patch: dict[str, Any] | None = None) -> dict[str, Any]:
+        return merge(self.base, patch if patch is not None else self.box.patch)
+
+    def resolve(self, patch: dict[str, Any], where: str) -> Any:
+        # keyed by the patch (small), not the merged data: every setup comes through here
+        key = content_hash(patch)
+        if key not in self._parsed:
+            if len(self._parsed) >= 32:       # replays of many old boxes: keep memory bounded
+                self._parsed.clear()
+            self._parsed[key] = self.parse(merge(self.base, patch), where)
+        return self._parsed[key]
+
+    def record(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a new game journals: the owner's box in them (nothing when there is none)."""
+        if not self.box.patch or "box" in options:
+            return options
+        return {**options, "box": {"hash": content_hash(self.raw()), "patch": self.box.patch}}
+
+    def for_options(self, options: dict[str, Any]) -> Any:
+        """The data a game with these options plays with: the box it recorded, else the base."""
+        given = options.get("box")
+        if given is None:
+            return self.resolve({}, self.where)
+        if not isinstance(given, dict) or not isinstance(given.get("patch"), dict):
+            raise SetupError("box: expected {hash, patch} (the owner's box the game began with)")
+        try:
+            return self.resolve(check_patch(given["patch"], "box.patch"), "the game's box")
+        except DataFileError as exc:
+            raise SetupError(str(exc)) from None
+
+
+# -- writing TOML (the standard library reads it only) ----------------------------------------------
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    raise DataFileError(f"{value!r} cannot be written as TOML")
+
+
+def _toml_key(key: str) -> str:
+    plain = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
+    return key if plain else json.dumps(key)
+
+
+def _toml_tables(table: dict[str, Any], path: tuple[str, ...]) -> str:
+    """Plain values first, then sub-tables as [a.b] sections; lists of tables stay inline."""
+    plain = {k: v for k, v in table.items() if not isinstance(v, dict)}
+    out = ""
+    if plain or not path:
+        if path:
+            out += "\n[" + ".".join(_toml_key(p) for p in path) + "]\n"
+        out += "".join(f"{_toml_key(k)} = {_toml_value(v)}\n" for k, v in plain.items())
+    for k, v in table.items():
+        if isinstance(v, dict):
+            out += _toml_tables(v, (*path, k))
+    return out
+
+
+def check_box(boxed: Boxed, box: Box, where: str = "box file") -> Any:
+    """The data ``box`` gives with this game's base file, or the DataFileError that names the
+    field: nothing is saved or used before this passes."""
+    if box.game != boxed.game:
+        raise DataFileError(f"{where}: game: this is a box for {box.game!r}, not {boxed.game!r}")
+    return boxed.parse(merge(boxed.base, box.patch), where)
