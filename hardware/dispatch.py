@@ -96,8 +96,9 @@ class Dispatcher:
         self.counts["received"] += 1
         view = None
         try:
+            table = getattr(self.session, "table_map", None)
             action = resolve(request.command, self.session.view(), self.hooks, request.source,
-                             request.fill)
+                             request.fill, table() if table is not None else None)
             if action is None:
                 self.counts["handled"] += 1
             else:

@@ -22,8 +22,8 @@ from hardware.dispatch import Dispatcher, Request
 from hardware.errors import HardwareError, ProtocolError
 from hardware.gpio import ShutdownButton, TableButton, make_pin_factory
 from hardware.indicators import Indicators, Mirror
-from hardware.settings import (GpioSettings, SerialSettings, TokenSettings, gpio_settings,
-                               serial_settings, token_settings)
+from hardware.settings import (Command, GpioSettings, SerialSettings, TokenSettings,
+                               gpio_settings, serial_settings, token_settings)
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +35,14 @@ DEFAULT_GPIO: dict[str, Any] = {
         "dice": {"pin": 22, "action": "read_dice"},
         "card": {"pin": 23, "action": "draw_card"},
         "timer": {"pin": 24, "action": "timer_toggle"},
+        "next": {"pin": 25, "action": "next"},
     },
     "leds": {"ready": 5, "reading": 6, "confirm": 13, "error": 19, "timer": 26},
     "buzzer": {"pin": 12},
 }
 DEFAULT_SERIAL: dict[str, Any] = {
     "buttons": {"1": {"action": "confirm", "hold": "undo"}, "2": {"action": "read_dice"},
-                "3": {"action": "timer_toggle"}},
+                "3": {"action": "timer_toggle"}, "4": {"action": "next"}},
     "leds": {"ready": 0, "error": 1, "timer": 2},
     "display_width": 32,
     "beep": True,
@@ -120,7 +121,10 @@ class DeviceEvents:
             del self.unknown_tags[:-10]
             log.warning("token %s on reader %d is not in [tokens.tags]: add it to use it", tag, reader)
             return
-        command = spec.place if edge == "ON" else spec.remove if edge == "OFF" else None
+        # A tag with no place action of its own means what the game's table map says a token
+        # placed means in this phase (a mover's token on a space: that move).
+        command = ((spec.place or Command("token")) if edge == "ON"
+                   else spec.remove if edge == "OFF" else None)
         if command is not None:
             fill = {"space": space, "reader": str(reader), "tag": tag, "piece": spec.piece}
             self.dispatcher.put(Request(f"token {spec.piece} on {space}", command,

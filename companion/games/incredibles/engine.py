@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 from typing import Any
 
 from companion.errors import SetupError
@@ -59,6 +60,7 @@ class Incredibles(Game):
     name = "incredibles"
     title = "The Incredibles: Save the Day"
     dice_set = "incredibles"
+    table_dir = Path(__file__).resolve().parent
     phase_rules = {"roll": R_ROLL, "move": R_MOVE, "fix": R_FIX, "choose": R_ALARM, "over": R_END}
     turn_rule = R_MOVE
     box_view = incredibles_box       # the board as a graph, the cards one by one
