@@ -111,3 +111,58 @@ def test_the_incredibles_played_through_the_physical_table(tmp_path, data_dir):
         print("inputs per channel:", dict(table.inputs), "two-kind rolls:", two_kind)
     finally:
         table.close()
+
+
+def xmen_table(tmp_path, data_dir, seed):
+    session = Session(Journal(tmp_path / "journal.sqlite3"), Catalog())
+    session.start("xmen-alert", {"players": ["Ana", "Ben"]}, seed=seed)
+    data = Catalog()("xmen-alert").data
+    readers = {n: str(n) for n in range(1, data.zones + 1)}     # one reader per Battle Zone
+    tags = {f"{i + 1:02X}E0E0E0": c for i, c in enumerate(data.characters)}
+    return session, PhysicalTable(session, data_dir, readers, tags, seed=seed)
+
+
+def test_xmen_alert_played_through_the_physical_table(tmp_path, data_dir):
+    """Every roll the table makes ("roll 5 dice to see who goes first", each character's battle,
+    recovery and bonus dice) thrown into the tray and read by the camera; a character's token on
+    a Battle Zone's reader deploys it; Next ends the turn; playing a held card is a tap. The
+    players' decisions are the engine's random player's (its sampler), carried out physically."""
+    session, table = xmen_table(tmp_path, data_dir, seed=7)
+    rng = random.Random(7)
+    most_dice = ends = 0
+    try:
+        for _ in range(MAX_STEPS):
+            view = session.view()
+            if view["outcome"]["status"] != "playing":
+                break
+            expect = view["expect"]
+            wanted = [d for d in expect.get("dice", []) if d.get("action")]
+            choice = session._engine.sample_action(session._top().game, rng)
+            if choice.type == "game.abandon":
+                continue
+            if choice.type.endswith(".roll") and wanted:
+                read = table.roll()                      # the dice the table lists first
+                most_dice = max(most_dice, len(read["faces"]))
+                roll = session.view()["last_roll"]
+                assert sorted(d["face"] for d in roll["dice"]) == sorted(read["faces"])
+                assert roll["type"] == wanted[0]["action"] and roll["source"] == "camera"
+            elif choice.type == "deploy":
+                seq = session.seq
+                table.place(choice.data["heroes"][0], str(choice.data["zone"]))
+                assert session.seq > seq, session.refusals.since(0)[-1:]
+            elif choice.type == "turn.end":
+                ends += 1
+                seq = session.seq
+                table.press("next") if ends % 2 else table.device_press(1)
+                assert session.seq > seq, session.refusals.since(0)[-1:]
+            elif choice.type == "card.play":
+                table.tap(choice.to_json())
+            else:
+                raise AssertionError(f"{choice.type}: no physical way to make it ({expect['prompt']})")
+        view = session.view()
+        assert view["outcome"]["status"] == "won", view["expect"]
+        assert journal_rolls(session) == table.throws
+        assert table.inputs["camera"] == len(table.throws) >= 10 and most_dice >= 4
+        print("inputs per channel:", dict(table.inputs), "most dice in one roll:", most_dice)
+    finally:
+        table.close()
