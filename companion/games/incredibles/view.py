@@ -23,6 +23,11 @@ def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
     if s.phase == "roll":
         out.update(prompt=f"{mover.name}: roll the Movement Die.",
                    dice=[movement_request(s.data, mover.hero).to_json()])
+    elif s.phase == "draw":
+        out.update(prompt=f"Alarm! {mover.name}: draw the top card of the deck and name it.",
+                   deck=[{"id": c, "title": s.data.cards[c].title}
+                         for c in sorted(s.deck, key=lambda c: s.data.cards[c].title)],
+                   deck_count=len(s.deck))
     elif s.phase == "choose":
         out.update(pending=s.pending, prompt=s.pending["prompt"])
     elif s.phase == "move":
