@@ -166,3 +166,26 @@ def test_xmen_alert_played_through_the_physical_table(tmp_path, data_dir):
         print("inputs per channel:", dict(table.inputs), "most dice in one roll:", most_dice)
     finally:
         table.close()
+
+
+def test_nine_xmen_dice_in_one_frame_are_one_battle_roll(data_dir):
+    """X-Men rolls up to nine dice at once (a character's stat and its bonuses): nine thrown into
+    the tray are read from one frame and become the nine faces of one battle roll."""
+    from companion.dice import DiceRequest
+    from companion.games.xmen.dice import die
+    from vision.reader import make_reader
+    from vision.simulated_tray import TUMBLE_FRAMES, SimulatedTray
+
+    data = Catalog()("xmen-alert").data
+    assert data.max_dice == 9
+    rng = random.Random(9)
+    thrown = [rng.choice(data.faces) for _ in range(9)]
+    tray = SimulatedTray(seed=9, fps=0)
+    assert tray.throw(thrown) == thrown                             # all nine landed in view
+    frame = [tray.read() for _ in range(TUMBLE_FRAMES + 1)][-1]
+    reads = make_reader("xmen", data_dir, recognizer="classical").read(frame)
+    assert len(reads) == 9 and sorted(r.face for r in reads) == sorted(thrown), reads
+    request = DiceRequest((die(data, 9),), action="battle.roll", data={"zone": 1}, player="Ana")
+    action = request.action_for([r.face for r in reads], None, "camera")
+    assert (action.type, action.player, action.data["zone"]) == ("battle.roll", "Ana", 1)
+    assert sorted(action.data["faces"]) == sorted(thrown)
