@@ -42,7 +42,7 @@ def test_the_owners_copy_wins_and_a_broken_one_is_an_error_naming_it(tmp_path):
         Catalog(tmp_path)("incredibles").table_map()
 
 
-@pytest.mark.parametrize("game", ["incredibles", "xmen-alert"])
+@pytest.mark.parametrize("game", ["incredibles", "xmen-alert", "invincible"])
 def test_docs_show_each_games_map_as_its_data_says(game):
     """docs/hardware.md shows each game's map as a table, the same rows the data gives."""
     assert markdown(CATALOG(game).table_map()) in DOCS.read_text()

@@ -19,9 +19,11 @@ CATALOG = Catalog()
 BUTTON_PINS = {"next": "next", "read_dice": "dice", "draw_card": "card", "confirm": "confirm",
                "timer_toggle": "timer"}
 PHASES = {"incredibles": ("roll", "move", "fix", "choose", "over"),
-          "xmen-alert": ("first", "play", "bonus", "over")}
+          "xmen-alert": ("first", "play", "bonus", "over"),
+          "invincible": ("advance", "hero", "training", "villain")}
 OPTIONS = {"incredibles": {"players": ["dash", "violet"]},
-           "xmen-alert": {"players": ["Ana", "Ben"], "advanced": True}}
+           "xmen-alert": {"players": ["Ana", "Ben"], "advanced": True},
+           "invincible": {"heroes": ["invincible", "atom-eve"]}}
 
 
 def session_in(game, phase, tmp_path):
@@ -100,6 +102,15 @@ def test_each_button_does_what_the_map_says_or_is_refused_with_why(game, phase, 
             elif meaning.own == "confirm_read":       # nothing waits now: refused, and why
                 assert not changed and "nothing to confirm now" in refusal["text"]
                 continue
+            elif meaning.own == "timer" and table.timer != "turn":   # a game's own timer
+                timer = before["timers"].get(table.timer)
+                if timer is None or timer.get("expired"):
+                    assert not changed and "timer is not running now" in refusal["text"]
+                    continue
+                assert changed and session.view()["timers"][table.timer]["running"] != timer["running"]
+                assert press(handle, session, button)[0]
+                assert session.view()["timers"][table.timer]["running"] == timer["running"]
+                session.submit(Action("undo"))
             elif meaning.own == "timer":
                 assert changed and session.view()["timers"][table.timer]["running"]
                 assert press(handle, session, button)[0]
