@@ -196,13 +196,6 @@ class Session:
         """What every client sees: seq, game, state, expect, reminders, timers, outcome."""
         return self._latest.at(self.clock())
 
-    def table_map(self):
-        """The running game's table map (companion/table_map.py): what each button and token
-        reader means in each phase. None while no game is in progress."""
-        with self._lock:
-            engine = self._engine
-        return engine.table_map() if engine is not None else None
-
     def wait(self, after_seq: int, timeout: float) -> dict[str, Any] | None:
         """Block until the seq passes ``after_seq`` (or the timeout); the latest view wins."""
         with self._shown:

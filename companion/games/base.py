@@ -16,8 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion import state_codec
-from companion import table_map
+from companion import state_codec, table_map
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
