@@ -24,7 +24,7 @@ from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
                                                IncrediblesState, invariants, outcome)
 from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
-from companion.schema import Arg, Args, Text
+from companion.schema import Arg, Args, Choice, Text
 
 
 def move_table(d: IncrediblesData) -> MoveTable:
