@@ -199,7 +199,7 @@ def _attach_hardware(args: argparse.Namespace, config, session: Session, camera)
 def _confirm_waiting_read(session: Session) -> bool:
     """The confirm button accepts a waiting camera read as it was read."""
     waiting = session.view().get("dice_read")
-    if not waiting:
+    if not waiting or waiting.get("confirmed"):    # a confirmed read is only on show
         return False
     session.confirm_read(waiting["id"], [d["face"] for d in waiting["dice"]], source="button")
     return True

@@ -1,8 +1,10 @@
 """From a generic table command (a button, a device button, a token) to the Action it means now.
 
-A button does not know the game: "confirm", "draw_card" or "timer_toggle" are read against the
-session's current view. Reading the dice belongs to the vision adapter, which this package must
-not import, so it arrives as a callback from the composition root.
+A button does not know the game: "next", "confirm", "draw_card" or "timer_toggle" mean what the
+running game's table map (companion/table_map.py, data beside the game's) says for the current
+phase, read against the session's current view; so does a token placed on a reader with no
+action of its own. Reading the dice belongs to the vision adapter, which this package must not
+import, so it arrives as a callback from the composition root.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion.actions import Action
+from companion.dice import requests
 from companion.errors import IllegalAction
+from companion.table_map import TableMap
 from hardware.settings import Command
 
 TURN_TIMER = "turn"
-# Action types a game may offer that mean "yes, go on": confirm takes the first one expected.
-CONFIRM_TYPES = ("confirm", "next", "end_turn", "end_phase", "pass")
 
 
 @dataclass
@@ -33,42 +35,54 @@ def _prompt(view: dict[str, Any]) -> str:
 
 
 def resolve(command: Command, view: dict[str, Any], hooks: Hooks, source: str,
-            fill: dict[str, str] | None = None) -> Action | None:
+            fill: dict[str, str] | None = None, table: TableMap | None = None) -> Action | None:
     """The action to submit, or None when a hook did the work. Raises IllegalAction when the
-    command means nothing now (the message says what the table expects instead)."""
+    command means nothing now (the message says what the table expects instead).
+
+    A named command means what the running game's table map (``table``,
+    companion/table_map.py) says it means in the current phase; a literal action is itself."""
     if command.action is not None:
         return _literal(command.action, source, fill)
     name = command.name
-    if name == "undo":
+    if name == "done":
+        return Action("done", player=command.player, source=source)
+    if table is None:
+        if name == "undo":
+            return Action("undo", source=source)
+        raise IllegalAction("no game is in progress: start one on the dashboard")
+    meaning = table.resolve(name, view, source, fill)
+    if meaning.action is not None:
+        return table.action(meaning, view, source, fill)
+    return _own(meaning.own, command, view, hooks, source, table.timer)
+
+
+def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source: str,
+         timer_name: str) -> Action | None:
+    """The table's own commands (the map's "read_dice", "confirm_read", "undo", "timer")."""
+    if own == "undo":
         return Action("undo", source=source)
-    if name == "read_dice":
+    if own == "read_dice":
+        if not any(r.action and r.first.set for r in requests(view.get("expect"))):
+            raise IllegalAction(f"no dice are to be read now: {_prompt(view)}")
         if hooks.read_dice is None:
             raise IllegalAction("no camera is wired to read the dice; enter the roll on the dashboard")
         hooks.read_dice()
         return None
-    actions = list((view.get("expect") or {}).get("actions") or [])
-    if name == "confirm":
+    if own == "confirm_read":
         if hooks.confirm is not None and hooks.confirm():
             return None
-        for kind in CONFIRM_TYPES:
-            if kind in actions:
-                return Action(kind, player=command.player, source=source)
         raise IllegalAction(f"there is nothing to confirm now: {_prompt(view)}")
-    if name == "draw_card":
-        for kind in actions:
-            if kind.startswith("draw"):
-                return Action(kind, player=command.player, source=source)
-        raise IllegalAction(f"no card is to be drawn now: {_prompt(view)}")
-    if name == "done":
-        return Action("done", player=command.player, source=source)
-    if name == "timer_toggle":
-        timer = (view.get("timers") or {}).get(TURN_TIMER)
-        if timer is None or timer.get("expired"):
-            return Action("timer.start", source=source,
-                          data={"name": TURN_TIMER, "seconds": command.seconds})
-        kind = "timer.pause" if timer.get("running") else "timer.resume"
-        return Action(kind, source=source, data={"name": TURN_TIMER})
-    raise IllegalAction(f"the button command {name!r} is unknown")
+    # "timer": pause or resume the game's running timer; the table's own starts afresh once
+    # it ran out (a game's timer, such as hero time, is started by the game)
+    timer = (view.get("timers") or {}).get(timer_name)
+    if timer is None or timer.get("expired"):
+        if timer_name != TURN_TIMER:
+            raise IllegalAction(f"the {timer_name.replace('_', ' ')} timer is not running now: "
+                                f"{_prompt(view)}")
+        return Action("timer.start", source=source,
+                      data={"name": TURN_TIMER, "seconds": command.seconds})
+    kind = "timer.pause" if timer.get("running") else "timer.resume"
+    return Action(kind, source=source, data={"name": timer_name})
 
 
 def _literal(action: Action, source: str, fill: dict[str, str] | None) -> Action:

@@ -96,8 +96,10 @@ class Dispatcher:
         self.counts["received"] += 1
         view = None
         try:
-            action = resolve(request.command, self.session.view(), self.hooks, request.source,
-                             request.fill)
+            now = self.session.view()
+            # the running game's table map (companion/table_map.py): what a button means now
+            table = self.session.catalog(now["game"]).table_map() if now.get("game") else None
+            action = resolve(request.command, now, self.hooks, request.source, request.fill, table)
             if action is None:
                 self.counts["handled"] += 1
             else:

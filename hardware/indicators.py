@@ -15,7 +15,6 @@ import threading
 import time
 from typing import Any, Callable
 
-from hardware.commands import CONFIRM_TYPES
 from hardware.settings import LED_ROLES, GpioSettings
 
 log = logging.getLogger(__name__)
@@ -80,10 +79,8 @@ class Indicators:
             newly = expired - self._expired
             self._expired = expired
             expect = view.get("expect") or {}
-            actions = expect.get("actions") or []
             waiting = (self._confirm_hint or bool(expect.get("pending"))
-                       or expect.get("phase") == "choose"
-                       or any(a in actions for a in CONFIRM_TYPES))
+                       or expect.get("phase") == "choose")
             playing = bool(view.get("game")) and (view.get("outcome") or {}).get("status") == "playing"
             self._set("ready", "on" if playing else "blink")   # blink: waiting for a (new) game
             self._set("confirm", "on" if waiting else "off")

@@ -15,7 +15,7 @@ from companion.actions import Action
 from companion.errors import BadAction, DataFileError
 from companion.timers import MAX_SECONDS
 
-COMMANDS = ("confirm", "undo", "read_dice", "draw_card", "timer_toggle", "done")
+COMMANDS = ("next", "confirm", "undo", "read_dice", "draw_card", "timer_toggle", "done")
 LED_ROLES = ("ready", "reading", "confirm", "error", "timer")
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 BCM_PINS = range(0, 28)
@@ -34,7 +34,7 @@ DEFAULT_HOLD = 1.0
 class Command:
     """What a button or token does: a named table command, or a literal action."""
 
-    name: str                    # one of COMMANDS, or "action" for a literal one
+    name: str                    # one of COMMANDS, "token" (the game's map), "action" (literal)
     action: Action | None = None
     player: str | None = None
     seconds: float = 120.0       # timer_toggle: length of a new turn timer

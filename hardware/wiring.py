@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import zlib
 from typing import Any, Callable
 
 from hardware.commands import Hooks
@@ -22,8 +23,8 @@ from hardware.dispatch import Dispatcher, Request
 from hardware.errors import HardwareError, ProtocolError
 from hardware.gpio import ShutdownButton, TableButton, make_pin_factory
 from hardware.indicators import Indicators, Mirror
-from hardware.settings import (GpioSettings, SerialSettings, TokenSettings, gpio_settings,
-                               serial_settings, token_settings)
+from hardware.settings import (Command, GpioSettings, SerialSettings, TagSettings,
+                               TokenSettings, gpio_settings, serial_settings, token_settings)
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +36,14 @@ DEFAULT_GPIO: dict[str, Any] = {
         "dice": {"pin": 22, "action": "read_dice"},
         "card": {"pin": 23, "action": "draw_card"},
         "timer": {"pin": 24, "action": "timer_toggle"},
+        "next": {"pin": 25, "action": "next"},
     },
     "leds": {"ready": 5, "reading": 6, "confirm": 13, "error": 19, "timer": 26},
     "buzzer": {"pin": 12},
 }
 DEFAULT_SERIAL: dict[str, Any] = {
     "buttons": {"1": {"action": "confirm", "hold": "undo"}, "2": {"action": "read_dice"},
-                "3": {"action": "timer_toggle"}},
+                "3": {"action": "timer_toggle"}, "4": {"action": "next"}},
     "leds": {"ready": 0, "error": 1, "timer": 2},
     "display_width": 32,
     "beep": True,
@@ -120,7 +122,10 @@ class DeviceEvents:
             del self.unknown_tags[:-10]
             log.warning("token %s on reader %d is not in [tokens.tags]: add it to use it", tag, reader)
             return
-        command = spec.place if edge == "ON" else spec.remove if edge == "OFF" else None
+        # A tag with no place action of its own means what the game's table map says a token
+        # placed means in this phase (a mover's token on a space: that move).
+        command = ((spec.place or Command("token")) if edge == "ON"
+                   else spec.remove if edge == "OFF" else None)
         if command is not None:
             fill = {"space": space, "reader": str(reader), "tag": tag, "piece": spec.piece}
             self.dispatcher.put(Request(f"token {spec.piece} on {space}", command,
@@ -172,6 +177,26 @@ class HardwareHandle:
             timer.start()
         else:
             pin.drive_high()
+
+    def place_token(self, piece: str, space: str) -> None:
+        """Simulation: put ``piece``'s token on the reader under ``space``, as a TAG event from
+        the simulated device over its pseudo-terminal. A space or piece the config has no reader
+        or tag for gets one, so a newcomer can try token moves with no [tokens] section."""
+        if not self.simulate or self.device is None or self.device_events is None:
+            raise HardwareError("tokens can be placed from the dashboard only on the simulated "
+                                "serial device (companion serve --simulate)")
+        tokens = self.device_events.tokens
+        reader = next((n for n, s in tokens.readers.items() if s == space), None)
+        if reader is None:
+            reader = max(tokens.readers, default=0) + 1
+            if reader > 255:
+                raise HardwareError("the simulated device has no reader left (0-255)")
+            tokens.readers[reader] = space
+        tag = next((t for t, spec in tokens.tags.items() if spec.piece == piece), None)
+        if tag is None:
+            tag = f"{zlib.crc32(piece.encode()):08X}"
+            tokens.tags[tag] = TagSettings(tag, piece, None, None)
+        self.device.place(tag, reader)
 
     def set_reading(self, reading: bool) -> None:
         if self.indicators:

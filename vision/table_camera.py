@@ -111,6 +111,12 @@ class TableCamera:
             faces = [self._rng.choice(d.sides) for d in entry.dice for _ in range(d.count)]
         return self.source.throw(faces)
 
+    def read_frame(self, frame: np.ndarray) -> None:
+        """Read ``frame`` as a settled roll and hand it to the session: what the watcher does
+        with a settled frame, for a caller that has the frame in hand (the read-the-dice button
+        in a simulation that runs without the watcher's thread)."""
+        self._on_roll(self.read(frame), frame)
+
     # -- the watcher's reader ----------------------------------------------------------------------
 
     def read(self, frame: np.ndarray) -> list[DieRead]:

@@ -15,6 +15,7 @@ from web.api import json_body
 devices = Blueprint("devices", __name__, url_prefix="/api")
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 BUTTON = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,39}$")
+TOKEN_WORD = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
 def _ext():
@@ -71,6 +72,24 @@ def press():
     if not isinstance(hold, bool):
         raise BadAction("hold must be true or false")
     hw.press(name, hold=hold)
+    return jsonify({"status": hw.status()})
+
+
+@devices.post("/hardware/token")
+def place_token():
+    """Simulation: a piece's token placed on the reader under a space (the game's table map says
+    what that means now: a mover's move, a character's deploy)."""
+    hw = _ext().get("hardware")
+    if not _ext().get("simulate") or hw is None or not hasattr(hw, "place_token"):
+        raise Conflict("tokens can be placed from the dashboard only in simulation "
+                       "(companion serve --simulate)")
+    body = json_body()
+    piece, space = body.get("piece"), body.get("space")
+    for name, value in (("piece", piece), ("space", space)):
+        if not isinstance(value, str) or not TOKEN_WORD.match(value):
+            raise BadAction(f"token needs data {name}: 1 to 40 letters, digits, '-' or '_' "
+                            "(a hero or character id, a space or zone)")
+    hw.place_token(piece, space)
     return jsonify({"status": hw.status()})
 
 

@@ -16,10 +16,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion import state_codec
+from companion import state_codec, table_map
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
+from companion.table_map import TableMap
 from companion.timers import Timer
 
 
@@ -42,9 +43,21 @@ class Game:
     #: snapshot of another version is replayed instead (companion/snapshots.py, which also
     #: notices any change to the engine's code or component data by itself)
     state_version: int = 1
+    #: the folder of the game's shipped table map, ``<name>.table.toml`` (companion/table_map.py);
+    #: None: the table's buttons keep their defaults (undo, timer, read and confirm the dice)
+    table_dir: Path | None = None
 
     def __init__(self, components_dir: str | Path | None = None):
         self.components_dir = components_dir
+
+    def table_map(self) -> TableMap:
+        """What each button and token reader at the table means in each phase of this game
+        (the owner's copy in the components folder wins); loaded and checked once."""
+        cached = self.__dict__.get("_table_map")
+        if cached is None:
+            cached = self.__dict__["_table_map"] = table_map.load(self, self.table_dir,
+                                                                  self.components_dir)
+        return cached
 
     def declare(self, moves: MoveTable) -> None:
         """Use ``moves`` as this engine's move table (its ``actions`` docs come from it)."""

@@ -85,12 +85,12 @@ def test_a_refused_press_flashes_the_error_led_and_beeps(table, session):
     click(table, "card")                     # no card is drawn on demand in this game
     settle(table)
     refusal = table.dispatcher.last_refusal
-    assert refusal["origin"] == "button card" and "no card is to be drawn now" in refusal["reason"]
+    assert refusal["origin"] == "button card" and "Card button means nothing now" in refusal["reason"]
     assert "Dash: roll the Movement Die." in refusal["reason"]
     # ... and every screen hears why (companion/refusals.py; the table shows it)
     refusal = session.refusals.since(0)[-1]
     assert (refusal["source"], refusal["origin"]) == ("button", "button card")
-    assert "no card is to be drawn now" in refusal["text"]
+    assert "the companion draws the top card itself" in refusal["text"]
     status = table.status()
     assert status["leds"]["error"]["mode"] == "fast"
     assert status["buzzer"]["last"]["kind"] == "error"

@@ -11,7 +11,7 @@ def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session
     reads = []
     handle = attach(session, {}, simulate=True, read_dice=lambda: reads.append("read"))
     try:
-        assert set(handle.buttons) == {"confirm", "undo", "dice", "card", "timer"}
+        assert set(handle.buttons) == {"confirm", "undo", "dice", "card", "timer", "next"}
         assert handle.link.wait_for("ready", 5)
         handle.press("dice")
         assert handle.dispatcher.wait_idle(5) and reads == ["read"]
@@ -29,7 +29,7 @@ def test_simulation_builds_the_default_table_and_the_dashboard_can_press(session
             handle.press("jump")
     finally:
         handle.close()
-    assert repr(handle) == "<HardwareHandle closed: 5 buttons>"
+    assert repr(handle) == "<HardwareHandle closed: 6 buttons>"
 
 
 def test_a_held_simulated_press_is_a_long_press(session, views):

@@ -148,3 +148,49 @@ def test_serve_simulate_reads_a_thrown_roll_and_the_dashboard_shows_it(server_fa
         assert "read by the camera" in shown                      # applied at once: sure
     finally:
         page.close()
+
+
+def test_the_power_die_and_the_jackjack_die_in_one_frame_are_one_fix_attempt(taught_data, tmp_path):
+    """"If Jack-Jack has been rescued, you may roll the Jack-Jack Die in addition to your Power
+    Die. If you roll the required Power symbol or a Wild on either ... you've fixed the problem."
+    Both dice thrown together, one frame read: one fix action with both faces."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]}, seed=3)
+    session.submit({"type": "roll", "player": "dash", "data": {"face": "1"}})
+    session.submit({"type": "move", "player": "dash", "data": {"to": "1"}})    # Jack-Jack rescued
+    for _ in range(40):
+        view = session.view()
+        if view["expect"]["phase"] == "fix":
+            break
+        if view["expect"]["phase"] == "roll":
+            session.submit({"type": "roll", "player": "dash", "data": {"face": "4"}})
+        elif view["expect"]["phase"] == "move":
+            reach = view["expect"]["reachable"]
+            problems = [s for s in reach if view["state"]["tiles"].get(s) == "problem"]
+            session.submit({"type": "move", "player": "dash", "data": {"to": (problems or reach)[-1]}})
+        else:
+            pending = view["expect"]["pending"]
+            key = "space" if pending["kind"] == "displace" else "tile"
+            session.submit({"type": "choose", "data": {key: pending["options"][0]}})
+    view = session.view()
+    assert view["state"]["jackjack"] is None and view["expect"]["phase"] == "fix"
+    roll = view["expect"]["dice"]
+    assert len(roll) == 1 and [roll[0]["die"], roll[0]["also"][0]["die"]] == ["power", "jackjack"]
+    camera = TableCamera(session, SimulatedTray(seed=8, fps=0), taught_data)
+    try:
+        assert camera.throw(["speed", "defense"]) == ["speed", "defense"]
+        frame = [camera.source.read() for _ in range(8)][-1]          # past the tumbling frames
+        seq = session.seq
+        camera.read_frame(frame)
+        view = session.view()
+        read = view["dice_read"]
+        assert sorted(read["faces"]) == ["defense", "speed"], read
+        if not read["confirmed"]:
+            view = session.confirm_read(read["id"])
+        fix = view["state"]["last_fix"]
+        assert sorted([fix["power"], fix["jackjack"]]) == ["defense", "speed"]
+        entries = session.journal.entries(view["game_id"])[-2:]
+        assert [e.payload["type"] for e in entries if e.seq > seq][0] == "dice.read"
+        assert view["last_roll"]["type"] == "fix" and len(view["last_roll"]["dice"]) == 2
+    finally:
+        camera.close()

@@ -169,6 +169,34 @@ def test_a_phone_corrects_and_confirms_a_dice_read_with_taps(session, hardware, 
             while "turn" not in session.view()["timers"] and time.monotonic() < deadline:
                 page.wait_for_timeout(50)
             assert "turn" in session.view()["timers"]
+            # a token on a reader, from the same panel: the table map makes it Dash's move
+            page.locator('#simulator [data-key="sim-piece"]').fill("dash")
+            page.locator('#simulator [data-key="sim-space"]').fill("2")
+            page.locator('#simulator [data-key="sim-token"]').click()
+            deadline = time.monotonic() + 5
+            while session.view()["state"]["movers"][0]["space"] != "2" and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert session.view()["state"]["movers"][0]["space"] == "2"
             browser.close()
     finally:
         server.close()
+
+
+def test_a_token_placed_from_the_simulator_panel_is_the_maps_move(session, hardware):
+    """In simulation a piece's token goes on the reader under a space as a TAG event over the
+    simulated device's pseudo-terminal; The Incredibles' table map makes it the mover's move."""
+    c = client(session, hardware=hardware)
+    assert c.post("/api/hardware/token", json={"piece": "dash", "space": "2"}).status_code == 409
+    c = client(session, hardware=hardware, simulate=True)
+    assert hardware.link.wait_for("ready", 5)
+    session.confirm_read("r1", ["2"])                          # Dash rolled a 2: move phase
+    for bad in ({"piece": "dash"}, {"piece": "da sh", "space": "2"}, {"piece": "dash", "space": 2}):
+        assert c.post("/api/hardware/token", json=bad).status_code == 400
+    assert c.post("/api/hardware/token", json={"piece": "dash", "space": "2"}).status_code == 200
+    wait_for(lambda: session.view()["state"]["movers"][0]["space"] == "2")
+    last = session.journal.entries(session.view()["game_id"])[-1].payload
+    assert (last["type"], last["player"], last["source"]) == ("move", "dash", "token")
+    # now it means nothing (roll phase): refused with why, on the board every screen shows
+    assert c.post("/api/hardware/token", json={"piece": "dash", "space": "3"}).status_code == 200
+    wait_for(lambda: any("token on a reader means nothing now" in r["text"]
+                         for r in session.refusals.since(0)))

@@ -383,9 +383,9 @@ def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_seco
     screens.pi.wait_for_function(f"Number(document.body.dataset.notices) > {notices}", timeout=1000)
     assert time.monotonic() - started < 1.0
     shown = words(screens.pi, "#notice")
-    assert "A table button did nothing: no card is to be drawn now" in shown
+    assert "A table button did nothing: the Card button means nothing now (move phase): the companion draws the top card itself" in shown
     assert "Ana: move up to 1" in shown                          # the reason says what to do instead
-    screens.phone.wait_for_function("document.getElementById('notice').innerText.includes('no card is to be drawn')",
+    screens.phone.wait_for_function("document.getElementById('notice').innerText.includes('Card button means nothing now')",
                                     timeout=1000)
     check_table(screens.pi.evaluate(MEASURE), "pi")             # the notice fits with the rest
 

@@ -1,5 +1,5 @@
 // The simulated table on a phone, in `companion serve --simulate` (make run): throw dice into the
-// rendered tray for the simulated camera, and press the table's buttons. Compact on purpose: the
+// rendered tray for the simulated camera, press the table's buttons, put a token on a reader. Compact on purpose: the
 // controls come first; the devices' own state is on the Devices page.
 // Each section is one function of the hardware status; a new device adds one to SECTIONS.
 "use strict";
@@ -33,7 +33,17 @@
       }, { "data-key": "press-" + name })), holdBtn);
   }
 
-  const SECTIONS = [tray, buttons];
+  // A piece's token on the reader under a space, sent by the simulated serial device: the
+  // game's table map says what it means now (a mover's move, a character's deploy).
+  function tokens(hw) {
+    if (!hw.can_press || !hw.status || !hw.status.serial || hw.status.serial.state === "closed") return null;
+    const piece = el("input", { type: "text", class: "sim-word", maxlength: "40", placeholder: "dash", "aria-label": "Token's piece", "data-key": "sim-piece" });
+    const space = el("input", { type: "text", class: "sim-word short", maxlength: "40", placeholder: "5", "aria-label": "Reader's space", "data-key": "sim-space" });
+    return el("div", { class: "sim-row tokens" }, piece, el("span", {}, "on"), space,
+      C.button("move", "Place token", () => C.send("POST", "/api/hardware/token", { piece: piece.value.trim(), space: space.value.trim() }), { "data-key": "sim-token" }));
+  }
+
+  const SECTIONS = [tray, buttons, tokens];
 
   P.simulator = async function () {
     const box = C.$("simulator");

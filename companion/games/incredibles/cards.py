@@ -18,7 +18,16 @@ def alarm(s: IncrediblesState) -> None:
         slide(s)
         s.last_card = None
         return
-    card = s.data.cards[s.deck.pop(0)]
+    if s.data.physical_deck:     # the table draws the real card and names it: moves.draw
+        s.phase = "draw"
+        s.log.append("Alarm! Draw the top card of the deck and name it.")
+        return
+    drawn(s, s.deck.pop(0))
+
+
+def drawn(s: IncrediblesState, card_id: str) -> None:
+    """The card ``card_id`` came off the deck (the companion's draw or the table's): do it."""
+    card = s.data.cards[card_id]
     s.last_card = card.id
     s.log.append(f"Alarm! Drew {card.title}.")
     DRAWN[card.kind](s, card)

@@ -60,6 +60,9 @@ class IncrediblesData:
     confirmed: frozenset[str] = frozenset()
     #: refuse on assumed data as on printed data (setup option ``unconfirmed = "refuse"``)
     strict: bool = False
+    # The table draws the real cards and names each one (option ``physical_deck``); set at
+    # setup by Incredibles.resolve_data, never read from the file.
+    physical_deck: bool = False
 
     def trusted(self, section: str) -> bool:
         """Printed, or assumed and confirmed by the owner: a rule may refuse on it."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 from typing import Any
 
 from companion.errors import SetupError
@@ -23,7 +24,7 @@ from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
                                                IncrediblesState, invariants, outcome)
 from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
-from companion.schema import Arg, Args, Text
+from companion.schema import Arg, Args, Choice, Text
 
 
 def move_table(d: IncrediblesData) -> MoveTable:
@@ -47,6 +48,10 @@ def move_table(d: IncrediblesData) -> MoveTable:
              doc="Try to fix the problem you stand on: data.power is your power die's face, "
                  "data.jackjack the Jack-Jack die's face when he is rescued (omit both to roll "
                  "virtual dice)."),
+        Move("draw", ("draw",), moves.draw, Args({"card": Arg(
+            Choice(tuple(d.cards), what="a card of the deck"))}),
+            who=TABLE, rule=R_ALARM, sample=sampler.draw,
+            doc="With the table's own deck (option physical_deck): the card drawn, data.card."),
         Move("choose", ("choose",), moves.choose, Args({"space": Arg(Text(max_len=40), required=False),
                                                         "tile": Arg(Text(max_len=40), required=False)}),
              who=TABLE, rule=R_ALARM, sample=sampler.choose,
@@ -59,7 +64,9 @@ class Incredibles(Game):
     name = "incredibles"
     title = "The Incredibles: Save the Day"
     dice_set = "incredibles"
-    phase_rules = {"roll": R_ROLL, "move": R_MOVE, "fix": R_FIX, "choose": R_ALARM, "over": R_END}
+    table_dir = Path(__file__).resolve().parent
+    phase_rules = {"roll": R_ROLL, "move": R_MOVE, "fix": R_FIX, "choose": R_ALARM, "draw": R_ALARM,
+                   "over": R_END}
     turn_rule = R_MOVE
     box_view = incredibles_box       # the board as a graph, the cards one by one
 
@@ -74,13 +81,19 @@ class Incredibles(Game):
     def resolve_data(self, options: dict[str, Any]) -> IncrediblesData:
         """The data the game began with: the owner's box it recorded, else the base file; with
         ``unconfirmed = "refuse"`` assumed data is refused on like printed data (default
-        "remind": a move the assumed board forbids is accepted with a reminder)."""
+        "remind": a move the assumed board forbids is accepted with a reminder); with
+        ``physical_deck`` the table draws its own cards and names each (moves.draw)."""
         mode = options.get("unconfirmed", "remind")
         if mode not in ("remind", "refuse"):
             raise SetupError('unconfirmed: "remind" (accept what assumed data forbids, with a '
                              'reminder) or "refuse"')
+        physical = options.get("physical_deck", False)
+        if not isinstance(physical, bool):
+            raise SetupError("physical_deck must be true (the table draws the real cards and "
+                             "names each) or false (the companion draws)")
         data = self.boxed.for_options(options)
-        return dataclasses.replace(data, strict=True) if mode == "refuse" else data
+        changes = {k: True for k, on in (("strict", mode == "refuse"), ("physical_deck", physical)) if on}
+        return dataclasses.replace(data, **changes) if changes else data
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
         return setup.setup(self.resolve_data(options), options, rng)
@@ -88,7 +101,10 @@ class Incredibles(Game):
     def sample_options(self, rng: random.Random) -> dict[str, Any]:
         heroes = list(self.data.heroes)
         rng.shuffle(heroes)
-        return {"players": heroes[: rng.randint(1, len(heroes))]}
+        out: dict[str, Any] = {"players": heroes[: rng.randint(1, len(heroes))]}
+        if rng.random() < 0.3:
+            out["physical_deck"] = True
+        return out
 
     # -- reading the state ------------------------------------------------------------------------
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from companion.errors import BadAction, IllegalAction
 from companion.games.incredibles import cards
-from companion.games.incredibles.state import R_FROZONE, R_MOVE, R_ROAD, IncrediblesState, outcome
+from companion.games.incredibles.state import (R_ALARM, R_FROZONE, R_MOVE, R_ROAD, IncrediblesState,
+                                               outcome)
 from companion.games.move_table import Play
 from companion.schema import Choice
 
@@ -115,6 +116,25 @@ def fix(state: IncrediblesState, play: Play) -> IncrediblesState:
         s.log.append(f"{mover.name} rolled {rolled}: problem {slot.tile} still needs "
                      f"{slot.power.title()}.")
     _next_turn(s)
+    return s
+
+
+def draw(state: IncrediblesState, play: Play) -> IncrediblesState:
+    """ "If you roll an Alarm symbol, draw the top card": with the table's own deck (option
+    physical_deck) the players draw the real card and name it (data.card); it must still be in
+    the deck, and the deck's count follows."""
+    card = play.args["card"]
+    if card not in state.deck:
+        title = state.data.cards[card].title
+        where = ("is on the Problem Track" if any(x is not None and x.card == card for x in state.track)
+                 else "was drawn already")
+        raise IllegalAction(f"{title} is not in the deck: it {where}. Name the card you drew "
+                            f"({len(state.deck)} left in the deck)", R_ALARM)
+    s = state.fork()
+    s.deck.remove(card)
+    s.phase = "move"
+    cards.drawn(s, card)
+    _stay_if_no_steps(s)
     return s
 
 

@@ -26,6 +26,10 @@ def fix(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:
     return data
 
 
+def draw(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:
+    return {"card": rng.choice(s.deck)}
+
+
 def choose(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:
     key = "space" if s.pending["kind"] == "displace" else "tile"
     return {key: rng.choice(s.pending["options"])}

@@ -3,6 +3,7 @@ the reminders that apply now, and the state as the dashboard's JSON."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.dice import Dice, DiceRequest
@@ -22,18 +23,21 @@ def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
     if s.phase == "roll":
         out.update(prompt=f"{mover.name}: roll the Movement Die.",
                    dice=[movement_request(s.data, mover.hero).to_json()])
+    elif s.phase == "draw":
+        out.update(prompt=f"Alarm! {mover.name}: draw the top card of the deck and name it.",
+                   deck=[{"id": c, "title": s.data.cards[c].title}
+                         for c in sorted(s.deck, key=lambda c: s.data.cards[c].title)],
+                   deck_count=len(s.deck))
     elif s.phase == "choose":
         out.update(pending=s.pending, prompt=s.pending["prompt"])
     elif s.phase == "move":
         steps = s.roll["move"]
-        out.update(reachable=s.reachable(mover.space, steps),
+        out.update(reachable=s.reachable(mover.space, steps), space=mover.space,
                    prompt=f"{mover.name}: move up to {steps} space{'s' if steps != 1 else ''} "
                           "(or stay).")
     elif s.phase == "fix":
         slot = s.slot_for(mover.space)
-        dice = [power_request(s.data, mover.hero).to_json()]
-        if s.jackjack is None:
-            dice.append(jackjack_request(s.data).to_json())
+        dice = [power_request(s.data, mover.hero, rescued=s.jackjack is None).to_json()]
         out.update(dice=dice, problem={"tile": slot.tile, "power": slot.power},
                    prompt=f"{mover.name}: roll to fix problem {slot.tile} (needs "
                           f"{slot.power.title()}).")
@@ -73,13 +77,16 @@ def movement_request(d: IncrediblesData, hero: str) -> DiceRequest:
     return DiceRequest((movement_die(d),), action="roll", player=hero, purpose="movement")
 
 
-def power_request(d: IncrediblesData, hero: str) -> DiceRequest:
-    return DiceRequest((power_die(d, hero),), action="fix", player=hero, purpose="fix a problem")
-
-
-def jackjack_request(d: IncrediblesData) -> DiceRequest:
-    """Rolled with the power die once he is rescued; entered with the fix (data.jackjack)."""
-    return DiceRequest((jackjack_die(d),), optional=True, purpose="fix a problem")
+def power_request(d: IncrediblesData, hero: str, rescued: bool = False) -> DiceRequest:
+    """The fix roll: the mover's power die, and once Jack-Jack is rescued his die thrown with it
+    in one roll, so one camera read is one fix attempt. "If Jack-Jack has been rescued, you may
+    roll the Jack-Jack Die in addition to your Power Die": may, so a read of one die is the power
+    die alone (min 0). The two dice show the same faces, so a read assigns the faces in the
+    order read; the fix ("the required Power symbol or a Wild on either") does not depend on
+    which die showed which."""
+    dice = ((power_die(d, hero), replace(jackjack_die(d), min=0)) if rescued
+            else (power_die(d, hero),))
+    return DiceRequest(dice, action="fix", player=hero, purpose="fix a problem")
 
 
 # -- reminders and the dashboard's JSON ------------------------------------------------------------

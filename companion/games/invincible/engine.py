@@ -16,6 +16,7 @@ procedure in villains.py, the battlefield in board.py, expect/reminders/JSON in 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from companion.actions import Action
@@ -172,6 +173,7 @@ class Invincible(Game):
     name = "invincible"
     title = "Invincible: The Hero-Building Game"
     dice_set = "invincible"
+    table_dir = Path(__file__).resolve().parent
     phase_rules = {"advance": R_ADVANCE, "hero": R_HERO, "hero_end": R_HERO_END,
                    "crash": R_HERO_END, "training": R_TRAINING, "villain": R_VILLAIN,
                    "roll": R_VILLAIN, "manual": R_VILLAIN, "choose": R_VILLAIN,

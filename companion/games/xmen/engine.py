@@ -16,6 +16,7 @@ expect, reminders and the JSON in view.py; random play in sampler.py.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from companion.actions import Action
@@ -98,6 +99,7 @@ class XMenAlert(Game):
     name = "xmen-alert"
     title = "The Uncanny X-Men Alert Adventure Game"
     dice_set = "xmen"
+    table_dir = Path(__file__).resolve().parent
     # Competitive: every finished game has a winner ("game.abandon" ends one without, by choice).
     outcomes = ("won",)
     phase_rules = {"first": R_FIRST, "play": R_PLAYING, "bonus": R_PLAYING, "over": R_WIN}

@@ -132,7 +132,7 @@
   C.register("incredibles", {
     icon: "star",
     short: "The Incredibles",
-    handles: ["roll", "move", "fix", "choose"],
+    handles: ["roll", "move", "fix", "choose", "draw"],
     playerName,
 
     face(f) {
@@ -189,6 +189,7 @@
       if (action.type === "move") return who + "move to " + d.to;
       if (action.type === "fix") return who + "fix with " + (d.power ? C.human(d.power) : "virtual dice") + (d.jackjack ? " + " + C.human(d.jackjack) : "");
       if (action.type === "choose") return "choose " + (d.space || d.tile);
+      if (action.type === "draw") return "drew " + d.card;
       return null;
     },
 
@@ -206,7 +207,7 @@
         box.append(faceButtons(expect.reachable, (s) => C.act("move", { to: s }), (s) => (s === here ? "Stay (" + s + ")" : s), "move-"));
       } else if (expect.phase === "fix") {
         const picked = { power: null, jackjack: null };
-        const jj = expect.dice[1];
+        const jj = (expect.dice[0].also || [])[0];   // Jack-Jack's die, thrown with the power die
         const send = el("button", { type: "button", class: "big", disabled: true, "data-key": "fix-send",
           onclick: () => C.act("fix", picked.jackjack ? { power: picked.power, jackjack: picked.jackjack } : { power: picked.power }) }, C.icon("fix"), " Try to fix");
         const mark = (group, f) => {
@@ -225,6 +226,10 @@
           box.append(jjs, send);
         }
         box.append(C.button("die", "Roll them for me", () => C.act("fix"), { "data-key": "fix-virtual" }));
+      } else if (expect.phase === "draw") {   // the table's own deck: name the card drawn
+        box.append(el("p", { class: "prompt" }, C.icon("card"), " " + expect.prompt + " (" + expect.deck_count + " in the deck)"));
+        const titles = Object.fromEntries(expect.deck.map((c) => [c.id, c.title]));
+        box.append(faceButtons(expect.deck.map((c) => c.id), (id) => C.act("draw", { card: id }, null), (id) => titles[id], "draw-"));
       } else if (expect.phase === "choose") {
         const key = expect.pending.kind === "displace" ? "space" : "tile";
         box.append(el("p", { class: "prompt" }, C.icon("go"), " " + expect.prompt));

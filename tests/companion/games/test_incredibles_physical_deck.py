@@ -1,0 +1,52 @@
+"""The table's own deck (option physical_deck): "If you roll an Alarm symbol ... Draw a card and
+follow the instructions for that card type." The players draw the real card and name it with one
+tap; the companion checks it is still in the deck and keeps the deck's count."""
+
+import pytest
+
+from companion.errors import IllegalAction, SetupError
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+
+@pytest.fixture
+def session(tmp_path):
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        s = Session(journal, Catalog())
+        s.start("incredibles", {"players": ["dash"], "physical_deck": True,
+                                "starting_problems": ["A", "B", "C"]}, seed=4)
+        yield s
+
+
+def test_an_alarm_waits_for_the_card_the_table_drew_and_checks_it_is_in_the_deck(session):
+    before = session.view()["state"]["deck_count"]
+    view = session.submit({"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+    expect = view["expect"]
+    assert expect["phase"] == "draw" and expect["actions"] == ["draw"]
+    assert "draw the top card of the deck and name it" in expect["prompt"]
+    assert expect["deck_count"] == before == len(expect["deck"])
+    assert "problem-A" not in {c["id"] for c in expect["deck"]}       # on the Problem Track
+    with pytest.raises(IllegalAction, match="Problem A is not in the deck: it is on the Problem Track"):
+        session.submit({"type": "draw", "data": {"card": "problem-A"}})
+    view = session.submit({"type": "draw", "data": {"card": "edna-1"}})
+    assert view["state"]["last_card"] == "edna-1" and view["state"]["deck_count"] == before - 1
+    assert view["expect"]["phase"] == "roll"                           # an Alarm moves no spaces
+    session.submit({"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+    with pytest.raises(IllegalAction, match="Edna Rescues is not in the deck: it was drawn already"):
+        session.submit({"type": "draw", "data": {"card": "edna-1"}})
+    with pytest.raises(Exception, match="is not a card of the deck"):
+        session.submit({"type": "draw", "data": {"card": "the-joker"}})
+
+
+def test_the_companion_draws_by_default_and_the_option_is_checked():
+    from random import Random
+
+    engine = Catalog()("incredibles")
+    state = engine.setup({"players": ["dash"]}, Random(1))
+    from companion.actions import Action
+
+    after = engine.apply(state, Action("roll", "dash", {"face": "alarm"}), Random(1))
+    assert after.phase != "draw" and after.last_card is not None
+    with pytest.raises(SetupError, match="physical_deck must be true"):
+        engine.setup({"players": ["dash"], "physical_deck": "yes"}, Random(1))

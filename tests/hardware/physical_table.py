@@ -1,0 +1,138 @@
+"""A whole table in simulation, driven through its physical channels only: dice thrown into the
+rendered tray and read by the real vision pipeline when the Read-dice button is pressed,
+gpiozero MockFactory button presses, the serial peripheral's events (buttons, tokens on
+readers) over a real pseudo-terminal, and taps on the screen only where the test says so. Every
+input is counted by channel, and every roll thrown is kept to be checked against the journal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+from companion.cli import _confirm_waiting_read
+from hardware.wiring import attach
+from vision.simulated_tray import TUMBLE_FRAMES, SimulatedTray
+from vision.table_camera import TableCamera
+
+FAST_SERIAL = {"heartbeat_timeout": 3.0, "backoff_initial": 0.1, "backoff_max": 0.5,
+               "buttons": {"1": {"action": "next"}, "2": {"action": "confirm", "hold": "undo"}}}
+
+
+class PhysicalTable:
+    def __init__(self, session, data_dir, readers: dict[int, str], tags: dict[str, str],
+                 seed: int = 0):
+        self.session = session
+        self.inputs: Counter = Counter()
+        self.throws: list[list[str]] = []
+        self.tray = SimulatedTray(seed=seed, fps=0)
+        self.camera = TableCamera(session, self.tray, data_dir, simulate=True)
+        self.tags = {piece: tag for tag, piece in tags.items()}
+        self.readers = {space: n for n, space in readers.items()}
+        self._placed: dict[str, int] = {}
+        sections = {"serial": FAST_SERIAL,
+                    "tokens": {"readers": {str(n): s for n, s in readers.items()},
+                               "tags": {tag: {"piece": piece} for tag, piece in tags.items()}}}
+        self.hardware = attach(session, sections, simulate=True, read_dice=self._read_tray,
+                               confirm=lambda: _confirm_waiting_read(session))
+        assert self.hardware.link.wait_for("ready", 10), self.hardware.status()["serial"]
+
+    def close(self) -> None:
+        self.hardware.close()
+        self.camera.close()
+
+    # -- the channels ----------------------------------------------------------------------------
+
+    def _read_tray(self) -> None:
+        """The Read-dice button: the camera reads the tray as it lies now."""
+        frame = None
+        for _ in range(TUMBLE_FRAMES + 1):     # past the tumbling frames to the settled one
+            frame = self.tray.read()
+        self.camera.read_frame(frame)
+
+    def settle(self) -> None:
+        assert self.hardware.dispatcher.wait_idle(30)
+
+    def press(self, button: str, hold: bool = False) -> None:
+        """A table-edge button, pressed through its mock pin."""
+        self.inputs["gpio"] += 1
+        self.hardware.press(button, hold=hold)
+        if hold:
+            threading.Event().wait(self.hardware.buttons[button].settings.hold_time + 0.3)
+        self.settle()
+
+    def device_press(self, number: int) -> None:
+        """A button on the serial peripheral: its BTN events over the pseudo-terminal."""
+        self.inputs["serial"] += 1
+        seq, refused = self.session.seq, self.hardware.dispatcher.counts["refused"]
+        self.hardware.device.press(number)
+        self._wait_serial(seq, refused)
+
+    def place(self, piece: str, space: str) -> None:
+        """A piece's token put on the reader under ``space`` (taken off the one it was on)."""
+        tag = self.tags[piece]
+        if piece in self._placed:
+            self.hardware.device.remove(tag, self._placed[piece])
+            self.inputs["serial"] += 1
+        self.inputs["serial"] += 1
+        self._placed[piece] = self.readers[space]
+        seq = self.session.seq
+        refused = self.hardware.dispatcher.counts["refused"]
+        self.hardware.device.place(tag, self.readers[space])
+        self._wait_serial(seq, refused)
+
+    def _wait_serial(self, seq: int, refused: int) -> None:
+        deadline = threading.Event()
+        for _ in range(500):
+            self.settle()
+            if self.session.seq > seq or self.hardware.dispatcher.counts["refused"] > refused:
+                return
+            deadline.wait(0.02)
+        raise AssertionError("the device's event never reached the session")
+
+    def tap(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A choice made on the screen (the only input that is not physical)."""
+        self.inputs["tap"] += 1
+        return self.session.submit(action)
+
+    def roll(self) -> dict[str, Any]:
+        """Throw the dice the game expects now into the tray, press Read dice; a read flagged as
+        unsure is confirmed with the Confirm button when it read right, corrected with a tap when
+        not. Returns the read as the table keeps it (its faces in the order found in the tray)."""
+        thrown = self.camera.throw()
+        self.throws.append(sorted(thrown))
+        self.inputs["camera"] += 1
+        seq = self.session.seq
+        self.press("dice")
+        view = self.session.view()
+        read = view.get("dice_read")
+        assert self.session.seq > seq and read, (self.camera.status(), thrown)
+        if not read["confirmed"]:
+            self.inputs["flagged"] += 1
+            if sorted(read["faces"]) == sorted(thrown):
+                self.press("confirm")
+            else:
+                self.inputs["tap"] += 1
+                self.session.confirm_read(read["id"], thrown)
+            read = self.session.view()["dice_read"]
+        # The dice of a roll lie in the tray in no order: the read lists them as it found them.
+        assert read["confirmed"] and sorted(read["faces"]) == sorted(thrown), (read, thrown)
+        return read
+
+
+def journal_rolls(session) -> list[list[str]]:
+    """The faces of every roll the journal holds, as applied (each camera read's faces, or the
+    players' confirmation of a flagged one), each roll's faces sorted: dice lie in no order."""
+    rolls, waiting = [], None
+    for entry in session.journal.entries(session.view()["game_id"]):
+        action = entry.payload
+        if action["type"] == "dice.read":
+            faces = [d["face"] for d in action["data"]["dice"]]
+            if all(d.get("confidence", 1) >= session.read_threshold for d in action["data"]["dice"]):
+                rolls.append(sorted(faces))
+            else:
+                waiting = faces
+        elif action["type"] == "dice.confirm":
+            rolls.append(sorted(action["data"].get("faces") or waiting))
+    return rolls
