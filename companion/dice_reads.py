@@ -81,6 +81,15 @@ def chosen(expect: dict[str, Any] | None, extra: list[DiceRequest], name: str | 
     return wanted[0]
 
 
+def with_roll(read: dict[str, Any], expect: dict[str, Any] | None,
+              extra: list[DiceRequest]) -> dict[str, Any]:
+    """A waiting read of a roll expect does not list (a hero's pull) carries that roll, so a
+    page can offer its faces for a correction; refused now if it stands for no roll."""
+    if not read["set"] or any(d.set == read["set"] for r in requests(expect) for d in r.dice):
+        return read
+    return {**read, "roll": chosen(expect, extra, read["set"], read.get("player")).to_json()}
+
+
 def action_for(expect: dict[str, Any] | None, request: DiceRequest, faces: list[str],
                player: str | None, source: str) -> Action:
     """The game action a list of read faces stands for now: ``request`` says which action,

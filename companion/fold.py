@@ -76,11 +76,11 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
             raise BadAction("dice.confirm needs data.faces: one face for each die read")
         read = dice_reads.confirmed(waiting, faces)
     else:
-        expect = engine.expect(table.game)
-        dice_reads.check_source(action.data, requests(expect) + engine.read_requests(table.game))
+        expect, extra = engine.expect(table.game), engine.read_requests(table.game)
+        dice_reads.check_source(action.data, requests(expect) + extra)
         read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
         if read["doubtful"]:
-            return replace(table, dice_read=read)
+            return replace(table, dice_read=dice_reads.with_roll(read, expect, extra))
     expect = engine.expect(table.game)
     # a confirmed read keeps the roll and the reader it was read for, whoever taps confirm
     player = read.get("player") or action.player

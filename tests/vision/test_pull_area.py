@@ -7,6 +7,7 @@ import pytest
 
 from companion.errors import BadAction, IllegalAction
 from companion.games import Catalog
+from companion.games.invincible.data import CUBES
 from companion.journal import Journal
 from companion.session import Session
 from vision.cubes import DEFAULT_COLOURS
@@ -93,6 +94,7 @@ def test_an_unsure_cube_waits_for_a_tap_and_is_not_applied(hero_phase):
     view = session.submit(read)
     waiting = view["dice_read"]
     assert not waiting["confirmed"] and len(waiting["doubtful"]) == 1
+    assert waiting["roll"]["faces"] == list(CUBES) and waiting["roll"]["player"] == "invincible"
     assert hero(view, "invincible") == hero(before, "invincible")   # nothing pulled yet
     assert view["last_roll"] == before["last_roll"]
     faces = list(waiting["faces"])
