@@ -14,6 +14,7 @@ from typing import Any
 
 from companion import dice_reads, last_roll
 from companion.actions import Action
+from companion.dice import requests
 from companion.errors import BadAction, Conflict, IllegalAction
 from companion.games.base import Game
 from companion.timers import TIMER_ACTIONS, Timer, check_timer_action
@@ -75,16 +76,21 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
             raise BadAction("dice.confirm needs data.faces: one face for each die read")
         read = dice_reads.confirmed(waiting, faces)
     else:
-        dice_reads.check_source(action.data, engine.expect(table.game))
+        expect, extra = engine.expect(table.game), engine.read_requests(table.game)
+        dice_reads.check_source(action.data, requests(expect) + extra)
         read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
         if read["doubtful"]:
-            return replace(table, dice_read=read)
+            return replace(table, dice_read=dice_reads.with_roll(read, expect, extra))
     expect = engine.expect(table.game)
-    game_action = dice_reads.action_for(expect, read["faces"], action.player,
+    # a confirmed read keeps the roll and the reader it was read for, whoever taps confirm
+    player = read.get("player") or action.player
+    request = dice_reads.chosen(expect, engine.read_requests(table.game), read["set"], player)
+    game_action = dice_reads.action_for(expect, request, read["faces"], player,
                                         action.source).stamped(action.at)
     game = engine.apply(table.game, game_action, rng)
     return Table(game, table.timers, read,
-                 last_roll.record(expect, game_action, engine.to_json(game), read))
+                 last_roll.record({**(expect or {}), "dice": [request.to_json()]}, game_action,
+                                  engine.to_json(game), read))
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion import state_codec, table_map
 from companion.actions import Action
+from companion.dice import DiceRequest
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
 from companion.table_map import TableMap
@@ -127,6 +128,12 @@ class Game:
     def components(self) -> dict[str, Any]:
         """The component data in use, as JSON, with every assumption marked."""
         return {}
+
+    def read_requests(self, state: Any) -> list[DiceRequest]:
+        """Reads the camera may submit now besides expect's dice, each chosen by its set and
+        player (Invincible's cubes laid in a hero's pull area are that hero's pull). Never listed
+        in expect: nobody is asked to make them, a read only may stand for one."""
+        return []
 
     def dice(self) -> dict[str, tuple[str, ...]]:
         """The box's physical dice: the die's set name ("incredibles-movement") -> its faces, one

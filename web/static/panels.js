@@ -141,7 +141,8 @@
   // The faces die i of a camera read may show: the read is the first dice request's roll
   // (companion/dice.py), its kinds of die in turn (the first one, then "also").
   function facesFor(view, i) {
-    const first = ((view.expect && view.expect.dice) || [])[0];
+    // a read of a roll expect does not list (a hero's pull of cubes) carries its own
+    const first = (view.dice_read && view.dice_read.roll) || ((view.expect && view.expect.dice) || [])[0];
     const wanted = [];
     if (first) for (const kind of [first].concat(first.also || [])) for (let n = 0; n < (kind.count || 1); n++) wanted.push(kind);
     return wanted[i] || { faces: [...new Set(wanted.flatMap((d) => d.faces || []))] };

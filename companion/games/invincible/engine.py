@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.actions import Action
+from companion.dice import DiceRequest
 from companion.errors import CompanionError, IllegalAction
 from companion.games.base import Game
 from companion.games.invincible import (
@@ -252,6 +253,13 @@ class Invincible(Game):
             mine = {h.id: [t for t in HERO_TURN if t in turn and turn[t].open_for(s, h)]
                     for h in s.heroes}
         return view.expect(s, [m.type for m in moves], mine)
+
+    def read_requests(self, s: InvincibleState) -> list[DiceRequest]:
+        """Every hero's pull area in the Hero Phase: a read for a hero who may not pull now is
+        refused by the pull itself, with its reason."""
+        if self.is_over(s) or s.phase != "hero" or s.pending is not None:
+            return []
+        return view.pull_reads(s, [h.id for h in s.heroes])
 
     def reminders(self, s: InvincibleState) -> list[dict[str, str]]:
         return view.reminders(s)

@@ -4,12 +4,14 @@ the engine's table has open now, and each hero's share of them in the Hero Phase
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.dice import Dice, DiceRequest
 from companion.games.invincible import board, choices, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
+from companion.games.invincible.data import CUBES
 from companion.games.invincible.moves_pull import black_count, finished
 from companion.games.invincible.scoring import score
 from companion.games.invincible.state import (
@@ -43,6 +45,21 @@ def _dice_rescue(d, action: str | None = None, data: dict | None = None,
 def _dice_crash(d, hero: str) -> dict:
     return DiceRequest((crash_die(d),), action="crash_roll", data={"hero": hero},
                        player=hero).to_json()
+
+
+def cube_bag(d) -> Dice:
+    """A pull's cubes as a read sees them: one colour a cube, the colours a bag holds."""
+    return Dice("cube", "invincible-cubes", CUBES, count=d.limits["pull"], field="cubes")
+
+
+def pull_reads(s: InvincibleState, pulling: list[str]) -> list[DiceRequest]:
+    """Cubes laid in a hero's pull area are that hero's pull: 'Draw three random cubes from your
+    bag at a time' (fewer when the bag holds fewer; the engine checks the bag)."""
+    cubes = cube_bag(s.data)
+    return [DiceRequest((replace(cubes, count=min(cubes.count, sum(s.hero(h).bag.values()))
+                                 or cubes.count),),     # an empty bag: the pull says so
+                        action="pull", data={"hero": h}, player=h, purpose="pull")
+            for h in pulling]
 
 
 def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
