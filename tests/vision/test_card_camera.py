@@ -12,20 +12,14 @@ from companion.errors import DataFileError, IllegalAction
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
+# the physical-deck table of the engine's own tests: Dash, problems A, B, C on the track, its
+# journal at tmp_path / "j.sqlite3"
+from tests.companion.games.test_incredibles_physical_deck import session  # noqa: F401
 from vision.card_camera import CardCamera, stand_in
 from vision.card_render import card, draw
 from vision.errors import BadImage, TeachError
 
 AREA = (300, 120, 640, 480)         # where the marked card area lies in the camera's frame
-
-
-@pytest.fixture
-def session(tmp_path):
-    with Journal(tmp_path / "j.sqlite3") as journal:
-        s = Session(journal, Catalog())
-        s.start("incredibles", {"players": ["dash"], "physical_deck": True,
-                                "starting_problems": ["A", "B", "C"]}, seed=4)
-        yield s
 
 
 def cards():
