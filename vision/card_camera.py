@@ -23,7 +23,7 @@ from companion.actions import Action
 from companion.errors import CompanionError, DataFileError, IllegalAction
 from vision.card_render import card as stand_in_card
 from vision.cards import CardBook
-from vision.errors import TeachError
+from vision.errors import BadImage, TeachError, VisionError
 from vision.images import read_image
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class CardCamera:
         self.session = session
         self.data_dir = Path(data_dir)
         self.simulate = simulate
-        self.area = _checked_area(area)
+        self.area = checked_area(area)
         self._books: dict[str, tuple[CardBook, dict[str, list[str]]]] = {}
 
     def read_frame(self, frame: np.ndarray) -> dict[str, Any]:
@@ -88,10 +88,24 @@ class CardCamera:
             return {**out, "refused": str(exc)}
         return {**out, "drawn": card}
 
+    def read_now(self, frame: np.ndarray | None) -> dict[str, Any]:
+        """The Card button: read the camera's latest ``frame``; what cannot be read (no frame
+        yet, no card taught, a bad photo) is refused with the reason, for every screen."""
+        if frame is None:
+            raise IllegalAction("the camera has no picture of the card area yet: tap the card "
+                                "drawn on the screen")
+        try:
+            return self.read_frame(frame)
+        except VisionError as exc:
+            raise IllegalAction(f"{exc}; tap the card drawn on the screen") from exc
+
     def _crop(self, frame: np.ndarray) -> np.ndarray:
         if self.area is None or not isinstance(frame, np.ndarray) or frame.ndim < 2:
             return frame         # the book says what is wrong with a bad frame
         x, y, w, h = self.area
+        if frame.shape[0] < y + h or frame.shape[1] < x + w:
+            raise BadImage(f"the card area ({x}, {y}, {w} x {h}) lies outside the camera's "
+                           f"{frame.shape[1]} x {frame.shape[0]} frame: set camera.card_area")
         return frame[y:y + h, x:x + w]
 
     def _book(self, game: str) -> tuple[CardBook, dict[str, list[str]]]:
@@ -124,12 +138,13 @@ class CardCamera:
         return book, by_title
 
 
-def _checked_area(area) -> tuple[int, int, int, int] | None:
+def checked_area(area, source: str = "config.toml") -> tuple[int, int, int, int] | None:
+    """The ``[camera] card_area`` setting: where the marked card area lies in the frame."""
     if area is None:
         return None
     if (not isinstance(area, (list, tuple)) or len(area) != 4
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in area)
             or area[0] < 0 or area[1] < 0 or area[2] < 32 or area[3] < 32):
-        raise DataFileError("camera.card_area: [x, y, width, height] in whole pixels, at least 32 "
-                            "a side")
+        raise DataFileError(f"{source}: camera.card_area: [x, y, width, height] in whole "
+                            "pixels, at least 32 a side")
     return tuple(area)

@@ -127,3 +127,50 @@ def test_outside_a_draw_and_bad_inputs_are_refused_with_a_reason(session, tmp_pa
     for area in ((0, 0, 10, 10), (1, 2, 3), "all", (0, 0, 64.5, 64)):
         with pytest.raises(DataFileError, match="card_area"):
             CardCamera(session, tmp_path, area=area)
+
+
+def test_the_card_button_names_the_card_in_the_area_and_is_refused_without_a_camera(session, tmp_path):
+    """The Incredibles' table map: Card in the draw phase is "read_card" (the camera names the
+    card in the card area); pressed through gpiozero's MockFactory."""
+    from hardware.wiring import DEFAULT_GPIO, attach
+
+    camera = CardCamera(session, tmp_path / "data", simulate=True, area=AREA)
+    frames = [None]
+    gpio = {**DEFAULT_GPIO, "hold_time": 0.2}
+    handle = attach(session, {"gpio": gpio, "serial": {"enabled": False}}, simulate=True,
+                    read_card=lambda: camera.read_now(frames[0]))
+    bare = attach(session, {"gpio": gpio, "serial": {"enabled": False}}, simulate=True)
+    try:
+        def press(h):
+            seq, seen = session.seq, session.refusals.last_id
+            h.press("card")
+            assert h.dispatcher.wait_idle(5)
+            posted = session.refusals.since(seen)
+            return session.seq > seq, posted[-1]["text"] if posted else None
+
+        changed, why = press(handle)                       # the roll phase: nothing to name
+        assert not changed and "the Card button means nothing now (roll phase)" in why
+        alarm(session)
+        changed, why = press(handle)                       # no frame yet
+        assert not changed and "no picture of the card area yet" in why
+        changed, why = press(bare)
+        assert not changed and "no camera is wired to read the card area" in why
+        frames[0] = in_area(stand_in(cards(), "jackjack-7"), 7401)
+        changed, why = press(handle)
+        assert changed and why is None and session.view()["state"]["last_card"] == "jackjack-7"
+        assert journaled_draws(tmp_path / "j.sqlite3") == [("jackjack-7", "camera")]
+        alarm(session)
+        frames[0] = np.full((300, 400, 3), 90, np.uint8)    # smaller than the card area
+        changed, why = press(handle)
+        assert not changed and "lies outside the camera's 400 x 300 frame" in why
+    finally:
+        handle.close()
+        bare.close()
+
+
+def test_the_card_area_setting_is_checked_naming_the_key():
+    from vision.table_camera import settings
+
+    assert settings({"card_area": [10, 20, 300, 400]}, "c.toml")["source"] is None
+    with pytest.raises(DataFileError, match="c.toml: camera.card_area: .x, y, width, height."):
+        settings({"card_area": [10, 20]}, "c.toml")
