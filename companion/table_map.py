@@ -8,6 +8,8 @@ and each phase either an action (a table such as ``{type = "move", data = {to =
 "{expect.space}"}}``) or one of the table's own commands:
 
 - ``read_dice``: the camera reads the tray now;
+- ``read_card``: the camera names the card in the card area now (a card drawn from the table's
+  own deck: vision/card_camera.py);
 - ``confirm_read``: the camera read waiting for a tap is right as read;
 - ``undo``: take back the last action;
 - ``timer``: pause or resume the game's running timer (``timer`` at the top names it).
@@ -33,8 +35,9 @@ from companion.errors import BadAction, DataFileError, IllegalAction
 BUTTONS = ("next", "read_dice", "draw_card", "confirm", "undo", "timer_toggle")
 LABELS = {"next": "Next", "read_dice": "Read dice", "draw_card": "Card", "confirm": "Confirm",
           "undo": "Undo", "timer_toggle": "Timer"}
-OWN = ("read_dice", "confirm_read", "undo", "timer")
+OWN = ("read_dice", "read_card", "confirm_read", "undo", "timer")
 OWN_SAY = {"read_dice": "the camera reads the tray now",
+           "read_card": "the camera names the card in the card area now",
            "confirm_read": "the camera read waiting for a tap is right as read",
            "undo": "take back the last action", "timer": "pause or resume the {timer} timer"}
 ANY_PHASE = "*"

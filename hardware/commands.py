@@ -26,6 +26,7 @@ class Hooks:
     """Work other adapters do, wired in by the composition root."""
 
     read_dice: Callable[[], Any] | None = None
+    read_card: Callable[[], Any] | None = None   # the camera names the card in the card area
     confirm: Callable[[], bool] | None = None   # True when it confirmed something (a dice reading)
 
 
@@ -58,7 +59,8 @@ def resolve(command: Command, view: dict[str, Any], hooks: Hooks, source: str,
 
 def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source: str,
          timer_name: str) -> Action | None:
-    """The table's own commands (the map's "read_dice", "confirm_read", "undo", "timer")."""
+    """The table's own commands (the map's "read_dice", "read_card", "confirm_read", "undo",
+    "timer")."""
     if own == "undo":
         return Action("undo", source=source)
     if own == "read_dice":
@@ -67,6 +69,12 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
         if hooks.read_dice is None:
             raise IllegalAction("no camera is wired to read the dice; enter the roll on the dashboard")
         hooks.read_dice()
+        return None
+    if own == "read_card":
+        if hooks.read_card is None:
+            raise IllegalAction("no camera is wired to read the card area; tap the card drawn "
+                                "on the screen")
+        hooks.read_card()
         return None
     if own == "confirm_read":
         if hooks.confirm is not None and hooks.confirm():

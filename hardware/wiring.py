@@ -249,6 +249,7 @@ class HardwareHandle:
 
 def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
            read_dice: Callable[[], Any] | None = None, *, confirm: Callable[[], bool] | None = None,
+           read_card: Callable[[], Any] | None = None,
            source: str = "config.toml", pin_factory=None, transport=None,
            poweroff: Callable[[tuple[str, ...]], None] | None = None) -> HardwareHandle:
     """Build the table's hardware from the config sections and hook it to ``session``.
@@ -280,7 +281,7 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
             handle.pin_factory = pin_factory
         indicators = Indicators(handle.gpio, pin_factory, view=session.view)
         handle.indicators = indicators
-        dispatcher = Dispatcher(session, Hooks(read_dice=read_dice, confirm=confirm),
+        dispatcher = Dispatcher(session, Hooks(read_dice=read_dice, confirm=confirm, read_card=read_card),
                                 on_refused=indicators.refused)
         handle.dispatcher = dispatcher
         for name, settings in handle.gpio.buttons.items():

@@ -23,6 +23,7 @@ import numpy as np
 from companion.actions import Action
 from companion.dice import DiceRequest, requests
 from companion.errors import CompanionError, IllegalAction
+from vision.card_camera import checked_area
 from vision.errors import UnknownSet, VisionError
 from vision.photolog import PhotoLog
 from vision.reader import (DEFAULT_RECOGNIZER, DEFAULT_THRESHOLD, RECOGNIZERS, DieRead, Reader,
@@ -218,7 +219,7 @@ def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
     """The `[camera]` config section, checked; every error names the key."""
     from companion.errors import DataFileError
 
-    known = {"source", "threshold", "sets", "settle_seconds", "recognizer"}
+    known = {"source", "threshold", "sets", "settle_seconds", "recognizer", "card_area"}
     unknown = set(section) - known
     if unknown:
         raise DataFileError(f"{source}: camera: unknown key(s) {', '.join(sorted(unknown))}; "
@@ -244,4 +245,6 @@ def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
                                               for k, v in table.items()):
         raise DataFileError(f"{source}: camera.sets: a table of the game's die set = taught set")
     out["sets"] = table
+    if "card_area" in section:           # read by vision/card_camera.py
+        checked_area(section["card_area"], source)
     return out

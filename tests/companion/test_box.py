@@ -101,9 +101,18 @@ def test_an_unconfirmed_board_accepts_a_move_it_forbids_with_a_reminder_then_ref
     Start on the assumed board, the roll is 1. The assumed board is not the owner's board, so the
     move is accepted with a reminder; once the owner confirms the board, the rule refuses it."""
     cat = catalog(tmp_path)
-    s = far_move(cat("incredibles"), {})
+    engine = cat("incredibles")
+    s = far_move(engine, {})
     assert s.movers[0].space == "L"
     assert any("the board is not confirmed: distance not checked" in line for line in s.log)
+    # the game's reminders say so too, until the next roll of the Movement Die
+    reminded = [r for r in engine.reminders(s) if "not confirmed" in r["text"]]
+    assert [r["rule"] for r in reminded] == [R_MOVE], engine.reminders(s)
+    assert reminded[0]["text"].startswith("The board is not confirmed: distance not checked (L ")
+    assert "unchecked" not in engine.to_json(s)
+    later = s if s.phase == "roll" else engine.apply(s, Action("fix", "dash"), random.Random(0))
+    later = engine.apply(later, Action("roll", "dash", {"face": "1"}), random.Random(0))
+    assert not any("not confirmed" in r["text"] for r in engine.reminders(later))
 
     with pytest.raises(IllegalAction) as err:          # the players may ask for strict checks
         far_move(cat("incredibles"), {"unconfirmed": "refuse"})
@@ -125,6 +134,7 @@ def test_a_board_link_edit_opens_a_road_the_shipped_board_lacks(tmp_path):
     assert engine.data.trusted("board") and "L" in engine.data.adjacency["start"]
     s = far_move(engine, engine.boxed.record({}))
     assert s.movers[0].space == "L" and not any("not confirmed" in line for line in s.log)
+    assert not any("not confirmed" in r["text"] for r in engine.reminders(s))
 
 
 @pytest.mark.parametrize("text, where", [

@@ -53,7 +53,7 @@ def roll(state: IncrediblesState, play: Play) -> IncrediblesState:
     face = play.rng.choice(faces) if face_id is None else next(f for f in faces if f.id == face_id)
     s.roll = {"face": face.id, "move": face.move, "alarm": face.alarm}
     s.log.append(f"{s.mover.name} rolled {face.id}.")
-    s.phase = "move"
+    s.phase, s.unchecked = "move", None
     if face.alarm:
         cards.alarm(s)
     _stay_if_no_steps(s)
@@ -70,8 +70,10 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
     reach = state.reachable(here, steps)
     if to not in reach and not _checks_distance(state):
         s = state.fork()
-        s.log.append(f"Reminder: {REMIND} ({to} is more than {steps} space(s) from {here} on "
-                     "the companion's assumed board; confirm the board on the Your box page).")
+        why = (f"{REMIND} ({to} is more than {steps} space(s) from {here} on the companion's "
+               "assumed board; confirm the board on the Your box page).")
+        s.log.append(f"Reminder: {why}")
+        s.unchecked = why[0].upper() + why[1:]     # in the reminders until the next roll
         _end_move(s, to)
         return s
     if to not in reach:

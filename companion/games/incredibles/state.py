@@ -66,6 +66,8 @@ class IncrediblesState:
     too_late: Slot | None = None
     last_fix: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)
+    # the last move went unchecked on the assumed board: the reminder, until the next roll
+    unchecked: str | None = None
     data: IncrediblesData = data_field()
 
     def fork(self) -> "IncrediblesState":
@@ -75,7 +77,7 @@ class IncrediblesState:
             list(self.movers), list(self.track), list(self.deck), dict(self.tiles),
             self.jackjack, self.turn, self.round, self.phase, self.roll, self.pending,
             list(self.discard), list(self.rubble), self.last_card, self.too_late,
-            self.last_fix, list(self.log), data=self.data)
+            self.last_fix, list(self.log), self.unchecked, data=self.data)
 
     @property
     def mover(self) -> Mover:

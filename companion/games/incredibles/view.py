@@ -115,6 +115,8 @@ def reminders(s: IncrediblesState) -> list[dict[str, str]]:
     if s.rubble:
         out.append({"text": "Rubble on space " + ", ".join(s.rubble) +
                             ": no moving onto or through it.", "rule": R_ROAD})
+    if s.unchecked:
+        out.append({"text": s.unchecked, "rule": R_MOVE})
     return out
 
 
@@ -122,5 +124,6 @@ def to_json(s: IncrediblesState) -> dict[str, Any]:
     out = state_json(s)
     out["deck_count"] = len(s.deck)
     del out["deck"]  # the order of the face-down deck is nobody's business
+    del out["unchecked"]  # shown in the reminders
     out["last_card_info"] = s.data.cards[s.last_card].__dict__ if s.last_card else None
     return out
