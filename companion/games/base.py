@@ -19,7 +19,7 @@ from typing import Any
 from companion import state_codec, table_map
 from companion.actions import Action
 from companion.dice import DiceRequest
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.move_table import ANY, TURN, Move, MoveTable, Play, state_json
 from companion.table_map import TableMap
 from companion.timers import Timer
@@ -266,6 +266,16 @@ def field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], action:
     if not isinstance(value, kind):
         raise BadAction(f"{action}: data.{key} has the wrong type ({type(value).__name__})")
     return value
+
+
+def check_option_names(options: Any, known: set[str] | frozenset[str]) -> None:
+    """Setup options are an object naming only options the game has; SetupError otherwise."""
+    if not isinstance(options, dict):
+        raise SetupError("options must be a JSON object")
+    unknown = set(options) - set(known)
+    if unknown:
+        raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}; the options are "
+                         + ", ".join(sorted(known)))
 
 
 def forbid(reason: str, rule: str | None = None) -> IllegalAction:

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from companion.errors import SetupError
+from companion.games.base import check_option_names
 from companion.games.invincible import campaign as campaign_mod
 from companion.games.invincible.data import BASIC_SLOTS, COLOURS, DIFFICULTIES, InvincibleData
 from companion.games.invincible.state import HeroState, InvincibleState, Played, ZoneState
@@ -59,12 +60,7 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
 def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
     """The options checked: heroes, solo, episode, difficulty, helpers, challenges and the
     campaign's progress so far."""
-    if not isinstance(options, dict):
-        raise SetupError("options must be a JSON object")
-    unknown = set(options) - OPTIONS
-    if unknown:
-        raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}; options are "
-                         + ", ".join(sorted(OPTIONS)))
+    check_option_names(options, OPTIONS)
     if "players" in options:
         # the CLI's --players (and other games' habit): the heroes, one per player
         if "heroes" in options:

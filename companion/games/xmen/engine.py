@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.actions import Action
 from companion.errors import CompanionError
-from companion.games.base import Game
+from companion.games.base import Game, check_option_names
 from companion.games.move_table import ANY, TABLE, TURN, Move, MoveTable, Play
 from companion.games.xmen import cards, choices, sampler, setup, view
 from companion.games.xmen import data as xmen_data
@@ -119,7 +119,7 @@ class XMenAlert(Game):
         return setup.typed_cards(self.boxed.for_options(options), options)[0]
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> XMenState:
-        setup.check_options(options)
+        check_option_names(options, setup.OPTIONS)
         data, typed = setup.typed_cards(self.boxed.for_options(options), options)
         return setup.setup(data, options, rng, typed)
 

@@ -23,15 +23,6 @@ OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "s
 MAX_TYPED = 40
 
 
-def check_options(options: Any) -> None:
-    if not isinstance(options, dict):
-        raise SetupError("options must be an object")
-    unknown = set(options) - OPTIONS
-    if unknown:
-        raise SetupError(f"unknown option(s) {', '.join(sorted(unknown))}: the options are "
-                         + ", ".join(sorted(OPTIONS)))
-
-
 def typed_cards(data: XMenData, options: dict[str, Any]) -> tuple[XMenData, list[dict[str, Any]]]:
     """The data a game with ``options["typed_cards"]`` plays with, and those cards as the game
     keeps them (typed in from a card in the box: printed values, not an assumption)."""

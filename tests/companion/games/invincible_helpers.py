@@ -90,6 +90,16 @@ def table(engine):
     return make
 
 
+@pytest.fixture
+def hero_phase(table):
+    """A table already in the Hero Phase."""
+    def make(**options):
+        t = table(**options)
+        t.to_hero_phase()
+        return t
+    return make
+
+
 def lose(session, limit=600):
     """Plays the game through ``session`` to a loss, the heroes doing nothing but stop: the
     villains' damage or the end of the track ('You run out of time on the episode card's

@@ -4,16 +4,7 @@ the end of the phase. Each test quotes the rulebook sentence it checks."""
 import pytest
 
 from companion.errors import BadAction, IllegalAction
-from invincible_helpers import engine, table  # noqa: F401 (fixtures)
-
-
-@pytest.fixture
-def hero_phase(table):
-    def make(**options):
-        t = table(**options)
-        t.to_hero_phase()
-        return t
-    return make
+from invincible_helpers import engine, hero_phase, table  # noqa: F401 (fixtures)
 
 
 def test_crash_on_the_fifth_black_cube_counting_board_and_dropped(hero_phase):

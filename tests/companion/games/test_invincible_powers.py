@@ -4,16 +4,7 @@ the rulebook sentence it checks; the amounts not printed are the data's assumpti
 import pytest
 
 from companion.errors import IllegalAction
-from invincible_helpers import engine, table  # noqa: F401 (fixtures)
-
-
-@pytest.fixture
-def hero_phase(table):
-    def make(**options):
-        t = table(**options)
-        t.to_hero_phase()
-        return t
-    return make
+from invincible_helpers import engine, hero_phase, table  # noqa: F401 (fixtures)
 
 
 def test_fire_up_red_cubes_add_one_damage_and_hurt_their_hero(hero_phase):
