@@ -196,6 +196,8 @@ def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, 
     s = server.get("/api/state")[1]["state"]
     assert [r["name"] for r in s["resolutions"]] == ["Move", "Rescue"]     # both at once
     wait_rendered(ana, rendered(ben))
+    for page in (ana, ben):             # each effect a tap on an answer: no field to type it in
+        assert page.locator("#controls input, #controls select, #controls form").count() == 0
     assert "to Left" in ana.inner_text("#controls [data-mine] .inv-resolving")
     assert ana.locator("#controls [data-mine] .inv-resolving").count() == 1  # Ben's is on Ben's phone
     assert "resolves Rescue" in ben.inner_text("#controls [data-mine] .inv-resolving")
@@ -220,7 +222,9 @@ def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, 
     cells = table.locator('#board [data-zone="left"] > *').all_inner_texts()
     assert cells[1] == "6"                                                 # in danger
     assert "Left" in table.inner_text('#board [data-hero="invincible"]')
+    # the table's hero-time clock is never one of the things its fit may leave out in the phase
     assert "Hero time" in table.inner_text("#timers") and table.locator("#timers").is_visible()
+    assert table.locator("#timers").get_attribute("data-drop") is None
     assert_fits(table)
     assert "safe 4" in ben.inner_text('#board [data-zone="left"]')
 
@@ -237,6 +241,9 @@ def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, 
         page.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
     s = server.get("/api/state")[1]["state"]
     assert s["phase"] == "training" and s["heroes"][1]["dropped"] == ["purple"]
+    wait_rendered(table, rendered(ana))
+    assert table.locator("#timers").get_attribute("data-drop") == "1"    # droppable again
+    assert ana.locator("#clock").is_hidden()                             # nothing pinned in training
 
 
 def test_invincible_controls_are_big_enough_and_worded(server, pages):
