@@ -107,7 +107,15 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
 
     # "The Hero Phase ends once every player has either chosen to stop pulling or been forced to
     # stop by crashing ...": a "done" toggle for each hero; nobody crashed, so training begins.
-    tap(phone, table, "done-invincible", "done-invincible")      # "done" asks once
+    # "done" asks once: a first tap only arms it; left armed five seconds it asks again
+    phone.clock.install()
+    phone.locator('#controls [data-key="done-invincible"]').click()
+    assert "tap again, stop pulling" in phone.inner_text('#controls [data-key="done-invincible"]')
+    phone.clock.fast_forward(6000)
+    phone.wait_for_function("""document.querySelector('[data-key="done-invincible"]').textContent.endsWith('is done?')""",
+                            timeout=WAIT)
+    assert server.get("/api/state")[1]["state"]["heroes"][1]["done"] is False
+    tap(phone, table, "done-invincible", "done-invincible")
     s = server.get("/api/state")[1]["state"]
     assert s["heroes"][1]["done"] is True and s["heroes"][0]["done"] is False
     assert "done" in table.inner_text('#board [data-hero="invincible"]')

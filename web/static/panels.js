@@ -150,14 +150,14 @@
       const done = isDone(view, p);
       const sure = () => armed[p.id] > Date.now();
       const word = () => p.name + (done ? " is done" : sure() ? ": tap again, " + ask : " is done?");
+      const show = () => { btn.classList.toggle("armed", sure()); btn.lastChild.textContent = word(); };
       const btn = C.button(done ? "check" : "box", word(), () => {
-        if (ask && !sure()) {
-          armed[p.id] = Date.now() + 5000;
-          setTimeout(() => { btn.classList.remove("armed"); btn.lastChild.textContent = word(); }, 5000);
-        } else { delete armed[p.id]; C.act("done", {}, p.id); return; }
-        btn.classList.add("armed");
-        btn.lastChild.textContent = word();
-      }, { class: "done" + (done ? " on" : sure() ? " armed" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id });
+        if (!ask || sure()) { delete armed[p.id]; C.act("done", {}, p.id); return; }
+        armed[p.id] = Date.now() + 5000;
+        show();
+        setTimeout(show, 5001);
+      }, { class: "done" + (done ? " on" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id });
+      if (sure()) { show(); setTimeout(show, armed[p.id] - Date.now() + 1); }  // drawn again while armed
       row.append(btn);
     }
     return row.childElementCount ? el("div", {}, el("h3", {}, "Done with this phase?"), row) : null;
