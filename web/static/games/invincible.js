@@ -37,14 +37,18 @@
       el("p", { class: "here" }, C.icon("bolt"), " " + (heroes.join(", ") || "no hero")));
   }
 
-  function heroBox(h) {
-    const crashAt = h.crash_at || 5;
+  // black cubes toward a crash, as squares
+  function blackChips(h) {
     const blacks = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
+    for (let i = 0; i < (h.crash_at || 5); i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
+    return blacks;
+  }
+
+  function heroBox(h) {
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
       el("h3", {}, C.icon("person"), h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? C.tag("check", "done") : ""),
       el("p", {}, C.icon("heart"), " health " + h.health + "/" + h.max_health + " · " + zoneName(h.zone)),
-      el("p", { "data-black": h.black_cubes }, blacks, " " + h.black_cubes + "/" + crashAt + " black cubes toward a crash"),
+      el("p", { "data-black": h.black_cubes }, blackChips(h), " " + h.black_cubes + "/" + (h.crash_at || 5) + " black cubes toward a crash"),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " crashed, rescued" : " CRASHED") : null,
       el("p", {}, C.icon("flag"), " defiance " + h.defiance + " · bag " + h.bag_count + (h.ready.length ? " · ready: " : ""), h.ready.map(cube)));
   }
@@ -232,12 +236,9 @@
   }
 
   function tvHero(h) {
-    const crashAt = h.crash_at || 5;
-    const blacks = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
       el("h3", {}, h.name, h.done ? C.tag("check", "done") : null, el("span", { class: "by", "data-drop": "4" }, zoneName(h.zone))),
-      el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blacks),
+      el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blackChips(h)),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " rescued" : " crashed") : null);
   }
 
