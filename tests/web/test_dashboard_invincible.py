@@ -9,7 +9,7 @@ chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
 
 import pytest
 
-from browser_pages import WAIT, play_random_games, rendered, tap, wait_rendered  # noqa: F401
+from browser_pages import WAIT, assert_fits, play_random_games, rendered, tap, wait_rendered
 
 pytestmark = pytest.mark.browser
 
@@ -107,66 +107,151 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
 
     # "The Hero Phase ends once every player has either chosen to stop pulling or been forced to
     # stop by crashing ...": a "done" toggle for each hero; nobody crashed, so training begins.
-    tap(phone, table, "done-invincible")
+    # "done" asks once: a first tap only arms it; left armed five seconds it asks again
+    phone.clock.install()
+    phone.locator('#controls [data-key="done-invincible"]').click()
+    assert "tap again, stop pulling" in phone.inner_text('#controls [data-key="done-invincible"]')
+    phone.clock.fast_forward(6000)
+    phone.wait_for_function("""document.querySelector('[data-key="done-invincible"]').textContent.endsWith('is done?')""",
+                            timeout=WAIT)
+    assert server.get("/api/state")[1]["state"]["heroes"][1]["done"] is False
+    tap(phone, table, "done-invincible", "done-invincible")
     s = server.get("/api/state")[1]["state"]
     assert s["heroes"][1]["done"] is True and s["heroes"][0]["done"] is False
     assert "done" in table.inner_text('#board [data-hero="invincible"]')
-    tap(phone, table, "done-atom-eve")
+    tap(phone, table, "done-atom-eve", "done-atom-eve")
     assert server.get("/api/state")[1]["state"]["phase"] == "training"
 
 
-def _pull_and_play(phone, table, hero, cubes, plays):
-    tap(phone, table, *(f"pull-{hero}-{c}" for c in cubes), f"pull-{hero}-send")
-    for cube, power in plays:
-        phone.select_option(f'#controls [data-key="play-{hero}-power"]', power)
-        tap(phone, table, f"play-{hero}-{cube}")
+# Where the pinned hero-time clock is: None unless it is on screen (its text otherwise).
+CLOCK_IN_VIEW = """() => { const c = document.getElementById('clock'); const r = c.getBoundingClientRect();
+  return !c.hidden && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight ? c.innerText : null; }"""
 
 
-def test_a_hero_phase_from_two_phones_each_power_changes_the_board(server, pages):
-    """Two heroes on two phones, every effect a tap on what the card leaves open: 'Invincible
-    pulls a blue cube and two yellow cubes. He plays the blue cube first, filling the single
-    symbol on his basic Move power to shift into an adjacent zone. Then he plays both yellow cubes
-    to complete his basic Attack, dealing 2 damage to the villain there.' Atom Eve's Rescue moves
-    'a civilian from danger to safety'."""
+def clock_in_view(page):
+    text = page.evaluate(CLOCK_IN_VIEW)
+    assert text and "Hero time" in text and ":" in text, text
+    return text
+
+
+def tap_mine(phone, table, *keys):
+    """Taps on the phone's own hero, each with the hero-time clock in view while it is tapped."""
+    before = rendered(phone)
+    for key in keys:
+        phone.locator(f'#controls [data-mine] [data-key="{key}"]').click()
+        clock_in_view(phone)
+    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    wait_rendered(table, rendered(phone))
+    return rendered(phone)
+
+
+def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, pages):
+    """Two phones (two browser contexts), each choosing its hero ("My hero", kept across a
+    reload), play one Hero Phase at once in the real-time variant ('Heroes pull and play
+    independently — you don't need to sync your pulls with teammates'): every effect is a tap on
+    what the card leaves open, never a typed field, and the state is the rulebook's:
+    'Invincible pulls a blue cube and two yellow cubes. He plays the blue cube first, filling the
+    single symbol on his basic Move power to shift into an adjacent zone. Then he plays both yellow
+    cubes to complete his basic Attack, dealing 2 damage to the villain there.' Atom Eve's basic
+    Rescue (worth 1: an assumption, data) 'can ... move a civilian from danger to safety'."""
     server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
         "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
-        "episode": 1}})
+        "episode": 1, "hero_time": 10}})         # 'set a 10-minute timer at the start of each Hero Phase'
     _, view = server.act("advance")
     s = view["state"]
     assert [h["zone"] for h in s["heroes"]] == ["center", "left"]
-    assert s["zones"][0]["villains"][0]["id"] == "bi-plane"            # Episode 1's fixed order
+    left = s["zones"][0]
+    assert left["villains"][0]["id"] == "bi-plane" and left["villains"][0]["remaining"] == 5
+    assert (left["civilians"]["safety"], left["civilians"]["danger"]) == (3, 7)
     ana, ben = pages(server.url + "/play"), pages(server.url + "/play")
     table = pages(server.url + "/table", 800, 480)
     for page in (ana, ben, table):
         wait_rendered(page, view["seq"])
-    assert ana.locator('#controls form[data-action]').count() == 0     # nothing typed
 
-    _pull_and_play(ana, table, "invincible", ["blue", "yellow", "yellow"], [("blue", "move")])
-    assert "to Left" in ana.inner_text("#controls .inv-resolving")
-    tap(ana, table, "effect-0-left-invincible")
-    _pull_and_play(ben, table, "atom-eve", ["orange", "orange", "purple"],
-                   [("orange", "rescue"), ("orange", "rescue")])
+    # "My hero": each phone taps its hero once; the choice is this phone's and survives a reload.
+    assert "Which hero is yours?" in ana.inner_text("#controls")
+    ana.locator('#controls [data-key="mine-invincible"]').click()
+    ben.locator('#controls [data-key="mine-atom-eve"]').click()
+    ana.reload()
+    for page, me in ((ana, "invincible"), (ben, "atom-eve")):
+        wait_rendered(page, view["seq"])
+        page.wait_for_selector(f'#controls [data-mine="{me}"]', timeout=WAIT)
+        mine = page.inner_text(f"#controls [data-mine='{me}']")
+        assert "Move" in mine and "Attack" in mine and "Pull these 3" in mine   # powers, a pull
+        assert "health" in mine and "black cubes toward a crash" in mine        # its board
+        # the other hero is one tap away: folded, then open with a tap
+        other = "atom-eve" if me == "invincible" else "invincible"
+        assert not page.locator(f'#controls [data-key="pull-{other}-virtual"]').is_visible()
+        assert not page.locator(f'#controls [data-key="done-{other}"]').is_visible()
+        page.locator("#controls .inv-others summary").click()
+        assert page.locator(f'#controls [data-key="pull-{other}-virtual"]').is_visible()
+        page.locator("#controls .inv-others summary").click()
+        # the hero-time clock stays pinned in view, however far the phone is scrolled
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert page.evaluate("scrollY") > 0
+        clock_in_view(page)
+        assert page.locator("#controls input, #controls select, #controls form").count() == 0  # nothing typed
+
+    # Ana fills Move; while it resolves Ben fills Rescue (each hero's power resolves on its own).
+    tap_mine(ana, table, "pull-invincible-blue", "pull-invincible-yellow", "pull-invincible-yellow",
+             "pull-invincible-send")
+    tap_mine(ana, table, "play-invincible-move-blue")
+    wait_rendered(ben, rendered(ana))
+    tap_mine(ben, table, "pull-atom-eve-orange", "pull-atom-eve-orange", "pull-atom-eve-purple",
+             "pull-atom-eve-send")
+    tap_mine(ben, table, "play-atom-eve-rescue-orange")
+    tap_mine(ben, table, "play-atom-eve-rescue-orange")
+    s = server.get("/api/state")[1]["state"]
+    assert [r["name"] for r in s["resolutions"]] == ["Move", "Rescue"]     # both at once
     wait_rendered(ana, rendered(ben))
-    tap(ben, table, "effect-0-left")
-    for _ in range(2):
-        ana.select_option('#controls [data-key="play-invincible-power"]', "attack")
-        tap(ana, table, "play-invincible-yellow")
-    assert "Bi-Plane" in ana.inner_text("#controls .inv-resolving")
-    seq = tap(ana, table, "effect-0-bi-plane")
+    for page in (ana, ben):             # each effect a tap on an answer: no field to type it in
+        assert page.locator("#controls input, #controls select, #controls form").count() == 0
+    assert "to Left" in ana.inner_text("#controls [data-mine] .inv-resolving")
+    assert ana.locator("#controls [data-mine] .inv-resolving").count() == 1  # Ben's is on Ben's phone
+    assert "resolves Rescue" in ben.inner_text("#controls [data-mine] .inv-resolving")
+    tap_mine(ben, table, "effect-0-left")
+    tap_mine(ana, table, "effect-0-left-invincible")
+    tap_mine(ana, table, "play-invincible-attack-yellow")
+    tap_mine(ana, table, "play-invincible-attack-yellow")
+    assert "Bi-Plane" in ana.inner_text("#controls [data-mine] .inv-resolving")
+    seq = tap_mine(ana, table, "effect-0-bi-plane")
     wait_rendered(ben, seq)
 
     s = server.get("/api/state")[1]["state"]
     left = s["zones"][0]
     bi_plane = left["villains"][0]
-    assert s["heroes"][0]["zone"] == "left" and bi_plane["damage"] == 2
-    assert (left["civilians"]["safety"], left["civilians"]["danger"]) == (4, 6)
-    assert s["resolving"] is None and s["heroes"][1]["civilians_rescued"] == 1
-    text = table.inner_text('#board [data-villain="bi-plane"]')
-    assert f"{bi_plane['remaining']}/{bi_plane['health']}" in text and bi_plane['remaining'] == 3
-    zone = table.inner_text('#board [data-zone="left"]')
-    assert "6" in zone and "Bi-Plane 3/5" in zone           # the table shows danger 6 there
+    assert s["heroes"][0]["zone"] == "left"                                # Move: an adjacent zone
+    assert bi_plane["damage"] == 2 and bi_plane["remaining"] == 3          # 'dealing 2 damage'
+    assert (left["civilians"]["safety"], left["civilians"]["danger"]) == (4, 6)   # one to safety
+    assert s["resolutions"] == [] and s["heroes"][1]["civilians_rescued"] == 1
+    assert s["heroes"][1]["ready"] == ["purple"]
+    # the table view shows each change: the villain's health, the civilians, the hero's zone
+    assert "Bi-Plane 3/5" in table.inner_text('#board [data-zone="left"]')
+    cells = table.locator('#board [data-zone="left"] > *').all_inner_texts()
+    assert cells[1] == "6"                                                 # in danger
+    assert "Left" in table.inner_text('#board [data-hero="invincible"]')
+    # the table's hero-time clock is never one of the things its fit may leave out in the phase
+    assert "Hero time" in table.inner_text("#timers") and table.locator("#timers").is_visible()
+    assert table.locator("#timers").get_attribute("data-drop") is None
+    assert_fits(table)
     assert "safe 4" in ben.inner_text('#board [data-zone="left"]')
-    assert "Invincible" in ben.inner_text('#board [data-zone="left"] .here')
+
+    # "done" asks once: a stray tap only arms it; the second tap stops the hero ('players can
+    # stop independently'), and the purple cube left in Ben's ready area is dropped.
+    for page, me in ((ben, "atom-eve"), (ana, "invincible")):
+        button = page.locator(f'#controls [data-key="done-{me}"]')
+        button.click()
+        page.wait_for_function(f"""document.querySelector('[data-key="done-{me}"]').textContent.includes('tap again')""",
+                               timeout=WAIT)
+        assert server.get("/api/state")[1]["state"]["heroes"][0 if me == "invincible" else 1]["done"] is False
+        before = rendered(page)
+        button.click()
+        page.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    s = server.get("/api/state")[1]["state"]
+    assert s["phase"] == "training" and s["heroes"][1]["dropped"] == ["purple"]
+    wait_rendered(table, rendered(ana))
+    assert table.locator("#timers").get_attribute("data-drop") == "1"    # droppable again
+    assert ana.locator("#clock").is_hidden()                             # nothing pinned in training
 
 
 def test_invincible_controls_are_big_enough_and_worded(server, pages):

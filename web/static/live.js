@@ -242,6 +242,8 @@
   }
 
   C.onView(render);
+  // a choice kept on this page alone (Invincible's "My hero") draws the same state again
+  C.redraw = () => { renderedSeq = null; if (C.view) render(C.view); };
   const undo = C.$("undo");
   if (undo) undo.addEventListener("click", () => C.send("POST", "/api/actions",
     { type: "undo", source: "dashboard", if_seq: C.view ? C.view.seq : undefined }));

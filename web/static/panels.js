@@ -25,12 +25,15 @@
     const box = C.$("timers");
     if (!box) return;
     const timers = Object.values(view.timers || {});
+    // the clock a phase is played against (a renderer's hotTimer: Invincible's hero time) stays
+    // in view: pinned to the top of a phone while it scrolls, never left off the table to fit
+    const r = view.game ? C.renderer(view.game) : {};
+    const hot = r.hotTimer && (view.timers || {})[r.hotTimer(view)];
+    const pin = C.$("clock");
+    if (pin) { pin.hidden = !hot; pin.replaceChildren(...(hot ? [face(hot)] : [])); }
+    if (table) { if (hot) box.removeAttribute("data-drop"); else box.dataset.drop = "1"; }
     const nodes = timers.map((t) => {
-      const status = t.expired ? "expired" : t.running ? "running" : "paused";
-      const node = el("div", { class: "timer " + status, "data-timer": t.name },
-        el("span", { class: "timer-label" }, C.icon("clock"), " " + t.label),
-        el("span", { class: "timer-left", "data-left": t.name }, clock(remainingOf(t))),
-        el("span", { class: "timer-state", "data-state": t.name }, ""));
+      const node = face(t);
       if (controls) {
         const name = t.name;
         const row = el("div", { class: "row timer-controls" });
@@ -49,6 +52,13 @@
     box.replaceChildren(...nodes);
     P.tick();
   };
+
+  function face(t) {
+    return el("div", { class: "timer " + (t.expired ? "expired" : t.running ? "running" : "paused"), "data-timer": t.name },
+      el("span", { class: "timer-label" }, C.icon("clock"), " " + t.label),
+      el("span", { class: "timer-left", "data-left": t.name }, clock(remainingOf(t))),
+      el("span", { class: "timer-state", "data-state": t.name }, ""));
+  }
 
   function startForm() {
     const pick = el("select", { id: "timer-minutes", "aria-label": "Timer length" },
@@ -71,11 +81,11 @@
     if (!view) return;
     for (const t of Object.values(view.timers || {})) {
       const left = remainingOf(t);
-      const leftNode = document.querySelector('[data-left="' + CSS.escape(t.name) + '"]');
-      const stateNode = document.querySelector('[data-state="' + CSS.escape(t.name) + '"]');
+      const name = CSS.escape(t.name);
       const warning = t.running && left <= t.warn && left > 0;
-      if (leftNode) leftNode.textContent = t.expired ? "0:00" : clock(left);
-      if (stateNode) {
+      // each copy of the timer (the pinned clock's too)
+      for (const n of document.querySelectorAll('[data-left="' + name + '"]')) n.textContent = t.expired ? "0:00" : clock(left);
+      for (const stateNode of document.querySelectorAll('[data-state="' + name + '"]')) {
         const [icon, word] = t.expired || (t.running && left <= 0) ? ["flag", "Time's up!"] : !t.running ? ["pause", "Paused"]
           : warning ? ["warn", "Last minute!"] : ["play", "Running"];
         if (stateNode.dataset.word !== word) {
@@ -123,17 +133,34 @@
     return !!(d && d[p.id]);
   }
 
-  P.done = function (view) {
+  // ``only``: these players' toggles (default: the phone's own, where the renderer knows it:
+  // mine). A renderer's askDone(view) makes "done" ask once: the first tap only arms it for a
+  // few seconds and says what it will do, so a stray tap cannot end a player's phase.
+  const armed = {};  // player id -> until when (ms) a second tap sends
+  P.done = function (view, only) {
     if (!view.expect || !(view.expect.actions || []).includes("done")) return null;
+    const r = C.renderer(view.game);
     const players = playersOf(view);
+    const mine = !only && r.mine && r.mine(view);
+    const keep = only || (mine && players.some((p) => p.id === mine) ? [mine] : null);
+    const ask = r.askDone && r.askDone(view);
     const row = el("div", { class: "done-row", role: "group", "aria-label": "Done toggles" });
     for (const p of players.length ? players : [{ id: view.expect.player, name: C.playerName(view, view.expect.player) }]) {
-      if (!p.id) continue;
+      if (!p.id || (keep && !keep.includes(p.id))) continue;
       const done = isDone(view, p);
-      row.append(C.button(done ? "check" : "box", p.name + (done ? " is done" : " is done?"),
-        () => C.act("done", {}, p.id), { class: "done" + (done ? " on" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id }));
+      const sure = () => armed[p.id] > Date.now();
+      const word = () => p.name + (done ? " is done" : sure() ? ": tap again, " + ask : " is done?");
+      const show = () => { btn.classList.toggle("armed", sure()); btn.lastChild.textContent = word(); };
+      const btn = C.button(done ? "check" : "box", word(), () => {
+        if (!ask || sure()) { delete armed[p.id]; C.act("done", {}, p.id); return; }
+        armed[p.id] = Date.now() + 5000;
+        show();
+        setTimeout(show, 5001);
+      }, { class: "done" + (done ? " on" : ""), "aria-pressed": String(done), disabled: done, "data-key": "done-" + p.id });
+      if (sure()) { show(); setTimeout(show, armed[p.id] - Date.now() + 1); }  // drawn again while armed
+      row.append(btn);
     }
-    return el("div", {}, el("h3", {}, "Done with this phase?"), row);
+    return row.childElementCount ? el("div", {}, el("h3", {}, "Done with this phase?"), row) : null;
   };
 
   // -- the last roll: one truth, whatever channel entered it (view.last_roll) -----------------------

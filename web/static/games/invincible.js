@@ -37,14 +37,18 @@
       el("p", { class: "here" }, C.icon("bolt"), " " + (heroes.join(", ") || "no hero")));
   }
 
-  function heroBox(h) {
-    const crashAt = h.crash_at || 5;
+  // black cubes toward a crash, as squares
+  function blackChips(h) {
     const blacks = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
+    for (let i = 0; i < (h.crash_at || 5); i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
+    return blacks;
+  }
+
+  function heroBox(h) {
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
       el("h3", {}, C.icon("person"), h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? C.tag("check", "done") : ""),
       el("p", {}, C.icon("heart"), " health " + h.health + "/" + h.max_health + " · " + zoneName(h.zone)),
-      el("p", { "data-black": h.black_cubes }, blacks, " " + h.black_cubes + "/" + crashAt + " black cubes toward a crash"),
+      el("p", { "data-black": h.black_cubes }, blackChips(h), " " + h.black_cubes + "/" + (h.crash_at || 5) + " black cubes toward a crash"),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " crashed, rescued" : " CRASHED") : null,
       el("p", {}, C.icon("flag"), " defiance " + h.defiance + " · bag " + h.bag_count + (h.ready.length ? " · ready: " : ""), h.ready.map(cube)));
   }
@@ -69,16 +73,44 @@
     shown, el("div", { class: "row" }, send, C.button("bag", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
   }
 
-  function playForm(h, key) {
-    const slots = Object.entries(h.powers).filter(([, p]) => !p.filled);
-    const power = el("select", { "aria-label": h.name + ": power", "data-key": key + "-power" },
-      slots.map(([slot, p]) => el("option", { value: slot }, p.name + " (" + p.symbols.join(", ") + ")")));
-    return el("div", { class: "inv-play" }, el("label", {}, "Power ", power), el("div", { class: "faces" },
-      [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
-        onclick: () => C.act("play", { hero: h.id, cube: c, power: power.value }, h.id) }, C.icon("play"), "Play ", cube(c))),
-      [...new Set(h.ready)].map((c) => el("button", { type: "button", class: "face small", "data-key": key + "-drop-" + c,
-        onclick: () => C.act("drop", { hero: h.id, cube: c }, h.id) }, C.icon("down"), "Drop " + c))));
+  // Each power with its symbols (a cube on each one covered) and, while its hero may play, a
+  // button per ready colour that fits: an open symbol of that colour, any open one for a wild cube.
+  const WILD = ["black", "red"];
+  function powerList(h, play) {
+    const ready = [...new Set(h.ready)];
+    return el("ul", { class: "inv-powers" }, Object.entries(h.powers).map(([slot, p]) => {
+      const open = p.symbols.filter((x, i) => !p.cubes[i]);
+      const locked = p.filled || !open.length || (slot.startsWith("under:") && !(h.powers[slot.slice(6)] || {}).filled);
+      return el("li", { "data-slot": slot, class: p.filled ? "filled" : "" }, el("b", {}, p.name), " ",
+        p.symbols.map((x, i) => el("span", { class: "sym c-" + x + (p.cubes[i] ? " on" : "") }, p.cubes[i] ? C.icon("cube") : null, x)),
+        p.filled ? C.tag("check", "filled") : el("small", { class: "by" }, " " + (p.effects || []).join("; ")),
+        play && !locked ? el("div", { class: "faces" }, ready.filter((c) => WILD.includes(c) || open.includes(c)).map((c) =>
+          C.button("play", "Play " + c, () => C.act("play", { hero: h.id, cube: c, power: slot }, h.id), { class: "face c-" + c, "data-key": "play-" + h.id + "-" + slot + "-" + c }))) : null);
+    }));
   }
+
+  // What one hero may do now: the power it is resolving, a pull, defiance, its powers and drops.
+  function heroTurn(view, h, rs) {
+    const e = view.expect;
+    const hx = (e.heroes || []).find((x) => x.hero === h.id) || { actions: [] };
+    const can = (t) => e.phase === "hero" && hx.actions.includes(t);
+    const part = el("section", { class: "inv-turn", "data-hero": h.id }, rs.filter((r) => r.hero === h.id).map((r) => resolvingPanel(view, r)));
+    if (can("pull")) part.append(cubePicker("pull", h.id, h.bag, "pull-" + h.id));
+    if (can("defiance")) part.append(el("details", {}, el("summary", {}, C.icon("flag"), " Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
+    if (can("play")) part.append(powerList(h, true));
+    if (can("drop")) part.append(el("div", { class: "faces" }, [...new Set(h.ready)].map((c) => C.button("down", "Drop " + c, () => C.act("drop", { hero: h.id, cube: c }, h.id),
+      { class: "face small", "data-key": "play-" + h.id + "-drop-" + c }))));
+    return part;
+  }
+
+  // "My hero": the hero this phone plays, kept on this phone (localStorage) across reloads.
+  const MINE = "companion.invincible.hero";
+  const mine = (s) => { let id = null; try { id = localStorage.getItem(MINE); } catch (e) { /* private mode */ } return s.heroes.some((h) => h.id === id) ? id : null; };
+  function choose(id) {
+    try { if (id) localStorage.setItem(MINE, id); else localStorage.removeItem(MINE); } catch (e) { /* private mode: this page only */ }
+    C.redraw();
+  }
+  let othersOpen = false;
 
   // The effects a card asks for, as small forms with the choices the state offers.
   function effectForms(view) {
@@ -204,12 +236,9 @@
   }
 
   function tvHero(h) {
-    const crashAt = h.crash_at || 5;
-    const blacks = el("span", { class: "chips", "aria-hidden": "true" });
-    for (let i = 0; i < crashAt; i++) blacks.append(el("span", { class: "chip-dot sq" + (i < h.black_cubes ? " hit" : "") }));
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
       el("h3", {}, h.name, h.done ? C.tag("check", "done") : null, el("span", { class: "by", "data-drop": "4" }, zoneName(h.zone))),
-      el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blacks),
+      el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blackChips(h)),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " rescued" : " crashed") : null);
   }
 
@@ -226,6 +255,9 @@
   C.register("invincible", {
     icon: "bolt",
     short: "Invincible",
+    mine: (view) => mine(view.state),
+    hotTimer: (view) => (["hero", "hero_end"].includes(view.state.phase) ? "hero_time" : null),
+    askDone: (view) => (view.state.phase === "hero" ? "stop pulling (ready cubes are dropped)" : "done training"),
     playerName: (view, id) => { const h = view.state.heroes.find((x) => x.id === id); return h ? h.name : id; },
     // the table's next step without the asides in brackets (each screen's controls give them)
     next(view) {
@@ -297,8 +329,25 @@
           e.choices.map((o) => C.button("go", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
       }
       (e.dice || []).filter((d) => d.action && d.action !== "effect").forEach((d, i) => box.append(diceButtons(d, "die" + i)));
-      // hero time: each hero's power resolving is answered on its own ('pull and play independently')
-      for (const r of e.resolutions || (e.resolving ? [e.resolving] : [])) box.append(resolvingPanel(view, r));
+      const rs = e.resolutions || (e.resolving ? [e.resolving] : []);
+      const me = mine(s);
+      box.append(el("div", { class: "row inv-pick", role: "group", "aria-label": "My hero" }, el("span", { class: "label" }, me ? "My hero" : "Which hero is yours?"),
+        s.heroes.map((h) => C.button("person", h.name, () => choose(h.id), { class: "small", "aria-pressed": String(h.id === me), "data-key": "mine-" + h.id })),
+        me ? C.button("list", "All", () => choose(null), { class: "small", "data-key": "mine-all" }) : null));
+      if (me) {
+        // this phone's hero, large: its board, ready area, powers and what it may do now; the
+        // other heroes (their moves and "done") one tap away
+        const h = s.heroes.find((x) => x.id === me);
+        const turn = heroTurn(view, h, rs);
+        box.append(el("div", { class: "inv-mine", "data-mine": me }, heroBox(h), turn, turn.querySelector(".inv-powers") ? null : powerList(h, false)));
+        const others = s.heroes.filter((x) => x.id !== me);
+        const more = el("details", { class: "inv-others", open: othersOpen }, el("summary", {}, C.icon("people"), " Other heroes: " + others.map((x) => x.name).join(", ")),
+          others.map((x) => el("div", {}, heroBox(x), heroTurn(view, x, rs), C.panels.done(view, [x.id]))));
+        more.addEventListener("toggle", () => { othersOpen = more.open; });
+        box.append(more);
+      } else {
+        for (const h of s.heroes) { const t = heroTurn(view, h, rs); if (t.childElementCount) box.append(el("h3", {}, C.icon("person"), h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)), t); }
+      }
       if (has("advance")) {
         const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
         box.append(C.button("play", "Advance the episode track", () => {
@@ -308,17 +357,6 @@
       }
       if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
       if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
-      if (e.phase === "hero" && Array.isArray(e.heroes)) {
-        for (const hx of e.heroes) {
-          const h = s.heroes.find((x) => x.id === hx.hero);
-          if (!h || !hx.actions.some((a) => a !== "done")) continue;
-          const part = el("section", { class: "inv-turn", "data-hero": h.id }, el("h3", {}, C.icon("person"), h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)));
-          if (hx.actions.includes("pull")) part.append(cubePicker("pull", h.id, h.bag, "pull-" + h.id));
-          if (hx.actions.includes("defiance")) part.append(el("details", {}, el("summary", {}, C.icon("flag"), " Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
-          if (hx.actions.includes("play") || hx.actions.includes("drop")) part.append(playForm(h, "play-" + h.id));
-          box.append(part);
-        }
-      }
       const effects = effectForms(view);
       if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);
       return box;
