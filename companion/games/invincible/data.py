@@ -189,8 +189,8 @@ def parse(raw: dict[str, Any], where: Any) -> InvincibleData:
     challenges = _cards(main, "challenges", note)
     villains, events, episodes, bosses, boss_events = episode_data(
         episodes_r, zones, helpers, challenges, note)
-    counts = data_counts.check(main, (powers_r, episodes_r), powers, villains, boss_events,
-                               helpers, challenges)
+    counts = data_counts.check(main, (powers_r, episodes_r), powers, villains, episodes,
+                               boss_events, helpers, challenges)
     return InvincibleData(
         paths=tuple(str(p) for p in paths), **table, heroes=heroes, helpers=helpers,
         challenges=challenges, powers=powers, villains=villains, events=events,

@@ -1,7 +1,7 @@
 """The component counts the rulebook prints (``[counts]`` in invincible.toml), checked against the
 cards the three files hold: "36 Ultimate Power cards; 4 Signature Power cards and 3 Experimental
 Technology cards; 13 Level II Villain cards and 12 Level III Villain cards; ... and 12 Omni-Man
-Event cards", "6 helper cards, 6 challenge cards", "4 starter power cards".
+Event cards", "7 episode cards", "6 helper cards, 6 challenge cards", "4 starter power cards".
 
 A deck whose cards the rulebook does not print still holds the printed number of cards (the
 unknown ones as placeholders, marked assumed), so it runs out and reshuffles when the real one
@@ -23,12 +23,14 @@ WHAT = {
     "villain2_full": ("Level II villains beyond Episode 1's (full_game_only = true)", 1,
                       "villains"),
     "villain3": ("Level III villains", 1, "villains"),
+    "episodes": ("episodes", 1, "episodes"),
     "helpers": ("helper cards", 2, "helpers"),
     "challenges": ("challenge cards", 2, "challenges"),
 }
 
 
-def held(powers: dict, villains: dict, helpers: dict, challenges: dict) -> dict[str, int]:
+def held(powers: dict, villains: dict, episodes: dict, helpers: dict,
+         challenges: dict) -> dict[str, int]:
     """How many of each counted card the files hold (a power's ``copies`` count as cards)."""
     def kind(k: str) -> int:
         return sum(p.copies for p in powers.values() if p.kind == k)
@@ -37,16 +39,16 @@ def held(powers: dict, villains: dict, helpers: dict, challenges: dict) -> dict[
         "experimental": kind("experimental"), "starter": kind("starter"),
         "villain2_full": sum(v.level == 2 and v.full_game_only for v in villains.values()),
         "villain3": sum(v.level == 3 for v in villains.values()),
-        "helpers": len(helpers), "challenges": len(challenges),
+        "episodes": len(episodes), "helpers": len(helpers), "challenges": len(challenges),
     }
 
 
 def check(main: Reader, files: tuple[Reader, Reader], powers: dict, villains: dict,
-          boss_events: dict, helpers: dict, challenges: dict) -> dict[str, Any]:
+          episodes: dict, boss_events: dict, helpers: dict, challenges: dict) -> dict[str, Any]:
     """The printed counts, each one the files must hold."""
     counts_r = main.table("counts")
     readers = (*files, main)
-    have = held(powers, villains, helpers, challenges)
+    have = held(powers, villains, episodes, helpers, challenges)
     out: dict[str, Any] = {}
     for key, (what, file, where) in WHAT.items():
         want = counts_r.get(key, int)

@@ -27,8 +27,10 @@ def test_the_files_hold_every_printed_count(engine):
     assert sum(v.level == 2 and v.full_game_only for v in d.villains.values()) == 13
     assert sum(v.level == 3 for v in d.villains.values()) == 12
     assert sum(e.boss == "omni-man" for e in d.boss_events.values()) == 12
-    # '6 helper cards, 6 challenge cards, and 4 reminder cards'; '4 starter power cards'
+    # '6 helper cards, 6 challenge cards, and 4 reminder cards'; '4 starter power cards'; '7
+    # episode cards'
     assert len(d.helpers) == 6 and len(d.challenges) == 6 and kinds.count("starter") == 4
+    assert sorted(d.episodes) == [1, 2, 3, 4, 5, 6, 7] and d.counts["episodes"] == 7
     assert d.counts["ultimate"] == 36 and d.counts["boss_events"] == {"omni-man": 12}
 
 
