@@ -152,11 +152,16 @@ def json_of(s: InvincibleState) -> dict[str, Any] | None:
 
 
 def problems(s: InvincibleState) -> list[str]:
-    """The invariants a boss keeps."""
+    """The invariants a boss keeps, and its event deck's cards (none lost or doubled)."""
+    out = []
+    if DECK in s.decks:
+        held = s.decks[DECK] + s.discards[DECK]
+        boss = s.data.episodes[s.episode].boss
+        if sorted(held) != sorted(e.id for e in s.data.boss_events.values() if e.boss == boss):
+            out.append("the boss's event cards were lost or duplicated")
     b = s.boss
     if b is None:
-        return []
-    out = []
+        return out
     if b.id != s.data.episodes[s.episode].boss:
         out.append(f"the boss {b.id} is not episode {s.episode}'s")
     if b.defeated != (b.damage >= b.health) or b.defeated != (b.zone is None):
