@@ -42,9 +42,9 @@ class Ids:
                                  what="a face of the crash die")
         self.helper = Choice(tuple(d.helpers), what="a helper card")
         self.pulled = ListOf(Choice(CUBES, what="a cube colour", fold=True), 0, d.limits["pull"])
-        self.target = Choice((*d.villains, "minion"), what="a villain or minion")
-        self.target_any = Choice((*d.villains, "minion", *d.heroes),
-                                 what="a villain, minion or hero")
+        self.target = Choice((*d.villains, "minion", "boss"), what="a villain, minion or boss")
+        self.target_any = Choice((*d.villains, "minion", "boss", *d.heroes),
+                                 what="a villain, minion, boss or hero")
         self.to = Choice((*d.zones, HQ), what="a zone or hq")
 
 
@@ -62,7 +62,7 @@ def schemas(d: InvincibleData) -> dict[str, Args]:
 def _table(i: Ids) -> dict[str, Args]:
     return {
         "advance": Args({"villains": _opt(ListOf(i.villain, 0, 10))}),
-        "reveal": Args({"card": _opt(NAME)}),
+        "reveal": Args({"card": _opt(NAME), "boss_card": _opt(NAME)}),
         "choose": Args({"zone": _opt(i.zone), "villain": _opt(i.villain)}),
         "roll": Args({"face": _opt(i.rescue_face)}),
         "use_helper": Args({"helper": Arg(i.helper), "cancel": _opt(ListOf(NAME, 0, 10))}),

@@ -197,17 +197,23 @@ def _take_out(s: InvincibleState, villain_id: str) -> VillainState:
     return v
 
 
-def draw_villain(s: InvincibleState, level: int, rng, wanted: str | None = None) -> str:
-    """'If you ever run out of a given villain level entirely, reshuffle that level's discard
-    pile into a new deck.'"""
-    name = f"villain{level}"
+def refilled(s: InvincibleState, name: str, rng, sentence: str) -> list[str]:
+    """The fork's own deck ``name``; when it is empty, its discard pile shuffled into it."""
     deck = s.own_deck(name)
     if not deck:
         pile = s.own_discards(name)
         deck.extend(pile)
         pile.clear()
         rng.shuffle(deck)
-        s.say(f"The Level {level} villain deck ran out: its discard pile is reshuffled.")
+        s.say(sentence)
+    return deck
+
+
+def draw_villain(s: InvincibleState, level: int, rng, wanted: str | None = None) -> str:
+    """'If you ever run out of a given villain level entirely, reshuffle that level's discard
+    pile into a new deck.'"""
+    deck = refilled(s, f"villain{level}", rng,
+                    f"The Level {level} villain deck ran out: its discard pile is reshuffled.")
     if not deck:
         return ""
     if wanted is not None:
@@ -258,6 +264,8 @@ def finish(s: InvincibleState, rng, now: float) -> None:
 
 def won(s: InvincibleState) -> bool:
     win = s.data.episodes[s.episode].win
+    if win["kind"] == "defeat_boss":
+        return s.boss is not None and s.boss.defeated
     if win["kind"] == "defeat_level":
         needed = s.level_decks[f"villain{win['level']}"]
         return bool(needed) and len(s.defeated) >= len(needed) and set(needed) <= set(s.defeated)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, effects
+from companion.games.invincible import board, bosses, effects
 from companion.games.invincible.data import COLOURS
 from companion.games.invincible.state import HQ, R_CLARIFY, HeroState, InvincibleState
 from companion.games.base import forbid
@@ -53,6 +53,8 @@ def _damage(s, h, step, ranged) -> list[Answer]:
                 if v is not None and effects.damageable(s, z, v.id)]
         if zone.minions:
             out.append({"target": "minion", "zone": z})
+        if bosses.in_zone(s, z):
+            out.append({"target": bosses.TARGET})
     return out
 
 
@@ -66,6 +68,8 @@ def _move_enemy(s, h, step, ranged) -> list[Answer]:
             out += [{"target": v.id, "to": to} for v in here.villains if v is not None]
         if here.minions and s.zone(to).minions < s.data.minion_cap:
             out.append({"target": "minion", "zone": h.zone, "to": to})
+        if bosses.in_zone(s, h.zone):      # a boss is an enemy and takes no villain slot
+            out.append({"target": bosses.TARGET, "to": to})
     return out
 
 
@@ -108,7 +112,8 @@ def _strengthen(s, h, step, ranged) -> list[Answer]:
 
 OPTIONS = {
     "damage": _damage, "explosive": lambda s, h, st, r: [
-        {"zone": z} for z in zones_in_reach(s, h, r) if board.enemies_in(s.zone(z))],
+        {"zone": z} for z in zones_in_reach(s, h, r)
+        if board.enemies_in(s.zone(z)) or bosses.in_zone(s, z)],
     "move": _move, "move_enemy": _move_enemy, "rescue": _rescue,
     "rescue_crashed": lambda s, h, st, r: [
         {"crashed": x.id} for x in s.heroes if x.crashed and not x.rescued],
@@ -203,6 +208,9 @@ def move_enemy(s: InvincibleState, h: HeroState, a: Answer) -> None:
         s.own_zone(a["zone"]).minions -= 1
         s.own_zone(to).minions += 1
         s.say(f"{h.name} moves a minion to the {to} zone.")
+        return
+    if target == bosses.TARGET:
+        bosses.move(s, to, h.name)
         return
     if board.find_villain(s, target) is None:
         raise forbid(f"{target!r} is not a villain in play", R_CLARIFY)

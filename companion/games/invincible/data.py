@@ -14,6 +14,8 @@ from typing import Any
 
 from companion.box import Boxed
 from companion.components import Reader
+from companion.games.invincible import data_counts
+from companion.games.invincible.data_bosses import Boss, BossEvent
 from companion.games.invincible.data_episodes import (
     Ability, Episode, Event, Villain, count, episode_data, positive,
 )
@@ -22,14 +24,14 @@ from companion.games.invincible.data_powers import PowerEffect, effects
 HERE = Path(__file__).resolve().parent
 FILES = ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml")
 #: the top-level tables of the second and third files (the rest are the first's)
-SPLIT = {"invincible_powers.toml": ("basic", "starters", "deck"),
-         "invincible_episodes.toml": ("villains", "events", "episodes")}
+SPLIT = {"invincible_powers.toml": ("basic", "starters", "deck", "placeholders"),
+         "invincible_episodes.toml": ("villains", "events", "episodes", "bosses", "boss_events")}
 COLOURS = ("yellow", "blue", "orange", "purple")
 CUBES = ("black", "red", *COLOURS)
 POWER_KINDS = ("basic", "starter", "signature", "punch", "super", "ultimate", "experimental")
 DIFFICULTIES = ("easy", "normal", "hardcore")
 BASIC_SLOTS = ("attack", "move", "rescue", "thwart")
-__all__ = ["Ability", "Episode", "Event", "Villain"]
+__all__ = ["Ability", "Boss", "BossEvent", "Episode", "Event", "Villain"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,9 @@ class InvincibleData:
     events: dict[str, Event]
     episodes: dict[int, Episode]
     assumptions: dict[str, str] = field(default_factory=dict)
+    bosses: dict[str, Boss] = field(default_factory=dict)
+    boss_events: dict[str, BossEvent] = field(default_factory=dict)
+    counts: dict[str, object] = field(default_factory=dict)
 
     def slot_names(self) -> tuple[str, ...]:
         return ("starter", "signature", *self.colored_slots,
@@ -139,6 +144,9 @@ class InvincibleData:
             "villains": [asdict(v) for v in self.villains.values()],
             "events": [asdict(e) for e in self.events.values()],
             "episodes": [_episode_json(e) for e in self.episodes.values()],
+            "bosses": [asdict(b) for b in self.bosses.values()],
+            "boss_events": [asdict(e) for e in self.boss_events.values()],
+            "counts": self.counts,
             "assumptions": self.assumptions,
         }
 
@@ -179,11 +187,15 @@ def parse(raw: dict[str, Any], where: Any) -> InvincibleData:
     heroes = _heroes(main, powers, paths[1].name, note)
     helpers = _cards(main, "helpers", note)
     challenges = _cards(main, "challenges", note)
-    villains, events, episodes = episode_data(episodes_r, zones, helpers, challenges, note)
+    villains, events, episodes, bosses, boss_events = episode_data(
+        episodes_r, zones, helpers, challenges, note)
+    counts = data_counts.check(main, (powers_r, episodes_r), powers, villains, episodes,
+                               boss_events, helpers, challenges)
     return InvincibleData(
         paths=tuple(str(p) for p in paths), **table, heroes=heroes, helpers=helpers,
         challenges=challenges, powers=powers, villains=villains, events=events,
-        episodes=episodes, assumptions=assumptions,
+        episodes=episodes, assumptions=assumptions, bosses=bosses, boss_events=boss_events,
+        counts=counts,
     )
 
 
@@ -268,7 +280,10 @@ def _difficulty(main: Reader, note) -> dict[str, dict[str, int]]:
 
 def _powers(powers_r: Reader, note) -> dict[str, Power]:
     powers: dict[str, Power] = {}
-    for section, default_kind in (("basic", "basic"), ("starters", "starter"), ("deck", "super")):
+    for section, default_kind in (("basic", "basic"), ("starters", "starter"), ("deck", "super"),
+                                  ("placeholders", "ultimate")):
+        if section == "placeholders" and section not in powers_r.data:
+            continue      # an owner's file with every card filled in needs none
         t = powers_r.table(section)
         note(t, f"powers.{section}")
         default_copies = t.get("copies", int, 1)

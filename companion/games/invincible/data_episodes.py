@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.components import Reader
+from companion.games.invincible.data_bosses import Boss, BossEvent, boss_data
 
 WHICH = ("all", "leftmost", "rightmost", "leftmost_and_rightmost")
 EFFECT_KEYS = {"damage", "splash", "no_hero_endanger", "endanger", "leftmost", "move",
@@ -71,6 +72,7 @@ class Episode:
     orders: dict[str, tuple[str, ...]]
     abilities: dict[str, Ability]
     sides: tuple[tuple[tuple[int, ...], tuple[tuple[str, ...], ...]], ...]
+    boss: str = ""                 # the boss the track's "boss" icon places (episodes 4 and 7)
 
     def track(self, heroes: int) -> tuple[tuple[str, ...], ...]:
         for counts, track in self.sides:
@@ -80,20 +82,22 @@ class Episode:
 
 
 def episode_data(episodes_r: Reader, zones: tuple[str, ...], helpers: dict, challenges: dict,
-                 note: Callable[[Reader, str], None]) -> tuple[dict, dict, dict]:
-    """The villains, events and episodes of the episode file."""
+                 note: Callable[[Reader, str], None]
+                 ) -> tuple[dict, dict, dict, dict[str, Boss], dict[str, BossEvent]]:
+    """The villains, events, episodes, bosses and boss event cards of the episode file."""
     villains = _villains(episodes_r, zones, note)
     events = _events(episodes_r, note)
+    bosses, boss_events = boss_data(episodes_r, zones, effect_list, note)
     episodes: dict[int, Episode] = {}
     for ep in episodes_r.tables("episodes"):
-        episode = _episode(ep, zones, villains, events, helpers, challenges)
+        episode = _episode(ep, zones, villains, events, helpers, challenges, bosses)
         if episode.number in episodes:
             raise ep.fail("number", f"episode {episode.number} appears twice")
         episodes[episode.number] = episode
         note(ep, f"episode {episode.number}")
     if 1 not in episodes:
         raise episodes_r.fail("episodes", "needs Episode 1")
-    return villains, events, episodes
+    return villains, events, episodes, bosses, boss_events
 
 
 def _villains(episodes_r: Reader, zones: tuple[str, ...], note) -> dict[str, Villain]:
@@ -105,7 +109,8 @@ def _villains(episodes_r: Reader, zones: tuple[str, ...], note) -> dict[str, Vil
         villain = Villain(
             v.get("id", str), v.get("name", str), level(v, "level"),
             v.one_of("zone", set(zones)), tuple(health), count(v, "thwart"),
-            _effects(v, "arrive", zones), _effects(v, "power", zones), _effects(v, "strike", zones),
+            effect_list(v, "arrive", zones), effect_list(v, "power", zones),
+            effect_list(v, "strike", zones),
             v.get("immune_with_minions", bool, False), v.get("full_game_only", bool, False),
             v.get("text", str, ""))
         if villain.id in villains:
@@ -158,7 +163,7 @@ def level(r: Reader, key: str) -> int:
     return value
 
 
-def _effects(r: Reader, key: str, zones: tuple[str, ...]) -> tuple[dict, ...]:
+def effect_list(r: Reader, key: str, zones: tuple[str, ...]) -> tuple[dict, ...]:
     out = []
     for i, e in enumerate(r.get(key, list, [])):
         where = f"{key}[{i}]"
@@ -177,14 +182,10 @@ def _effects(r: Reader, key: str, zones: tuple[str, ...]) -> tuple[dict, ...]:
     return tuple(out)
 
 
-def _episode(ep: Reader, zones, villains, events, helpers, challenges) -> Episode:
+def _episode(ep: Reader, zones, villains, events, helpers, challenges, bosses) -> Episode:
     number = ep.get("number", int)
-    win = ep.get("win", dict)
-    if win.get("kind") == "defeat_level":
-        if win.get("level") not in (1, 2, 3):
-            raise ep.fail("win.level", "is 1, 2 or 3")
-    elif win.get("kind") != "declare":
-        raise ep.fail("win.kind", "is defeat_level or declare")
+    boss = ep.one_of("boss", {"", *bosses}, "")
+    win = _win(ep, boss)
     orders = {}
     for deck in ("villain1", "villain2", "villain3", "event", "super"):
         key = f"order_{deck}"
@@ -200,7 +201,7 @@ def _episode(ep: Reader, zones, villains, events, helpers, challenges) -> Episod
     for a in ep.tables("abilities"):
         ab = Ability(a.get("id", str), a.get("name", str), a.get("tag", str, "global"),
                      positive(a, "thwart"), a.get("extra_4", int, 0),
-                     _effects(a, "effects", zones))
+                     effect_list(a, "effects", zones))
         if ab.tag != "global" and ab.tag not in zones:
             raise a.fail("tag", "is global or a zone")
         abilities[ab.id] = ab
@@ -215,7 +216,7 @@ def _episode(ep: Reader, zones, villains, events, helpers, challenges) -> Episod
             if not isinstance(space, list) or not all(isinstance(x, str) for x in space):
                 raise side.fail(f"track[{j}]", "a space is a list of icons")
             for icon in space:
-                problem = _icon_problem(icon, zones, abilities)
+                problem = _icon_problem(icon, zones, abilities, boss)
                 if problem:
                     raise side.fail(f"track[{j}]", f"{icon!r}: {problem}")
             spaces.append(tuple(space))
@@ -233,7 +234,20 @@ def _episode(ep: Reader, zones, villains, events, helpers, challenges) -> Episod
         raise ep.fail("bonus.points", "must be a whole number")
     return Episode(number, ep.get("name", str), ep.get("fixed_order", bool, False),
                    ep.get("signature", bool, True), dict(win), ep.get("win_text", str, ""),
-                   helper, challenge, dict(bonus), orders, abilities, tuple(sides))
+                   helper, challenge, dict(bonus), orders, abilities, tuple(sides), boss)
+
+
+def _win(ep: Reader, boss: str) -> dict:
+    win = ep.get("win", dict)
+    if win.get("kind") == "defeat_level":
+        if win.get("level") not in (1, 2, 3):
+            raise ep.fail("win.level", "is 1, 2 or 3")
+    elif win.get("kind") == "defeat_boss":
+        if not boss:
+            raise ep.fail("win.kind", "defeat_boss needs the episode's boss (boss = ID)")
+    elif win.get("kind") != "declare":
+        raise ep.fail("win.kind", "is defeat_level, defeat_boss or declare")
+    return win
 
 
 def parse_icon(icon: str) -> tuple[bool, list[str]]:
@@ -242,8 +256,10 @@ def parse_icon(icon: str) -> tuple[bool, list[str]]:
     return hardcore, words[1:] if hardcore else words
 
 
-def _icon_problem(icon: str, zones, abilities) -> str | None:
+def _icon_problem(icon: str, zones, abilities, boss: str) -> str | None:
     _, words = parse_icon(icon)
+    if words == ["boss"]:
+        return None if boss else "this episode has no boss (boss = ID)"
     if len(words) == 2 and words[0] == "villain":
         return None if words[1] in ("1", "2", "3") else "villain levels are 1, 2 or 3"
     if len(words) == 3 and words[0] == "minions":
@@ -252,4 +268,4 @@ def _icon_problem(icon: str, zones, abilities) -> str | None:
         return None if words[2].isdigit() else "the minion count is a whole number"
     if len(words) == 2 and words[0] == "ability":
         return None if words[1] in abilities else "no such episode ability"
-    return "icons are 'villain N', 'minions ZONE N', 'ability ID', optionally after 'hardcore'"
+    return "icons are 'villain N', 'minions ZONE N', 'ability ID', 'boss', optionally after 'hardcore'"

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible import board
+from companion.games.invincible import board, bosses
 from companion.games.invincible.state import (
     HQ, R_BASIC, R_CLARIFY, R_CRASH_RESCUE, R_KEYWORDS, R_RANGE, HeroState, InvincibleState,
 )
@@ -90,6 +90,15 @@ def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> 
         s.own_zone(zone).minions -= 1   # minions are 'one-health enemies'
         s.say(f"{h.name} defeats a minion in the {zone} zone.")
         return
+    if target == bosses.TARGET:
+        # the bosses: 'the term "enemy" covers both (as well as the Machine Head and Omni-Man
+        # bosses that appear in episodes 4 and 7)'
+        boss = bosses.active(s)
+        if boss is None:
+            raise forbid("no boss is in play", R_BASIC)
+        _reach(s, h, boss.zone, how, "damage")
+        bosses.damage(s, amount, h.name)
+        return
     where = board.find_villain(s, target)
     if where is None:
         raise forbid(f"{target!r} is not a villain in play", R_BASIC)
@@ -107,7 +116,7 @@ def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> 
 def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) -> None:
     _reach(s, h, zone, how, "damage")
     z = s.zone(zone)
-    if not board.enemies_in(z):
+    if not board.enemies_in(z) and not bosses.in_zone(s, zone):
         # An Explosive power that hits nothing changes nothing: the table sends resolved.
         raise forbid(f"there is no enemy in the {zone} zone for explosive damage to hit",
                      R_KEYWORDS)
@@ -121,6 +130,8 @@ def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) ->
                   "or it is hurled into space).")
         elif s.result is None:
             board.damage_villain(s, v, amount, f"{h.name}, explosive")
+    if bosses.in_zone(s, zone) and s.result is None:
+        bosses.damage(s, amount, f"{h.name}, explosive")
 
 
 def rescue(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:

@@ -4,7 +4,7 @@ The conformance test checks it after every action of thousands of random games."
 
 from __future__ import annotations
 
-from companion.games.invincible import board
+from companion.games.invincible import board, bosses
 from companion.games.invincible.data import CUBES
 from companion.games.invincible.state import HQ, InvincibleState
 
@@ -13,7 +13,7 @@ CUBE_SET = frozenset(CUBES)
 
 def invariants(s: InvincibleState) -> list[str]:
     """What is wrong with a state (empty when it is a legal one)."""
-    return [*_zones(s), *_villains(s), *_heroes(s), *_table(s)]
+    return [*_zones(s), *_villains(s), *_heroes(s), *_table(s), *bosses.problems(s)]
 
 
 def _zones(s: InvincibleState) -> list[str]:

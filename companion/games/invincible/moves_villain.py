@@ -18,14 +18,15 @@ def _now(play: Play) -> float:
 
 
 def reveal(state: InvincibleState, play: Play) -> InvincibleState:
-    """'Reveal the top card of the event deck' (data.card: the card drawn from a physical deck)."""
+    """'Reveal the top card of the event deck' (data.card: the card drawn from a physical deck;
+    data.boss_card: the boss's event card, in Episode 7)."""
     card = play.args["card"]
     if card is not None and card not in (state.decks["event"] or state.discards["event"]):
         raise forbid(f"{card!r} is not in the event deck", R_VILLAIN)
     if card is not None and state.decks["event"]:
         _in_build_order(state, card)
     s = state.fork()
-    villains.reveal(s, play.rng, _now(play), card)
+    villains.reveal(s, play.rng, _now(play), card, play.args.get("boss_card"))
     return s
 
 

@@ -209,6 +209,11 @@ def _decks(d, ep, difficulty, rng, stack) -> dict[str, list[str]]:
         rng.shuffle(supers)
         rng.shuffle(ultimates)
         decks["super"], decks["ultimate"] = supers, ultimates
+        boss = d.bosses.get(ep.boss)
+        if boss is not None and boss.events:
+            # the boss's own event deck (Omni-Man's 12 cards), shuffled (assumed)
+            decks["boss"] = [e.id for e in d.boss_events.values() if e.boss == boss.id]
+            rng.shuffle(decks["boss"])
     if stack is not None:
         if not isinstance(stack, dict):
             raise SetupError("stack maps a deck name to the cards on top, in order")

@@ -121,6 +121,19 @@ class VillainState:
 
 
 @dataclass
+class BossState:
+    """The episode's boss (bosses.py): an enemy, neither a villain nor a minion. Replaced, never
+    changed, like a power (``dataclasses.replace``)."""
+
+    id: str
+    name: str
+    zone: str | None               # None before it enters and once defeated
+    health: int
+    damage: int = 0
+    defeated: bool = False
+
+
+@dataclass
 class ZoneState:
     name: str
     safety: int
@@ -160,6 +173,7 @@ class InvincibleState:
     acted: list[str] = field(default_factory=list)      # villains that acted this Villain Phase
     hurled: list[str] = field(default_factory=list)     # Hurl Into Space: until the Villain Phase ends
     ability_thwart: dict[str, int] = field(default_factory=dict)
+    boss: BossState | None = None  # episodes 4 and 7: their boss, once it has entered
     kos: int = 0
     defeated: list[str] = field(default_factory=list)   # villain ids, in order
     shared_hand: list[str] = field(default_factory=list)

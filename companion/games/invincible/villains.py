@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from companion.games.base import forbid
-from companion.games.invincible import board
+from companion.games.invincible import board, bosses
 from companion.games.invincible.data_episodes import parse_icon
 from companion.games.invincible.state import (
     HERO_TIMER, HQ, R_PLACE, R_VILLAIN, InvincibleState,
@@ -81,6 +81,8 @@ def _icon(s, task, rng, now):
             board.add_minions(s, zone, count)
     elif words[0] == "ability":
         push(s, {"do": "ability", "id": words[1]})
+    elif words[0] == "boss":
+        push(s, *bosses.enter(s))
 
 
 def _place(s, task, rng, now):
@@ -152,15 +154,11 @@ def _start_hero(s, task, rng, now):
 
 # -- the Villain Phase ----------------------------------------------------------------------------
 
-def reveal(s: InvincibleState, rng: random.Random, now: float, wanted: str | None) -> None:
+def reveal(s: InvincibleState, rng: random.Random, now: float, wanted: str | None,
+           boss_card: str | None = None) -> None:
     """'Reveal the top card of the event deck and resolve its instructions from top to bottom.'"""
-    deck = s.own_deck("event")
-    if not deck:
-        pile = s.own_discards("event")
-        deck.extend(pile)
-        pile.clear()
-        rng.shuffle(deck)
-        s.say("The event deck ran out: its discard pile is reshuffled (assumed, not printed).")
+    deck = board.refilled(s, "event", rng, "The event deck ran out: its discard pile is "
+                                           "reshuffled (assumed, not printed).")
     card = wanted if wanted is not None else deck[0]
     deck.remove(card)
     s.own_discards("event").append(card)
@@ -178,6 +176,7 @@ def reveal(s: InvincibleState, rng: random.Random, now: float, wanted: str | Non
             # 'resolve them one villain at a time, starting with the leftmost villain named,
             # working through all of its abilities in the order shown'
             tasks.extend({"do": "act", "villain": vid, "ability": a} for a in act["use"])
+    tasks.extend(bosses.villain_phase(s, rng, boss_card))   # episodes 4 and 7, after the event
     tasks.append({"do": "end_villain"})
     s.queue = tasks
     if not _contingency(s, event.name, tasks):
@@ -365,6 +364,9 @@ def _move_villain(s, vid, zone, e, why):
 
 
 def finish_move(s: InvincibleState, vid: str, target: str) -> None:
+    if vid == bosses.TARGET:
+        bosses.move(s, target, "the players' choice of the tied zones")
+        return
     if board.open_slot(s.zone(target)) is None:
         s.say(f"{s.data.villains[vid].name} can't move into the full {target} zone: it stays.")
         return
@@ -375,4 +377,5 @@ def finish_move(s: InvincibleState, vid: str, target: str) -> None:
 HANDLERS = {
     "icon": _icon, "place": _place, "ability": _ability, "start_hero": _start_hero,
     "minions": _minions, "act": _act, "end_villain": _end_villain, "effect": _effect,
+    "boss": lambda s, task, rng, now: push(s, *bosses.step(s, task)),
 }

@@ -80,3 +80,40 @@ def test_random_play_reaches_hero_time_expiry_crashes_and_rescues(engine):
             seen.add(action.type)
             seen.add(state.phase)
     assert wanted <= seen
+
+
+def test_conformance_samples_cover_the_boss_episodes(engine):
+    """The conformance test's 2000 random games (seeds 0-1999, tests/companion/test_conformance.py)
+    include Episodes 4 and 7, whose bosses 'appear in episodes 4 and 7'."""
+    episodes = [engine.sample_options(random.Random(seed))["episode"] for seed in range(2000)]
+    assert episodes.count(4) >= 50 and episodes.count(7) >= 50
+
+
+def test_random_games_of_episodes_4_and_7_meet_their_boss_and_end_legally(engine):
+    """Random play of the boss episodes: the boss enters, is damaged by powers, moves, Omni-Man
+    reveals his event cards, every state is legal and every game ends won or lost."""
+    seen = {4: set(), 7: set()}
+    for episode in (4, 7):
+        for seed in range(30):
+            rng = random.Random(seed)
+            options = {**engine.sample_options(rng), "episode": episode}
+            state = engine.setup(options, rng_for(seed, "setup"))
+            step = 0
+            while engine.outcome(state)["status"] == "playing":
+                action = engine.sample_action(state, rng)
+                state = engine.apply(state, action, rng_for(seed, step))
+                step += 1
+                assert not engine.invariants(state), (episode, seed, step)
+                if state.boss is not None:
+                    seen[episode].add("entered")
+                    if state.boss.damage:
+                        seen[episode].add("damaged")
+                    if state.boss.zone not in (None, engine.data.bosses[state.boss.id].zone):
+                        seen[episode].add("moved")
+                if action.type == "effect" and action.data.get("target") == "boss":
+                    seen[episode].add("targeted")
+                if state.discards.get("boss"):
+                    seen[episode].add("boss events")
+            assert engine.outcome(state)["status"] in ("won", "lost")
+    assert seen[4] >= {"entered", "damaged", "targeted"}
+    assert seen[7] >= {"entered", "damaged", "targeted", "moved", "boss events"}

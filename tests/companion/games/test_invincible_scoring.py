@@ -179,3 +179,24 @@ def test_a_campaign_named_by_id_continues_from_the_journal(tmp_path):
                               seed=6)["state"]
         assert state["campaign"]["attempt"] == 2
         assert session.journal.current_game().options["campaign"]["history"][0]["attempt"] == 1
+
+
+def test_seven_episodes_give_the_campaign_total_and_no_printed_rating(engine):
+    """'After all seven episodes, total your scores and check page 10 of the Episode Guide to see
+    how your campaign rated.' The Episode Guide's rating table is not printed in the rulebook, so
+    the companion gives the total (won episodes' scores; a loss is 'marked without scoring') and
+    no rating: a documented assumption (docs/invincible.md), nothing invented."""
+    history, scores = [], [40, 35, 0, 52, 31, 28, 60]
+    for episode, points in enumerate(scores, 1):
+        if episode == 3:       # lost twice: 'otherwise move on to the next episode regardless'
+            history += [{"episode": 3, "attempt": a, "won": False, "score": None,
+                         "helper_gained": None} for a in (1, 2)]
+            continue
+        history.append({"episode": episode, "attempt": 1, "won": True, "score": points,
+                        "helpers_used": []})
+    p = campaign.progress(engine.data, history)
+    assert p["finished"] and p["total"] == sum(scores)
+    assert not any("rat" in key for key in p)
+    with pytest.raises(SetupError, match="played all seven episodes"):
+        engine.setup({"heroes": ["invincible", "robot"],
+                      "campaign": {"id": "c", "history": history}}, random.Random(0))

@@ -12,6 +12,10 @@
   const cube = (c) => el("span", { class: "cube c-" + c }, C.icon("cube"), c);
   const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
 
+  function bossIn(s, zone) {
+    return s.boss && !s.boss.defeated && s.boss.zone === zone ? s.boss : null;
+  }
+
   function villainsInPlay(s) {
     const out = [];
     for (const z of s.zones) for (const v of z.villains) if (v) out.push(Object.assign({ zone: z.name }, v));
@@ -26,6 +30,9 @@
         el("span", { style: "width:" + Math.round(100 * v.remaining / v.health) + "%" })),
       el("span", {}, C.icon("heart"), " " + v.remaining + "/" + v.health + " health · thwart " + v.thwart + "/" + v.thwart_spaces + (v.fully_thwarted ? ", fully thwarted" : "")))
       : el("li", { class: "none" }, "slot " + (i + 1) + ": empty"));
+    const b = bossIn(s, z.name);   // episodes 4 and 7: an enemy in no villain slot
+    if (b) villains.push(el("li", { class: "villain boss", "data-boss": b.id }, el("b", {}, C.icon("skull"), " Boss: " + b.name),
+      el("span", {}, " ", C.icon("heart"), " " + b.remaining + "/" + b.health + " health")));
     const heroes = s.heroes.filter((h) => h.zone === z.name).map((h) => h.name);
     return el("section", { class: "inv-zone", "data-zone": z.name, "aria-label": zoneName(z.name) + " zone" },
       el("h3", {}, C.icon("target"), zoneName(z.name)),
@@ -155,7 +162,7 @@
 
   // What an answer names, in the table's words.
   function optionWords(o, s, kind, r) {
-    const villain = (id) => (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
+    const villain = (id) => id === "boss" && s.boss ? s.boss.name : (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
     const hero = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
     const parts = [];
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
@@ -227,6 +234,8 @@
     return el("div", { class: "inv-ztable", role: "table", "aria-label": "Zones" }, head, s.zones.map((z) => {
       const c = z.civilians;
       const villains = z.villains.filter(Boolean);
+      const b = bossIn(s, z.name);
+      if (b) villains.push({ id: "boss", name: "Boss: " + b.name, remaining: b.remaining, health: b.health });
       return el("div", { class: "inv-zrow", "data-zone": z.name, role: "row" },
         el("b", {}, zoneName(z.name)), el("span", { class: c.danger ? "warn" : "" }, c.danger), el("span", {}, c.dead),
         el("span", {}, z.minions + "/" + cap),
