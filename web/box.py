@@ -120,7 +120,8 @@ def take(game: str):
     card = body.get("card")
     if not isinstance(card, str) or not 0 < len(card) <= 80:
         raise BadAction("take needs card: the id of the card shown to the camera")
-    return jsonify(_cards().take(game, card, _deck(body.get("deck"))))
+    deck = _deck(body.get("deck"))
+    return jsonify(_cards().take(game, card, deck))
 
 
 @box.get("/api/box/<game>/cards/<card>.png")
