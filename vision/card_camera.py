@@ -225,6 +225,8 @@ class CardCamera:
         """Two frames in a row begun after the take, alike in the card area: the card lies
         still (a frame the camera was already reading may show the area as it was before)."""
         number, frame = self._latest(-1)
+        if frame is None and self.camera.watcher.running:     # just started: its first frame
+            number, frame = self._latest(number, FRESH_S)
         if frame is None:
             raise CameraError("the camera has no picture yet: wait for it, then take again")
         number, frame = self._fresh(self._fresh(number)[0])

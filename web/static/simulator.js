@@ -44,8 +44,14 @@
       C.button("move", "Place token", () => C.send("POST", "/api/hardware/token", { piece: piece.value.trim(), space: space.value.trim() }), { "data-key": "sim-token" }));
   }
 
-  // A card laid in the simulated card area (a rendered stand-in), for the Card button's draw
-  // and the Your box page's walk-through; the list is the game's deck.
+  // A card laid in the simulated card area (a rendered stand-in), for the Card button's draw;
+  // the list is the game's cards. Shown only while the game waits for the card drawn from the
+  // table's own deck (expect.deck), so the panel stays compact (the Your box page's walk-through
+  // lays its cards itself).
+  let cardRow = null;
+  const showCardRow = (view) => { if (cardRow) cardRow.hidden = !(view && view.expect && view.expect.deck); };
+  C.onView(showCardRow);
+
   function cardArea(hw) {
     if (!hw.can_lay_card) return null;
     const pick = el("select", { class: "sim-word", "aria-label": "Card to lay", "data-key": "sim-card" });
@@ -57,9 +63,11 @@
       res.data.cards.forEach((c) => pick.append(el("option", { value: c.id }, `${c.title} (${c.id})`)));
     })();
     const lay = (card) => C.send("POST", "/api/camera/card", { game: pick.dataset.game, card });
-    return el("div", { class: "sim-row" }, el("span", { class: "label" }, "Card area"), pick,
+    cardRow = el("div", { class: "sim-row" }, el("span", { class: "label" }, "Card area"), pick,
       C.button("card", "Lay card", () => lay(pick.value), { "data-key": "sim-lay" }),
       C.button("undo", "Take it away", () => lay(null), { class: "small", "data-key": "sim-unlay" }));
+    showCardRow(C.view);
+    return cardRow;
   }
 
   const SECTIONS = [tray, buttons, tokens, cardArea];
