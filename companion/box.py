@@ -12,6 +12,7 @@ The box file (``<components>/box/<game>.toml``, also what export and import carr
 
     format = 1
     game = "incredibles"
+    base = "<SHA-256 of the base data the patch was made against>"
     [patch.board]
     links = [["start", "1"], ...]
     confirmed = true
@@ -19,6 +20,11 @@ The box file (``<components>/box/<game>.toml``, also what export and import carr
 A game started with a box records ``options["box"] = {"hash", "patch"}``: the patch itself (small:
 only what the owner changed) and the SHA-256 of the component data it produced, so the game and
 its replay keep that data after the owner edits the box again.
+
+A box remembers the base it was made against (``base``): when the base file changes under it (an
+update of the companion, the owner's full copy edited by hand), the patch may no longer say what
+the owner meant, and the Your box page and the setup page say so (``Boxed.base_warning``) until
+the owner saves the box again.
 """
 
 from __future__ import annotations
@@ -101,9 +107,11 @@ def check_patch(patch: Any, where: str, depth: int = 0) -> dict[str, Any]:
 class Box:
     game: str
     patch: dict[str, Any] = field(default_factory=dict)
+    base: str | None = None      # content_hash of the base data the patch was made against
 
     def to_toml(self) -> str:
-        return f"format = {FORMAT}\ngame = {_toml_value(self.game)}\n" + _toml_tables(
+        base = f"base = {_toml_value(self.base)}\n" if self.base else ""
+        return f"format = {FORMAT}\ngame = {_toml_value(self.game)}\n{base}" + _toml_tables(
             {"patch": self.patch}, ())
 
 
@@ -120,13 +128,18 @@ def parse_box(text: str | bytes, game: str, where: str = "box file") -> Box:
         raise DataFileError(f"{where}: format: expected {FORMAT}, got {raw.get('format')!r}")
     if raw.get("game") != game:
         raise DataFileError(f"{where}: game: this is a box for {raw.get('game')!r}, not {game!r}")
-    unknown = set(raw) - {"format", "game", "patch"}
+    unknown = set(raw) - {"format", "game", "patch", "base"}
     if unknown:
         raise DataFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     patch = raw.get("patch", {})
     if not isinstance(patch, dict):
         raise DataFileError(f"{where}: patch: expected a table")
-    return Box(game, check_patch(patch, f"{where}: patch"))
+    base = raw.get("base")
+    if base is not None and not (isinstance(base, str) and len(base) == 64
+                                 and all(c in "0123456789abcdef" for c in base)):
+        raise DataFileError(f"{where}: base: expected the SHA-256 (64 hex digits) of the base "
+                            "data the box was made against")
+    return Box(game, check_patch(patch, f"{where}: patch"), base)
 
 
 class BoxStore:
@@ -195,6 +208,19 @@ class Boxed:
                 self._parsed.clear()
             self._parsed[key] = self.parse(merge(self.base, patch), where)
         return self._parsed[key]
+
+    def base_hash(self) -> str:
+        return content_hash(self.base)
+
+    def base_warning(self) -> str | None:
+        """What to tell the owner when the base data changed under their box (None: it did not,
+        or the box is empty, or older than this check)."""
+        if not self.box.patch or self.box.base is None or self.box.base == self.base_hash():
+            return None
+        return (f"The component data in {self.path} changed since your box was made (your "
+                "corrections were made against other base data, e.g. before an update): check "
+                "that each corrected item still matches your box, then save or confirm one to "
+                "record the box against this data.")
 
     def record(self, options: dict[str, Any]) -> dict[str, Any]:
         """The options a new game journals: the owner's box in them (nothing when there is none)."""

@@ -192,6 +192,7 @@ def describe(engine) -> dict[str, Any]:
     items = items_of(engine, raw)
     return {"game": boxed.game, "title": engine.title, "file": str(boxed.path),
             "hash": content_hash(raw), "edited": bool(boxed.box.patch), "items": items,
+            "warning": boxed.base_warning(),
             "checklist": checklist(engine.title, items)}
 
 
@@ -207,7 +208,7 @@ def edit(engine, key: str, values: dict[str, Any] | None):
     boxed = engine.boxed
     view = _view(engine)
     change = (view.edit if view is not None else generic_edit)(boxed.raw(), key, values)
-    box = Box(boxed.game, merge(boxed.box.patch, change))
+    box = Box(boxed.game, merge(boxed.box.patch, change), boxed.base_hash())
     check_box(boxed, box, f"{key}")
     return box
 
@@ -227,7 +228,7 @@ def import_box(catalog, game: str, text: str | bytes) -> dict[str, Any]:
     from companion.box import check_box, parse_box
 
     engine = catalog(game)
-    box = parse_box(text, game, "box file")
+    box = parse_box(text, game, "box file")     # its base: the one it was made against, kept
     check_box(engine.boxed, box, "box file")
     return save(catalog, game, box)
 

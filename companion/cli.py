@@ -109,7 +109,9 @@ class _Adapters:
         try:
             camera = _attach_camera(args, config, session, data)
             if self._keep(ext, "camera", camera):
-                self._keep(ext, "hardware", _attach_hardware(args, config, session, camera, data))
+                cards = _card_camera(args, config, session, camera, data)
+                ext["cards"] = cards            # the Your box page teaches the cards with it
+                self._keep(ext, "hardware", _attach_hardware(args, config, session, camera, cards))
         except Exception as exc:  # a bad [camera] or [gpio] section stops the service, as before
             self.failed = exc
             log.error("cannot attach the adapters: %s", exc)
@@ -183,7 +185,7 @@ def _attach_camera(args: argparse.Namespace, config, session: Session, data: Pat
                        settle_s=options["settle_s"], recognizer=options["recognizer"]).start()
 
 
-def _attach_hardware(args: argparse.Namespace, config, session: Session, camera, data: Path):
+def _attach_hardware(args: argparse.Namespace, config, session: Session, camera, cards):
     """Buttons, LEDs, buzzer and the serial peripheral, from the config (defaults in simulation)."""
     sections = {name: config.section(name) for name in ("gpio", "serial", "tokens")}
     if not args.simulate and not any(sections.values()):
@@ -192,21 +194,21 @@ def _attach_hardware(args: argparse.Namespace, config, session: Session, camera,
 
     return attach(session, sections, simulate=args.simulate,
                   read_dice=camera.read_now if camera is not None else None,
-                  read_card=_card_reader(args, config, session, camera, data),
+                  read_card=cards.read_latest if cards is not None else None,
                   confirm=lambda: _confirm_waiting_read(session),
                   source=str(config.path or "config.toml"))
 
 
-def _card_reader(args: argparse.Namespace, config, session: Session, camera, data: Path):
-    """The Card button with the table's own deck: the camera names the card in the card area
-    (``[camera] card_area``, the whole frame without one) of its latest frame."""
+def _card_camera(args: argparse.Namespace, config, session: Session, camera, data: Path):
+    """The card area: the Card button with the table's own deck names the card in it (``[camera]
+    card_area``, the whole frame without one) of the camera's latest frame; the Your box page
+    teaches the box's cards with it."""
     if camera is None:
         return None
     from vision.card_camera import CardCamera
 
-    cards = CardCamera(session, data, simulate=args.simulate,
-                       area=config.section("camera").get("card_area"))
-    return lambda: cards.read_now(camera.watcher.latest_frame(timeout=0.5)[1])
+    return CardCamera(session, data, simulate=args.simulate,
+                      area=config.section("camera").get("card_area"), camera=camera)
 
 
 def _confirm_waiting_read(session: Session) -> bool:

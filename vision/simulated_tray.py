@@ -1,5 +1,7 @@
 """A dice tray for simulation: empty until someone throws dice, then a few tumbling frames and a
-settled scene, exactly as a camera above a real tray would see it (stand-in symbols)."""
+settled scene, exactly as a camera above a real tray would see it (stand-in symbols). A card can
+be laid in the card area too (``show_card``: a rendered card on the table, in the configured
+``[camera] card_area`` or filling the view), until it is taken away or dice are thrown."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class SimulatedTray(FrameSource):
         self._tumble = 0
         self.truth: list[str] = []
         self.throws = 0
+        self._card: np.ndarray | None = None     # the view with the laid card, when one is
 
     def throw(self, faces: list[str], pips: bool = False) -> list[str]:
         """Throw dice showing ``faces``; returns the faces that landed in view."""
@@ -34,8 +37,26 @@ class SimulatedTray(FrameSource):
             frame, boxes = render_scene(self._rng, list(faces), self._opt, pips=pips)
             self._still, self.truth = frame, list(faces)[:len(boxes)]
             self._tumble = TUMBLE_FRAMES
+            self._card = None                    # the hand that threw took the card away
             self.throws += 1
             return self.truth
+
+    def show_card(self, scene: np.ndarray | None, area: tuple[int, int, int, int] | None = None):
+        """Lay a card: ``scene`` (a card on the table, vision/card_render.py's ``draw``) fills
+        the card area ``(x, y, width, height)``, or the whole view without one; None takes the
+        card away."""
+        with self._tray_lock:
+            if scene is None:
+                self._card = None
+                return
+            view = self._still.copy()
+            h, w = view.shape[:2]
+            x, y, aw, ah = area if area is not None else (0, 0, w, h)
+            aw, ah = min(aw, w - x), min(ah, h - y)
+            if aw <= 0 or ah <= 0:
+                raise ValueError(f"the card area {area} lies outside the simulated {w} x {h} view")
+            view[y:y + ah, x:x + aw] = cv2.resize(scene, (aw, ah), interpolation=cv2.INTER_AREA)
+            self._card = view
 
     def _read(self):
         if self.fps > 0:
@@ -44,7 +65,7 @@ class SimulatedTray(FrameSource):
                 time.sleep(wait)
             self._last = time.monotonic()
         with self._tray_lock:
-            still, tumbling = self._still, self._tumble > 0
+            still, tumbling = (self._card if self._card is not None else self._still), self._tumble > 0
             if tumbling:
                 self._tumble -= 1
             shift = self._rng.integers(-25, 26, 2)
@@ -56,4 +77,4 @@ class SimulatedTray(FrameSource):
         return np.clip(still + noise, 0, 255).astype(np.uint8)
 
     def _describe(self) -> str:
-        return f"simulated tray, {self.throws} throws"
+        return f"simulated tray, {self.throws} throws" + (", a card laid" if self._card is not None else "")

@@ -111,5 +111,7 @@ def games():
 @api.get("/games/<name>")
 def game_components(name: str):
     engine = session().catalog(name)
+    boxed = getattr(engine, "boxed", None)     # the owner's box: its base changed under it?
     return jsonify({"name": name, "title": engine.title, "actions": engine.actions,
-                    "components": engine.components()})
+                    "components": engine.components(),
+                    "box_warning": boxed.base_warning() if boxed is not None else None})

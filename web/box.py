@@ -2,7 +2,9 @@
 corrections saved as the box (companion/box.py), export and import of a box file.
 
 The page is rendered here from the items' schema (companion/box_items.py), so its forms need no
-script beyond web/static/box.js (send a form, toggle a board link by tapping two spaces). Reading
+script beyond web/static/box.js (send a form, toggle a board link by tapping two spaces, walk
+through a deck with the camera: the card area's adapter is ``extensions["cards"]``,
+vision/card_camera.py, attached with the camera, absent without one). Reading
 the box is open to anyone who may watch; changing it only from the table's own screen (trusted),
 like the other things that are the owner's and not the players'.
 """
@@ -14,7 +16,7 @@ import math
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion import box_items
-from companion.errors import SetupError
+from companion.errors import BadAction, Conflict, SetupError
 from companion.games import available
 from web.access import Denied
 from web.api import json_body
@@ -84,6 +86,51 @@ def import_(game: str):
     """The body is the box file itself (TOML)."""
     _owner_only()
     return jsonify(box_items.import_box(_catalog(), game, request.get_data(cache=False)))
+
+
+# -- teaching the cards by camera: the walk-through ------------------------------------------------
+
+def _cards():
+    cards = current_app.extensions["companion"].get("cards")
+    if cards is None:
+        raise Conflict("no camera is attached to teach the cards with (configure [camera], or "
+                       "run with --simulate); a card's photo can also be put in the data folder's "
+                       "cards/<game>/ as <card id>.png")
+    return cards
+
+
+def _deck(value) -> str | None:
+    if value is not None and (not isinstance(value, str) or not value.isidentifier()):
+        raise BadAction("deck: the name of one of the game's decks")
+    return value
+
+
+@box.get("/api/box/<game>/cards")
+def walk(game: str):
+    _engine(game)
+    return jsonify(_cards().walk(game, _deck(request.args.get("deck"))))
+
+
+@box.post("/api/box/<game>/cards/take")
+def take(game: str):
+    """The card area's picture kept as ``card``'s photo (owner only: it teaches the table)."""
+    _owner_only()
+    _engine(game)
+    body = json_body()
+    card = body.get("card")
+    if not isinstance(card, str) or not 0 < len(card) <= 80:
+        raise BadAction("take needs card: the id of the card shown to the camera")
+    deck = _deck(body.get("deck"))
+    return jsonify(_cards().take(game, card, deck))
+
+
+@box.get("/api/box/<game>/cards/<card>.png")
+def card_photo(game: str, card: str):
+    _engine(game)
+    photo = _cards().photo(game, card, _deck(request.args.get("deck")))
+    if photo is None:
+        return jsonify({"error": f"no photo of {card!r} is taught"}), 404
+    return Response(photo, mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
 def layout(board: dict) -> dict:

@@ -34,6 +34,8 @@ def hardware_status():
     if camera is not None:
         out["camera"] = camera.status()
         out["can_throw"] = simulate and hasattr(camera.source, "throw")
+        out["can_lay_card"] = simulate and _ext().get("cards") is not None \
+            and hasattr(camera.source, "show_card")
     return jsonify(out)
 
 
@@ -57,6 +59,26 @@ def camera_throw():
                        "(companion serve --simulate)")
     json_body()
     return jsonify({"thrown": camera.throw(), "camera": camera.status()})
+
+
+@devices.post("/camera/card")
+def lay_card():
+    """Simulation: lay a card's rendered stand-in in the simulated card area (``card``: its id,
+    of ``game``'s deck, the game on the table by default), or take it away (``card`` null)."""
+    cards = _ext().get("cards")
+    if not _ext().get("simulate") or cards is None:
+        raise Conflict("a card can be laid from the dashboard only in the simulated card area "
+                       "(companion serve --simulate)")
+    body = json_body()
+    card, game = body.get("card"), body.get("game")
+    if card is not None and (not isinstance(card, str) or not TOKEN_WORD.match(card)):
+        raise BadAction("card: a card's id (1 to 40 letters, digits, '-' or '_'), or null to "
+                        "take the card away")
+    if game is None:
+        game = _ext()["session"].view().get("game")
+    if not isinstance(game, str) or not game:
+        raise BadAction("game: which game's card to lay (no game is on the table)")
+    return jsonify(cards.lay(game, card))
 
 
 @devices.post("/hardware/press")

@@ -278,5 +278,20 @@ def check_option_names(options: Any, known: set[str] | frozenset[str]) -> None:
                          + ", ".join(sorted(known)))
 
 
+UNCONFIRMED = ("remind", "refuse")
+
+
+def unconfirmed_mode(options: dict[str, Any]) -> str:
+    """The setup option ``unconfirmed``: what a rule does where it rests on assumed component
+    data the owner has not confirmed (numbers or abilities the rulebook does not print):
+    "remind" (default: the move is accepted, and the players reminded it was not checked) or
+    "refuse" (refused like printed data)."""
+    mode = options.get("unconfirmed", "remind")
+    if mode not in UNCONFIRMED:
+        raise SetupError('unconfirmed: "remind" (accept what assumed data forbids, with a '
+                         'reminder) or "refuse"')
+    return mode
+
+
 def forbid(reason: str, rule: str | None = None) -> IllegalAction:
     return IllegalAction(reason, rule)

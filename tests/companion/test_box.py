@@ -210,3 +210,41 @@ def test_invincible_villain_health_and_zone_are_corrected_across_its_three_files
     options = engine.record_box({})
     assert engine.resolve_data(options).villains["bi-plane"].health == (6, 7, 8)
     assert engine.resolve_data({}).villains["bi-plane"].health != (6, 7, 8)   # a game from before
+
+
+def test_a_box_made_against_other_base_data_is_flagged_until_saved_again(tmp_path):
+    """The owner's box remembers the base data it was made against; when the base file changes
+    under it (an update, the owner's full copy edited by hand) the Your box page and the setup
+    page say so, and saving the box again records it against the new base."""
+    import shutil
+
+    from companion.games.incredibles import data as incredibles_data
+
+    cat = catalog(tmp_path)
+    engine = save_edit(cat, "incredibles", "jackjack_die", None)
+    assert engine.boxed.box.base == engine.boxed.base_hash()
+    assert engine.boxed.base_warning() is None
+    assert box_items.describe(engine)["warning"] is None
+    # the base changes under the box: the owner's full copy of the file, one note different
+    shipped = incredibles_data.boxed(None).paths[0]
+    copy = tmp_path / "components" / shipped.name
+    shutil.copy(shipped, copy)
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text + "\n# the owner's copy: a comment changes no data\n", encoding="utf-8")
+    cat.reload("incredibles")
+    assert box_items.describe(cat("incredibles"))["warning"] is None
+    assert "\nassumption = true\n" in text
+    copy.write_text(text.replace("\nassumption = true\n",
+                                 "\nassumption = true\nsource = \"the owner's copy\"\n", 1),
+                    encoding="utf-8")
+    cat.reload("incredibles")
+    engine = cat("incredibles")
+    warning = box_items.describe(engine)["warning"]
+    assert warning and "changed since your box was made" in warning and str(copy) in warning
+    # a box file without a base (older than the check) says nothing; a bad base is refused
+    assert parse_box('format = 1\ngame = "incredibles"\n', "incredibles").base is None
+    with pytest.raises(DataFileError, match="base: expected the SHA-256"):
+        parse_box('format = 1\ngame = "incredibles"\nbase = "abc"\n', "incredibles")
+    # saving the box again (any item confirmed) records it against this base
+    engine = save_edit(cat, "incredibles", "jackjack_die", None)
+    assert engine.boxed.base_warning() is None

@@ -70,3 +70,36 @@ def test_a_joined_phone_may_read_the_box_but_not_change_it(server_factory, tmp_p
 def test_a_bad_edit_names_the_field(server, key, values, where):
     status, body = server.post("/api/box/incredibles/items", {"key": key, "values": values})
     assert status == 400 and where in body["error"], body
+
+
+def test_a_box_made_against_other_base_data_is_warned_of_on_the_box_and_setup_pages(server):
+    """An owner's box file made against other component data (its ``base`` is not this table's):
+    imported, it is used, and the Your box page and the setup page say the base changed under
+    it; saving the box again records it against this table's data."""
+    other = "0" * 64
+    text = (f'format = 1\ngame = "incredibles"\nbase = "{other}"\n[patch.jackjack_die]\n'
+            'confirmed = true\n').encode()
+    status, box = post_text(server, "/api/box/incredibles/import", text)
+    assert status == 200 and "changed since your box was made" in box["warning"]
+    with urllib.request.urlopen(server.url + "/box?game=incredibles", timeout=10) as res:
+        assert 'id="box-warning"' in res.read().decode()
+    assert "changed since your box was made" in server.get("/api/games/incredibles")[1]["box_warning"]
+    status, box = server.post("/api/box/incredibles/items", {"key": "jackjack_die", "values": None})
+    assert status == 200 and box["warning"] is None
+    assert server.get("/api/games/incredibles")[1]["box_warning"] is None
+    with urllib.request.urlopen(server.url + "/box?game=incredibles", timeout=10) as res:
+        assert 'id="box-warning"' not in res.read().decode()
+
+
+def test_teaching_cards_without_a_camera_says_so(server):
+    status, body = server.get("/api/box/incredibles/cards")
+    assert status == 409 and "no camera is attached to teach the cards with" in body["error"]
+    status, body = server.post("/api/box/incredibles/cards/take", {"card": "edna-1"},
+                               headers={"X-Companion": "1"})
+    assert status == 409 and "no camera is attached" in body["error"]
+    for bad, why in (({"card": 5}, "take needs card"), ({"card": "edna-1", "deck": "../x"}, "deck:"),
+                     ({"card": "x" * 81}, "take needs card")):
+        status, body = server.post("/api/box/incredibles/cards/take", bad, headers={"X-Companion": "1"})
+        assert status == 400 and why in body["error"], (bad, body)
+    status, body = server.post("/api/camera/card", {"card": "edna-1"}, headers={"X-Companion": "1"})
+    assert status == 409 and "only in the simulated card area" in body["error"]

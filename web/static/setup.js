@@ -53,7 +53,8 @@
     const info = await C.gameInfo(name);
     const r = C.games[name];
     form = r && r.setupForm ? r.setupForm(info.components || {}) : genericForm(info.components || {});
-    C.$("options-form").replaceChildren(form.node);
+    const warn = info.box_warning ? el("p", { class: "banner warn", id: "box-warning", role: "alert" }, C.icon("warn"), " ", info.box_warning, " ", el("a", { href: "/box?game=" + name }, "Your box")) : null;
+    C.$("options-form").replaceChildren(...[warn, form.node].filter(Boolean));
   }
 
   async function loadGames() {

@@ -1,5 +1,6 @@
 // The simulated table on a phone, in `companion serve --simulate` (make run): throw dice into the
-// rendered tray for the simulated camera, press the table's buttons, put a token on a reader. Compact on purpose: the
+// rendered tray for the simulated camera, press the table's buttons, put a token on a reader,
+// lay a card in the card area. Compact on purpose: the
 // controls come first; the devices' own state is on the Devices page.
 // Each section is one function of the hardware status; a new device adds one to SECTIONS.
 "use strict";
@@ -43,7 +44,33 @@
       C.button("move", "Place token", () => C.send("POST", "/api/hardware/token", { piece: piece.value.trim(), space: space.value.trim() }), { "data-key": "sim-token" }));
   }
 
-  const SECTIONS = [tray, buttons, tokens];
+  // A card laid in the simulated card area (a rendered stand-in), for the Card button's draw;
+  // the list is the game's cards. Shown only while the game waits for the card drawn from the
+  // table's own deck (expect.deck), so the panel stays compact (the Your box page's walk-through
+  // lays its cards itself).
+  let cardRow = null;
+  const showCardRow = (view) => { if (cardRow) cardRow.hidden = !(view && view.expect && view.expect.deck); };
+  C.onView(showCardRow);
+
+  function cardArea(hw) {
+    if (!hw.can_lay_card) return null;
+    const pick = el("select", { class: "sim-word", "aria-label": "Card to lay", "data-key": "sim-card" });
+    (async () => {
+      const game = C.view ? C.view.game : ((await C.api("GET", "/api/state")).data || {}).game;
+      const res = game ? await C.api("GET", `/api/box/${game}/cards`) : { ok: false };
+      if (!res.ok) return;
+      pick.dataset.game = game;
+      res.data.cards.forEach((c) => pick.append(el("option", { value: c.id }, `${c.title} (${c.id})`)));
+    })();
+    const lay = (card) => C.send("POST", "/api/camera/card", { game: pick.dataset.game, card });
+    cardRow = el("div", { class: "sim-row" }, el("span", { class: "label" }, "Card area"), pick,
+      C.button("card", "Lay card", () => lay(pick.value), { "data-key": "sim-lay" }),
+      C.button("undo", "Take it away", () => lay(null), { class: "small", "data-key": "sim-unlay" }));
+    showCardRow(C.view);
+    return cardRow;
+  }
+
+  const SECTIONS = [tray, buttons, tokens, cardArea];
 
   P.simulator = async function () {
     const box = C.$("simulator");

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games.base import Game
+from companion.games.base import Game, unconfirmed_mode
 from companion.games.incredibles import box as incredibles_box
 from companion.games.incredibles import data as incredibles_data
 from companion.games.incredibles import moves, sampler, setup, view
@@ -83,10 +83,7 @@ class Incredibles(Game):
         ``unconfirmed = "refuse"`` assumed data is refused on like printed data (default
         "remind": a move the assumed board forbids is accepted with a reminder); with
         ``physical_deck`` the table draws its own cards and names each (moves.draw)."""
-        mode = options.get("unconfirmed", "remind")
-        if mode not in ("remind", "refuse"):
-            raise SetupError('unconfirmed: "remind" (accept what assumed data forbids, with a '
-                             'reminder) or "refuse"')
+        mode = unconfirmed_mode(options)
         physical = options.get("physical_deck", False)
         if not isinstance(physical, bool):
             raise SetupError("physical_deck must be true (the table draws the real cards and "

@@ -8,6 +8,8 @@ reads it). An owner's copy of any of them in the components folder replaces the 
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,8 @@ class Power:
     copies: int = 1
     pull_rule: str = ""         # "return_black": Going to the Limit
     ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
+    # its numbers are assumed (its section is) and the owner has not confirmed the card
+    assumed: bool = False
 
     @property
     def hints(self) -> list[str]:
@@ -120,6 +124,9 @@ class InvincibleData:
     bosses: dict[str, Boss] = field(default_factory=dict)
     boss_events: dict[str, BossEvent] = field(default_factory=dict)
     counts: dict[str, object] = field(default_factory=dict)
+    #: refuse on assumed numbers as on printed ones (setup option ``unconfirmed = "refuse"``);
+    #: set at setup by Invincible.resolve_data, never read from the file
+    strict: bool = False
 
     def slot_names(self) -> tuple[str, ...]:
         return ("starter", "signature", *self.colored_slots,
@@ -287,8 +294,11 @@ def _powers(powers_r: Reader, note) -> dict[str, Power]:
         t = powers_r.table(section)
         note(t, f"powers.{section}")
         default_copies = t.get("copies", int, 1)
+        assumed = t.get("assumption", bool, False) and not t.get("confirmed", bool, False)
         for p in t.tables("powers"):
             power = _power(p, default_kind, default_copies)
+            if assumed and not p.get("confirmed", bool, False):
+                power = dataclasses.replace(power, assumed=True)
             if power.id in powers:
                 raise p.fail("id", f"power {power.id!r} appears twice")
             powers[power.id] = power

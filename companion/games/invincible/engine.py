@@ -15,6 +15,8 @@ procedure in villains.py, the battlefield in board.py, expect/reminders/JSON in 
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ from typing import Any
 from companion.actions import Action
 from companion.dice import DiceRequest
 from companion.errors import CompanionError, IllegalAction
-from companion.games.base import Game
+from companion.games.base import Game, unconfirmed_mode
 from companion.games.invincible import (
     args, board, campaign, data, hero_time, moves_hero, moves_pull, moves_round, moves_training,
     moves_villain, resolve, robot, sampler, setup, view,
@@ -198,8 +200,13 @@ class Invincible(Game):
         return options
 
     def resolve_data(self, options: dict[str, Any]) -> data.InvincibleData:
-        """The data the game began with: the owner's box it recorded, else the base files."""
-        return self.boxed.for_options(options)
+        """The data the game began with: the owner's box it recorded, else the base files; with
+        ``unconfirmed = "refuse"`` assumed numbers are refused on like printed ones (default
+        "remind": learning a power whose assumed cost is more than the assumed confidence left
+        is accepted with a reminder)."""
+        strict = unconfirmed_mode(options) == "refuse"
+        resolved = self.boxed.for_options(options)
+        return dataclasses.replace(resolved, strict=True) if strict else resolved
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> InvincibleState:
         return setup.setup(self.resolve_data(options), options, rng)

@@ -67,15 +67,22 @@ def _slot_refusal(d: InvincibleData, slot: str, power_id_: str):
     return None
 
 
-def _placed(s: InvincibleState, h: HeroState, card: str, slot: str):
+def unchecked_cost(d: InvincibleData, h: HeroState, power) -> bool:
+    """More than ``h`` can afford, but only by assumed numbers (the card's cost and confidence
+    are not printed and the owner has not confirmed it): accepted with a reminder."""
+    return power.cost > left(d, h) and power.assumed and not d.strict
+
+
+def _placed(s: InvincibleState, h: HeroState, card: str, slot: str, lenient: bool = False):
     """The slot learning ``card`` fills (an Ultimate goes beneath the Super Power in ``slot``),
-    or the refusal that says why it cannot be learned there."""
+    or the refusal that says why it cannot be learned there; ``lenient``: a cost only assumed
+    data forbids is let through (unchecked_cost)."""
     d = s.data
     refusal = _in_hand(s, h, card, "learn")
     if refusal:
         return refusal
     power = d.powers[cards.power_id(card)]
-    if power.cost > left(d, h):
+    if power.cost > left(d, h) and not (lenient and unchecked_cost(d, h, power)):
         return forbid(f"{power.name} costs {power.cost} confidence; {h.name} has {left(d, h)} "
                       "left", R_LEARN)
     if power.kind != "ultimate":
@@ -149,12 +156,16 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     """'you may learn as many powers as you can afford'; Supers go in a colour-matched or flex
     slot, Ultimates beneath a Super Power sharing a colour."""
     card = play.args["card"]
-    slot = _placed(state, hero, card, play.args["slot"])
+    slot = _placed(state, hero, card, play.args["slot"], lenient=True)
     if not isinstance(slot, str):
         raise slot
     s = state.fork()
     h = s.own_hero(hero.id)
     power = s.data.powers[cards.power_id(card)]
+    if unchecked_cost(s.data, hero, power):
+        s.say(f"Reminder: {power.name} costs {power.cost} confidence and {h.name} had "
+              f"{left(s.data, hero)} left by the companion's count; both numbers are assumed, "
+              "so the cost was not checked (confirm the card on the Your box page).")
     s.own_hand(h).remove(card)
     cards.clear_slot(s, h, slot)
     h.powers[slot] = Played(card, power.id, [None] * len(power.symbols))

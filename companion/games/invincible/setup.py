@@ -14,7 +14,7 @@ from companion.games.invincible.state import HeroState, InvincibleState, Played,
 from companion.timers import Timer
 
 OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
-           "challenges", "campaign", "stack"}
+           "challenges", "campaign", "stack", "unconfirmed"}
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:

@@ -173,6 +173,12 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
             out.append({"text": "Hero time: when it runs out the phase ends at once; cubes in "
                                 "ready areas count as dropped.", "rule": R_HERO_TIME})
     if s.phase == "training":
+        for h in s.heroes:
+            over = -training.left(d, h)
+            if over > 0:      # learned past the assumed confidence (moves_training.unchecked_cost)
+                out.append({"text": f"{h.name} has learned {over} confidence past the "
+                                    "companion's count: those costs are assumed, not printed, "
+                                    "and were not checked.", "rule": R_LEARN})
         out.append({"text": "Confidence left unspent is lost at the end of the phase; one cube "
                             "per hero per phase.", "rule": R_LEARN})
         out.append({"text": "Refill to five cards: at most one from the Ultimate deck.",

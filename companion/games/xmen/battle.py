@@ -40,14 +40,31 @@ def zone_problem(s: XMenState, team: Team, z: int) -> IllegalAction | None:
 
 
 def deploy_problem(s: XMenState, team: Team, z: int, heroes: list[str],
-                   leader: str | None) -> IllegalAction | None:
+                   leader: str | None, lenient: bool = False) -> IllegalAction | None:
     """Why these heroes may not deploy to zone ``z`` now, led by ``leader`` (None: they may)."""
-    return zone_problem(s, team, z) or heroes_problem(s, team, z, heroes, leader)
+    return zone_problem(s, team, z) or heroes_problem(s, team, z, heroes, leader, lenient=lenient)
+
+
+def trusted(s: XMenState, hero_id: str) -> bool:
+    """A rule may refuse on this character's Power Stat card: it is printed, or the owner
+    confirmed it (the Your box page), or the players asked for strict checks (option
+    ``unconfirmed = "refuse"``)."""
+    return not s.data.characters[hero_id].assumption or s.options.get("unconfirmed") == "refuse"
+
+
+def unchecked_joiners(s: XMenState, team: Team, z: int, heroes: list[str]) -> list[str]:
+    """Of ``heroes`` joining a battle in progress, those without flight on a card that is only
+    assumed: the join is accepted, with a reminder, not refused (deploy_problem lenient)."""
+    side = s.zones[z].side(team.player)
+    if side is None or not side.started:
+        return []
+    return [h for h in heroes if not can_fly(s.data, s, h) and not trusted(s, h)]
 
 
 def heroes_problem(s: XMenState, team: Team, z: int, heroes: list[str], leader: str | None,
-                   free: list[str] | None = None) -> IllegalAction | None:
-    """deploy_problem, for a zone that takes deployments (``free``: deployable(data, team))."""
+                   free: list[str] | None = None, lenient: bool = False) -> IllegalAction | None:
+    """deploy_problem, for a zone that takes deployments (``free``: deployable(data, team));
+    ``lenient``: what only an assumed card forbids is let through (unchecked_joiners)."""
     data = s.data
     free = deployable(data, team) if free is None else free
     for hid in heroes:
@@ -65,6 +82,8 @@ def heroes_problem(s: XMenState, team: Team, z: int, heroes: list[str], leader: 
                              f"Battle Zone {z + 1}: the leader stays until the Evil Mutant is "
                              "captured or he is forced back to Headquarters", R_NEW)
     walkers = [h for h in heroes if not can_fly(data, s, h)] if side.started else []
+    if lenient:
+        walkers = [h for h in walkers if trusted(s, h)]
     if walkers:
         return IllegalAction(f"{', '.join(data.characters[h].name for h in walkers)} cannot join "
                              f"the battle in progress in Battle Zone {z + 1}: only characters "

@@ -331,8 +331,9 @@ def character(c: Reader, strength_track: int = 21) -> Character:
         activity = a.one_of("activity", set(ACTIVITIES), "battle")
         abilities.append(Ability(a.get("name", str), kind, a.get("text", str, ""),
                                  a.get("advanced", bool, False), activity, params))
+    # an assumed card the owner confirmed against the box (``confirmed``) is trusted as printed
     return Character(cid, name, fs, du, it, total, tuple(abilities),
-                     c.get("assumption", bool, True))
+                     c.get("assumption", bool, True) and not c.get("confirmed", bool, False))
 
 
 def _count(section: Reader, key: str, low: int, high: int) -> int:

@@ -40,13 +40,21 @@ def deploy(state: XMenState, play: Play) -> XMenState:
     kind = state.zones[z].kind
     problem = ((choices.stage_problem(state, team, kind) if kind is not None else None)
                or choices.open_problem(state, z)
-               or battle.deploy_problem(state, team, z, heroes, leader))
+               or battle.deploy_problem(state, team, z, heroes, leader, lenient=True))
     if problem is not None:
         raise problem
+    unchecked = battle.unchecked_joiners(state, team, z, heroes)
     s = state.fork()
     if kind == "recruit":
         s.stage = "recruit"
     battle.deploy(s, z, heroes, leader)
+    if unchecked:
+        names = ", ".join(state.data.characters[h].name for h in unchecked)
+        why = (f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
+               f"characters with flight may, and {names}'s Power Stat card is assumed, not "
+               "confirmed (confirm it on the Your box page)")
+        s.log.append(f"Reminder: {why}.")
+        s.unchecked.append(why[0].upper() + why[1:] + ".")
     return s
 
 

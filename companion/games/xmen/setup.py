@@ -2,7 +2,8 @@
 
 Options: ``players`` (2 to 4 names, clockwise), ``advanced``, ``stat_cards`` (the X-Men each
 player chose), ``first_player`` (skip the going-first roll), ``serious_remainder`` ("carry" or
-"drop"), ``typed_cards`` (Power Stat cards typed in from the box: resolved into the game's data
+"drop"), ``unconfirmed`` ("remind", the default: a move a rule refuses only on an assumed
+Power Stat card is accepted with a reminder; "refuse"), ``typed_cards`` (Power Stat cards typed in from the box: resolved into the game's data
 by ``typed_cards`` below, before setup) and, for tests and known first games, ``alert_deck``,
 ``stat_deck`` and ``luck_deck`` (card ids for the top of each deck; the rest shuffled beneath).
 """
@@ -13,13 +14,14 @@ import random
 from typing import Any, Callable
 
 from companion.errors import DataFileError, SetupError
+from companion.games.base import unconfirmed_mode
 from companion.games.xmen import data as xmen_data
 from companion.games.xmen import turn
 from companion.games.xmen.data import XMenData
 from companion.games.xmen.state import Hero, Team, XMenState, Zone
 
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
-           "luck_deck", "serious_remainder", "typed_cards", "box"}
+           "luck_deck", "serious_remainder", "typed_cards", "box", "unconfirmed"}
 MAX_TYPED = 40
 
 
@@ -55,6 +57,8 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
     remainder = options.get("serious_remainder", "carry")
     if remainder not in ("carry", "drop"):
         raise SetupError("serious_remainder is \"carry\" or \"drop\"")
+    # kept only when strict: a default game's state is what it was before the option existed
+    strict = {"unconfirmed": "refuse"} if unconfirmed_mode(options) == "refuse" else {}
     teams, stat_deck = _teams(d, options, players, advanced, rng)
     s = XMenState(advanced=advanced, teams=teams, zones=[Zone() for _ in range(d.zones)],
                   alert_deck=_stacked(options, "alert_deck", d.alert_cards(advanced), rng,
@@ -62,7 +66,7 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
                   alert_discard=[], stat_deck=stat_deck,
                   luck_deck=_stacked(options, "luck_deck", d.luck_cards(advanced), rng,
                                      lambda x, o: _card(d.luck, x, o, "a Training & Luck card id")),
-                  luck_discard=[], options={"serious_remainder": remainder}, data=d)
+                  luck_discard=[], options={"serious_remainder": remainder, **strict}, data=d)
     if typed:
         s.options["typed_cards"] = list(typed)
     s.log.append(f"Set up a{'n Advanced' if advanced else ' Basic'} game: "

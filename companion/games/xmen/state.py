@@ -137,6 +137,8 @@ class XMenState:
     winner: str | None = None
     ended: str | None = None       # why the game ended without a winner
     log: list[str] = field(default_factory=list)
+    # what this turn accepted without checking, on assumed cards (option unconfirmed): reminders
+    unchecked: list[str] = field(default_factory=list)
     data: XMenData = data_field()  # the component data with the game's typed cards, shared
     # which teams and zones this state has copied for itself (see own_team): not game state
     mine: set[tuple[str, int]] = field(default_factory=set, repr=False, compare=False,
@@ -152,7 +154,7 @@ class XMenState:
         s.stat_deck, s.luck_deck = list(self.stat_deck), list(self.luck_deck)
         s.luck_discard, s.must_recover = list(self.luck_discard), list(self.must_recover)
         s.first_rolls, s.first_to_roll = dict(self.first_rolls), list(self.first_to_roll)
-        s.log, s.mine = list(self.log), set()
+        s.log, s.mine, s.unchecked = list(self.log), set(), list(self.unchecked)
         return s
 
     def own_team(self, i: int) -> Team:

@@ -51,6 +51,7 @@ def begin_turn(s: XMenState, rng: random.Random) -> None:
 def pass_turn(s: XMenState) -> None:
     # "Once you have completed your turn, play continues to the left."
     s.turn = (s.turn + 1) % len(s.teams)
+    s.unchecked = []
     if s.turn == s.starter:
         s.round += 1
 

@@ -4,25 +4,28 @@ import pytest
 
 from companion.errors import BadAction, IllegalAction
 from companion.games.invincible.state import Played
+from companion.games.invincible.moves_training import learnable
 from invincible_helpers import engine, table  # noqa: F401 (fixtures)
+
+
+def to_training(t):
+    """``t`` played to the Training Phase, Invincible having filled Rescue and Thwart (1 + 1
+    confidence) and Atom Eve nothing."""
+    t.to_hero_phase()
+    inv = t.state.hero("invincible")
+    inv.bag["orange"], inv.bag["purple"] = 1, 1
+    inv.powers["rescue"].cubes = ["orange", "orange"]
+    inv.powers["thwart"].cubes = ["purple", "purple"]
+    inv.powers["rescue"].filled = inv.powers["thwart"].filled = True
+    t.everyone_done()
+    assert t.state.phase == "training"
+    return t
 
 
 @pytest.fixture
 def training(table):
-    """A table in the Training Phase where Invincible filled Rescue and Thwart (1 + 1
-    confidence) and Atom Eve filled nothing."""
-    def make(**options):
-        t = table(**options)
-        t.to_hero_phase()
-        inv = t.state.hero("invincible")
-        inv.bag["orange"], inv.bag["purple"] = 1, 1
-        inv.powers["rescue"].cubes = ["orange", "orange"]
-        inv.powers["thwart"].cubes = ["purple", "purple"]
-        inv.powers["rescue"].filled = inv.powers["thwart"].filled = True
-        t.everyone_done()
-        assert t.state.phase == "training"
-        return t
-    return make
+    """A table in the Training Phase (to_training)."""
+    return lambda **options: to_training(table(**options))
 
 
 def test_confidence_is_the_sum_of_filled_powers(training, engine):
@@ -34,8 +37,9 @@ def test_confidence_is_the_sum_of_filled_powers(training, engine):
 
 def test_learn_within_confidence_into_a_colour_matched_or_flex_slot(training):
     """'When you learn a Super Power, slot it into the color-matched space beneath your hero
-    board'; 'two "flex slots" that can hold a power of any color'."""
-    t = training()
+    board'; 'two "flex slots" that can hold a power of any color'. Costs refused as the players
+    asked (option unconfirmed = "refuse": the deck's costs are assumed)."""
+    t = training(unconfirmed="refuse")
     h = t.state.hero("invincible")
     h.hand = ["flurry-of-blows#1", "turn-the-tide#1", "whirlwind-mode#1", "clean-slate#1"]
     with pytest.raises(IllegalAction, match="costs 3"):
@@ -48,6 +52,47 @@ def test_learn_within_confidence_into_a_colour_matched_or_flex_slot(training):
         t.act("learn", hero="invincible", card="whirlwind-mode#1", slot="flex1")
     with pytest.raises(IllegalAction, match="not in"):
         t.act("learn", hero="atom-eve", card="whirlwind-mode#1", slot="flex1")
+
+
+def test_a_cost_only_assumed_numbers_forbid_is_learned_with_a_reminder(training, tmp_path):
+    """'you may learn as many powers as you can afford' — but the Super Power deck's costs and
+    every confidence value are assumed ("every cost, symbol, confidence and copy count, are
+    assumed"): by default a power the assumed numbers say is too dear is learned, and the table
+    reminded the cost was not checked; with unconfirmed = "refuse", or once the owner confirms the
+    deck on the Your box page, it is refused with the rule."""
+    from companion import box_items
+    from companion.games import Catalog
+    from companion.games.invincible.state import R_LEARN
+    from invincible_helpers import Table
+
+    t = training()
+    t.state.hero("invincible").hand = ["turn-the-tide#1", "flurry-of-blows#1"]
+    # what the table is offered stays what the numbers allow: Flurry of Blows (2), not the Tide
+    assert [c for c, _ in learnable(t.state, t.state.hero("invincible"))] == ["flurry-of-blows#1"] * 3
+    s = t.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
+    assert s.hero("invincible").powers["orange"].power == "turn-the-tide"
+    assert s.log[-2].startswith("Reminder: Turn the Tide costs 3 confidence and Invincible had 2 "
+                                "left by the companion's count; both numbers are assumed")
+    assert {"text": "Invincible has learned 1 confidence past the companion's count: those costs "
+                    "are assumed, not printed, and were not checked.",
+            "rule": R_LEARN} in t.engine.reminders(s)
+
+    strict = training(unconfirmed="refuse")
+    strict.state.hero("invincible").hand = ["turn-the-tide#1"]
+    with pytest.raises(IllegalAction, match="Turn the Tide costs 3 confidence; Invincible has 2 left"):
+        strict.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
+
+    catalog = Catalog(tmp_path / "components")          # the owner confirms the deck's cards
+    engine = catalog("invincible")
+    box = box_items.edit(engine, "deck", None)
+    engine.boxed.store.save(box)
+    catalog.reload("invincible")
+    engine = catalog("invincible")
+    assert not engine.data.powers["turn-the-tide"].assumed
+    confirmed = to_training(Table(engine, engine.boxed.record({"heroes": ["invincible", "atom-eve"]})))
+    confirmed.state.hero("invincible").hand = ["turn-the-tide#1"]
+    with pytest.raises(IllegalAction, match="Turn the Tide costs 3 confidence"):
+        confirmed.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
 
 
 def test_learn_by_punching_once_in_play(training):
@@ -146,7 +191,7 @@ def test_ultimate_learned_beneath_a_super_sharing_a_colour(table):
 def test_solo_shared_hand_separate_confidence(table):
     """Solo: 'Your two heroes share one hand of cards during the Training Phase, but track
     confidence separately' and 'Don't refill the hand until both heroes have finished'."""
-    t = table(heroes=("robot", "rex-splode"), solo=True)
+    t = table(heroes=("robot", "rex-splode"), solo=True, unconfirmed="refuse")
     assert len(t.state.shared_hand) == 7 and all(not h.hand for h in t.state.heroes)
     t.to_hero_phase()
     t.state.hero("robot").bonus_confidence = 2

@@ -292,17 +292,69 @@ def test_without_a_backer_the_team_loses_its_position(game):
 
 def test_only_flyers_join_a_battle_in_progress(game):
     """ "Only characters with the Extra Ability of flight can fly from Headquarters to a Battle
-    Zone's Deployment Area and join a teammate already fighting in the Zone." """
-    t = adv(game, ["wolverine", "havok"])
-    t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
-    t.do("battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
+    Zone's Deployment Area and join a teammate already fighting in the Zone." Wolverine's card is
+    printed (no flight): refused with the rule's authority."""
+    t = adv(game, ["havok", "wolverine"])
+    t.do("deploy", "Ana", zone=1, heroes=["havok"])
+    t.do("battle.roll", "Ana", zone=1, faces=roll(t.engine.expect(t.s)["dice"][0]["count"], xmen=1))
     with pytest.raises(IllegalAction, match="only characters with flight"):
-        t.do("deploy", "Ana", zone=1, heroes=["havok"])
+        t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
     t2 = adv(game, ["wolverine", "archangel"])
     t2.do("deploy", "Ana", zone=1, heroes=["wolverine"])
     t2.do("battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
     t2.do("deploy", "Ana", zone=1, heroes=["archangel"])
     assert t2.zone(1).side("Ana").order == ["wolverine", "archangel"]
+    assert not t2.s.unchecked
+
+
+def test_a_join_only_an_assumed_card_forbids_is_accepted_with_a_reminder(game, tmp_path):
+    """The same rule on Havok, whose Power Stat card the rulebook does not print ("It does NOT
+    print the other 15 stat cards": whether he flies is assumed): by default the join is accepted
+    and the players reminded it was not checked; with ``unconfirmed = "refuse"``, or once the
+    owner confirms his card on the Your box page, it is refused."""
+    from companion import box_items
+    from companion.games import Catalog
+    from companion.games.xmen.state import R_JOIN
+    from xmen_helpers import Table
+
+    def joined(t):
+        t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
+        t.do("battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
+        return t.do("deploy", "Ana", zone=1, heroes=["havok"])
+
+    t = adv(game, ["wolverine", "havok"])
+    s = joined(t)
+    assert s.zones[0].side("Ana").order == ["wolverine", "havok"]
+    reminder = [r for r in t.engine.reminders(s) if "unchecked" in r["text"]]
+    assert reminder == [{"text": "Havok joined the battle in progress in Battle Zone 1 unchecked: "
+                                 "only characters with flight may, and Havok's Power Stat card is "
+                                 "assumed, not confirmed (confirm it on the Your box page).",
+                         "rule": R_JOIN}]
+    assert s.log[-1].startswith("Reminder: Havok joined the battle in progress")
+    t.do("battle.roll", "Ana", zone=1, hero="havok",
+         faces=roll(t.engine.expect(t.s)["dice"][0]["count"]))
+    assert [r for r in t.engine.reminders(t.s) if "unchecked" in r["text"]] == reminder
+    t.do("turn.end", "Ana")                                 # the reminder lasts the turn
+    assert not [r for r in t.engine.reminders(t.s) if "unchecked" in r["text"]]
+
+    with pytest.raises(IllegalAction, match="only characters with flight"):
+        joined(adv(game, ["wolverine", "havok"], unconfirmed="refuse"))
+    with pytest.raises(Exception, match='unconfirmed: "remind"'):
+        adv(game, ["wolverine", "havok"], unconfirmed="sometimes")
+
+    catalog = Catalog(tmp_path / "components")           # the owner confirms Havok's card
+    engine = catalog("xmen-alert")
+    engine.boxed.store.save(box_items.edit(engine, "characters/havok", None))
+    catalog.reload("xmen-alert")
+    engine = catalog("xmen-alert")
+    options = {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+               "alert_deck": BASIC_DECK, "stat_cards": {"Ana": ["wolverine", "havok"],
+                                                        "Ben": ["cable", "colossus"]}}
+    import random
+
+    confirmed = Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
+    with pytest.raises(IllegalAction, match="only characters with flight"):
+        joined(confirmed)
 
 
 def test_complete_one_zone_before_another(game):
