@@ -349,3 +349,20 @@ def test_flying_charge_can_bring_a_villain_into_a_teammates_zone(hero_phase):
     s = t.act("effect", hero="invincible", step=1, target="magmaniac", to="left")
     assert s.zone("left").villains[0].id == "magmaniac" and s.hero("invincible").zone == "center"
     assert s.resolving is None                                 # nothing left in his zone to hit
+
+
+def test_fire_up_hurts_once_per_fill_even_when_the_power_repeats(hero_phase):
+    """Fire Up: 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube
+    used ... this happens only once per fill, even if some other effect causes the power to
+    repeat' — and the +1 'exactly as if a strengthen token were applied' is on every damage."""
+    t = hero_phase(heroes=("rex-splode", "atom-eve"), episode=2)
+    t.state.hero("rex-splode").zone = "center"
+    t.put_villain("magmaniac", "center")
+    _filled(t, "rex-splode", "flex2", "whirlwind-mode")       # Might
+    t.give("rex-splode", "flex1", "flurry-of-blows")          # Might: repeats once
+    rex = t.state.hero("rex-splode")
+    rex.ready, rex.last_pull = ["red", "red"], []
+    t.act("play", hero="rex-splode", cube="red", power="flex1")
+    s = t.act("play", hero="rex-splode", cube="red", power="flex1")
+    assert s.hero("rex-splode").damage == 2
+    assert _steps(s) == [("damage", 2)] * 2
