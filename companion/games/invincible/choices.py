@@ -141,7 +141,7 @@ OPTIONS = {
     "immortal": lambda s, h, st, r: [{}],
     "text": lambda s, h, st, r: [{}],
     "repeat": lambda s, h, st, r: [{}],
-    gain_play.PLACE: lambda s, h, st, r: gain_play.options(s, st),
+    gain_play.PLACE: lambda s, h, st, r: gain_play.options(s, h, st),
 }
 
 

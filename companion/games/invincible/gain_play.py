@@ -46,9 +46,14 @@ def gain(s: InvincibleState, h: HeroState, step: Step, answer: dict[str, Any]) -
     s.resolutions = {**s.resolutions, h.id: r}
 
 
-def options(s: InvincibleState, step: Step) -> list[dict[str, Any]]:
-    """'another eligible power': every slot of its hero the cube fits now."""
-    return [{"slot": slot} for slot in moves_pull.fitting(s, s.hero(step["target"]), step["colour"])]
+def options(s: InvincibleState, h: HeroState, step: Step) -> list[dict[str, Any]]:
+    """'another eligible power': every slot of its hero the cube fits now. None once the cube
+    has left the ready area (hero time ran out: it is dropped) or, in hero time, while its hero
+    (another than ``h``) resolves a power of their own."""
+    me = s.hero(step["target"])
+    if step["colour"] not in me.ready or (me.id != h.id and me.id in s.resolutions):
+        return []
+    return [{"slot": slot} for slot in moves_pull.fitting(s, me, step["colour"])]
 
 
 def place(s: InvincibleState, resolver: str, step: Step, slot: str) -> None:

@@ -366,3 +366,30 @@ def test_fire_up_hurts_once_per_fill_even_when_the_power_repeats(hero_phase):
     s = t.act("play", hero="rex-splode", cube="red", power="flex1")
     assert s.hero("rex-splode").damage == 2
     assert _steps(s) == [("damage", 2)] * 2
+
+
+def test_hero_time_a_gained_cube_left_in_the_ready_area_is_dropped_at_expiry(hero_phase):
+    """Hero time: 'Heroes may finish resolving any power they were already in the middle of, but
+    any cubes still sitting in their ready area count as dropped' — a Mastery's cube not yet
+    played among them; the Mastery then resolves with nothing left to place."""
+    t = hero_phase(hero_time={"seconds": 60})
+    t.give("invincible", "flex1", "weapon-mastery")
+    t.fill("invincible", "flex1", colour="yellow")
+    assert t.state.hero("invincible").ready == ["yellow"]
+    t.clock += 60
+    s = t.act("timer.expire", name="hero_time")
+    assert s.hero("invincible").dropped == ["yellow"] and s.resolving is None
+    assert s.phase == "training"
+
+
+def test_hero_time_a_cube_given_to_a_hero_resolving_their_own_power_is_dropped(hero_phase):
+    """Guardians, Gather! in hero time ('Heroes pull and play independently'): the cube cannot be
+    played at once while its hero resolves a power of their own, so it is dropped ('or drop it
+    if you can't ... play it')."""
+    t = hero_phase(hero_time={"seconds": 600})
+    t.state.hero("atom-eve").zone = "center"
+    t.fill("invincible", "move")                               # Invincible resolving his Move
+    t.give("atom-eve", "flex1", "guardians-gather")
+    s = t.fill("atom-eve", "flex1", colour="blue", target="invincible")
+    assert "atom-eve" not in s.resolutions and s.resolutions["invincible"]["name"] == "Move"
+    assert s.hero("invincible").dropped == ["blue"] and s.hero("invincible").ready == []
