@@ -204,7 +204,7 @@
               faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
           } else {
-            buttons.append(C.button("target", optionWords(o, s, st.kind, r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
+            buttons.append(C.button("target", optionWords(o, s, st.kind, st.kind === "place_cube" ? Object.assign({}, r, { hero: st.target }) : r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
           }
         }
       }
