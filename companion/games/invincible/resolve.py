@@ -118,9 +118,9 @@ def _apply(s: InvincibleState, h: HeroState, step: dict, answer: dict, rng) -> N
     elif kind == "gain_cube" and step["play"]:
         gain_play.gain(s, h, step, answer)
     else:
-        was = card_rules.damage_of(s)
+        was = card_rules.damage_of(s) if kind == "heal" else None
         choices.apply(s, h, card_rules.bound(s, h, r, step), answer, r["ranged"], r["name"], rng)
-        if kind == "heal" and h.id in s.resolutions:
+        if was is not None and h.id in s.resolutions:
             r = s.resolutions[h.id]
             s.resolutions = {**s.resolutions, h.id: {
                 **r, "healed": r.get("healed", 0) + card_rules.healed(was, s)}}

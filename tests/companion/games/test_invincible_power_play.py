@@ -393,3 +393,37 @@ def test_hero_time_a_cube_given_to_a_hero_resolving_their_own_power_is_dropped(h
     s = t.fill("atom-eve", "flex1", colour="blue", target="invincible")
     assert "atom-eve" not in s.resolutions and s.resolutions["invincible"]["name"] == "Move"
     assert s.hero("invincible").dropped == ["blue"] and s.hero("invincible").ready == []
+
+
+def test_the_power_play_data_is_owner_editable_and_checked(tmp_path):
+    """Power Conduit's self-damage (not printed) is the owner's to change; a broken field names
+    the file and the key."""
+    import shutil
+    from pathlib import Path
+
+    from companion.errors import DataFileError
+    from companion.games import Catalog
+    from invincible_helpers import Table
+
+    here = Path(__file__).resolve().parents[3] / "companion" / "games" / "invincible"
+    for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
+        shutil.copy(here / name, tmp_path / name)
+    powers = (tmp_path / "invincible_powers.toml").read_text()
+    conduit = '{ kind = "hurt_self", amount = 2 }'
+    assert conduit in powers
+    (tmp_path / "invincible_powers.toml").write_text(
+        powers.replace(conduit, '{ kind = "hurt_self", amount = 1 }'))
+    t = Table(Catalog(tmp_path)("invincible"), {"heroes": ["invincible", "atom-eve"]})
+    t.to_hero_phase()
+    t.give("invincible", "flex1", "power-conduit")
+    assert t.fill("invincible", "flex1").hero("invincible").damage == 1
+    for bad, key in (('repeat = "type", effects', 'repeat = "twice", effects'),
+                     ('play = true }', 'play = "yes" }'), ('combo = 1 }', 'combo = 99 }')):
+        (tmp_path / "invincible_powers.toml").write_text(powers.replace(bad, key, 1))
+        with pytest.raises(DataFileError, match=r"invincible_powers.toml: deck.powers\[\d+\]"):
+            Catalog(tmp_path)("invincible")
+    (tmp_path / "invincible_powers.toml").write_text(
+        powers.replace('{ kind = "damage", amount = 1 }] },\n  { id = "autosave"',
+                       '{ kind = "damage", amount = 1, play = true }] },\n  { id = "autosave"'))
+    with pytest.raises(DataFileError, match="play is for a gain_cube effect"):
+        Catalog(tmp_path)("invincible")
