@@ -175,7 +175,8 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
     if kind in ("damage", "explosive"):
         effects.damage(s, h, {"amount": amount, "power": None, "explosive": kind == "explosive",
                               "target": a.get("target"), "zone": a.get("zone"), **reach}, rng)
-    elif kind == "move" and (a.get("target") == "minion" or a.get("target") in s.data.villains):
+    elif kind == "move" and a.get("target") is not None and not any(
+            x.id == a["target"] for x in s.heroes):   # Flying Charge moving an enemy
         move_enemy(s, h, a)
     elif kind == "move":
         effects.move(s, h, {"to": a["to"], "target": a.get("target")}, rng)
