@@ -48,7 +48,8 @@ class Power:
     ranged: bool = False
     effects: tuple[PowerEffect, ...] = ()
     copies: int = 1
-    pull_rule: str = ""         # "return_black": Going to the Limit
+    pull_rule: str = ""         # "return_black": Going to the Limit; "no_crash": Chain Lightning
+    repeat: str = ""            # "type": once per other filled power of its Type; "once": may repeat
     ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
     # its numbers are assumed (its section is) and the owner has not confirmed the card
     assumed: bool = False
@@ -340,7 +341,8 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         type=p.one_of("type", {"might", "energy", "tech", "none"}, "none"),
         ranged=p.get("ranged", bool, False), effects=effects(p),
         copies=p.get("copies", int, default_copies),
-        pull_rule=p.one_of("pull_rule", {"", "return_black"}, ""),
+        pull_rule=p.one_of("pull_rule", {"", "return_black", "no_crash"}, ""),
+        repeat=p.one_of("repeat", {"", "type", "once"}, ""),
         ordered=p.get("ordered", bool, False),
     )
 

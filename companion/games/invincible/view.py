@@ -271,7 +271,7 @@ def _hero(s: InvincibleState, h) -> dict[str, Any]:
         "dropped": list(h.dropped), "pulls": h.pulls,
         "confidence": training.confidence(d, h), "confidence_left": training.left(d, h),
         "cube_gained": h.cube_gained,
-        # for Combo and Turn the Tide, which the table applies by hand
+        # what Combo, the repeats and Turn the Tide count (card_rules.py), shown for the table
         "types_filled": sorted({d.powers[p.power].type for p in h.powers.values()
                                 if p.filled and d.powers[p.power].type != "none"}),
         "civilians_rescued": h.rescued_civilians,

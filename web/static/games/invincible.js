@@ -167,7 +167,7 @@
     const parts = [];
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
-    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(hero(o.target));
+    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
     if (o.zone && o.target !== "minion") parts.push(zoneName(o.zone) + " zone");
     if (o.to) parts.push("to " + zoneName(o.to));
     if (o.crashed) parts.push("crashed " + hero(o.crashed));
@@ -204,7 +204,7 @@
               faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
           } else {
-            buttons.append(C.button("target", optionWords(o, s, st.kind, r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
+            buttons.append(C.button("target", optionWords(o, s, st.kind, st.kind === "place_cube" ? Object.assign({}, r, { hero: st.target }) : r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
           }
         }
       }
