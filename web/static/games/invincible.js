@@ -365,6 +365,11 @@
         }, { class: "big", "data-key": "advance" }), el("label", {}, "Villains drawn (physical deck) ", villains));
       }
       if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
+      if (has("reveal") && e.deck && e.deck.length) {   // the table's own event deck: name the card revealed
+        box.append(el("p", { class: "hint" }, "Or, revealed from the real deck (" + e.deck_count + " left), tap the card:"),
+          el("div", { class: "faces", role: "group", "aria-label": "Event cards that can come up now" }, e.deck.map((c) =>
+            C.button("card", c.title + " (Level " + c.level + ")", () => C.act("reveal", { card: c.id }, null), { class: "face", "data-key": "reveal-" + c.id }))));
+      }
       if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
       const effects = effectForms(view);
       if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);
