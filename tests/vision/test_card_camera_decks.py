@@ -3,6 +3,8 @@
 a real SQLite journal. The camera names the card; the engine checks it is still in the deck the
 table draws from (Invincible: that the deck's build lets it come up now)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
 from vision.card_camera import CardCamera, stand_in
+from tests.companion.games.invincible_villain_phase import to_villain_phase
 from vision.card_render import draw
 
 
@@ -61,7 +64,7 @@ def test_the_event_card_in_the_area_is_revealed_if_the_deck_build_allows_it(tmp_
         session = Session(journal, Catalog())
         session.start("invincible", {"heroes": ["invincible", "atom-eve"], "episode": 2,
                                      "difficulty": "normal"}, seed=5)
-        to_villain_phase(session)
+        to_villain_phase(session.view, session.submit)
         camera = CardCamera(session, tmp_path / "data", simulate=True)
         expect = session.view()["expect"]
         level_1 = [c["id"] for c in expect["deck"]]
@@ -77,23 +80,39 @@ def test_the_event_card_in_the_area_is_revealed_if_the_deck_build_allows_it(tmp_
             ("reveal", level_1[1], "camera")
 
 
-def to_villain_phase(session, limit=200):
-    """The heroes do nothing but stop until the Villain Phase waits for its event card."""
-    for _ in range(limit):
-        e = session.view()["expect"]
-        acts = e["actions"]
-        if "reveal" in acts:
-            return
-        if "advance" in acts:
-            action = {"type": "advance"}
-        elif "choose" in acts:
-            key = "villain" if e["pending"]["kind"] == "discard" else "zone"
-            action = {"type": "choose", "data": {key: e["choices"][0]}}
-        elif "resolved" in acts:
-            action = {"type": "resolved"}
-        else:
-            waiting = [h for h in (e.get("heroes") or []) if isinstance(h, str)] or [
-                h["hero"] for h in e.get("heroes", []) if not h.get("finished")]
-            action = {"type": "done", "data": {"hero": waiting[0]}}
-        session.submit(action)
-    raise AssertionError("no Villain Phase came")
+
+def test_an_owners_map_makes_the_card_button_read_the_event_card(tmp_path):
+    """The shipped map's Card reveals the companion's own top card in the Villain Phase; an owner
+    with the real event deck gives it "read_card" in their copy of the map, and a press of Card
+    (gpiozero's MockFactory) reveals the card laid in the card area."""
+    from companion.games.invincible.engine import Invincible
+    from hardware.wiring import DEFAULT_GPIO, attach
+
+    shipped = (Invincible.table_dir / "invincible.table.toml").read_text()
+    at = shipped.index("[buttons.draw_card]")
+    card_button, n = re.subn(r'(?m)^villain = \{ type = "reveal".*$', 'villain = "read_card"',
+                             shipped[at:], count=1)
+    assert n == 1 and Catalog()("invincible").table_map().meaning("draw_card", "villain").action
+    owners = tmp_path / "components"
+    owners.mkdir()
+    (owners / "invincible.table.toml").write_text(shipped[:at] + card_button)
+    assert Catalog(owners)("invincible").table_map().meaning("draw_card", "villain").own == \
+        "read_card"
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        session = Session(journal, Catalog(owners))
+        session.start("invincible", {"heroes": ["invincible", "atom-eve"], "episode": 2,
+                                     "difficulty": "normal"}, seed=5)
+        expect = to_villain_phase(session.view, session.submit)
+        camera = CardCamera(session, tmp_path / "data", simulate=True)
+        card = expect["deck"][0]["id"]
+        frame = draw(stand_in(cards("invincible"), card), 8301, "glare")
+        gpio = {**DEFAULT_GPIO, "hold_time": 0.2}
+        handle = attach(session, {"gpio": gpio, "serial": {"enabled": False}}, simulate=True,
+                        read_card=lambda: camera.read_now(frame))
+        try:
+            handle.press("card")
+            assert handle.dispatcher.wait_idle(10)
+        finally:
+            handle.close()
+        entry = session.journal.entries(session.view()["game_id"])[-1].payload
+        assert (entry["type"], entry["data"]["card"], entry["source"]) == ("reveal", card, "camera")
