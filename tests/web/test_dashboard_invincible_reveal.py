@@ -37,3 +37,21 @@ def test_an_event_card_revealed_from_the_real_deck_is_named_with_one_tap(server,
     state = server.get("/api/state")[1]["state"]
     assert state["discards"]["event"] == 1 and state["last_event"]["id"] == offered[1]
     assert state["decks"]["event"] == expect["deck_count"] - 1
+
+
+def test_villain_cards_drawn_from_the_real_decks_are_named_with_a_tap_each(server, pages):
+    """'Move the round marker one space along the episode card's track ... Each space lists icons
+    underneath it that you resolve in order': the phone lists, for the space's Level I villain
+    icon, the cards of that deck; the one tapped is the villain that arrives."""
+    _, view = server.post("/api/session", {"game": "invincible", "seed": 5, "options": {
+        "heroes": ["invincible", "atom-eve"], "episode": 2}})
+    phone = pages(server.url + "/play")
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(phone, view["seq"])
+    deck = view["expect"]["villains"][0]["deck"]
+    assert phone.locator('#controls [data-key^="villain0-"]').count() == len(deck) >= 2
+    assert all(v["title"] in phone.inner_text("#controls") for v in deck)
+    tap(phone, table, "villain0-magmaniac", "advance")
+    state = server.get("/api/state")[1]["state"]
+    arrived = [v["id"] for z in state["zones"] for v in z["villains"] if v]
+    assert arrived == ["magmaniac"] and state["decks"]["villain1"] == view["state"]["decks"]["villain1"] - 1

@@ -60,3 +60,28 @@ def test_episode_1_offers_only_the_packaged_top_card(table, engine):
     t = table()
     expect = villain_phase(t)
     assert [c["id"] for c in expect["deck"]] == [t.state.decks["event"][0]]
+
+
+def test_villain_cards_drawn_from_the_real_decks_are_offered_per_icon(table, engine):
+    """'Move the round marker one space along the episode card's track ... Each space lists icons
+    underneath it that you resolve in order': for a table drawing its own villain cards, expect
+    lists each villain icon's level and the cards of that deck that may come up; each is
+    accepted, and a card of another level or not in the deck is refused."""
+    t = table(episode=2)
+    offered = engine.expect(t.state)["villains"]
+    assert [r["level"] for r in offered] == [1]
+    ids = [v["id"] for v in offered[0]["deck"]]
+    assert sorted(ids) == sorted(set(t.state.decks["villain1"]))
+    assert all(v["title"] == engine.data.villains[v["id"]].name for v in offered[0]["deck"])
+    before = t.state
+    for vid in ids:
+        t.state = before
+        s = t.act("advance", villains=[vid])
+        assert vid not in s.decks["villain1"]
+        assert vid in [v.id for z in s.zones for v in z.villains if v]
+    t.state = before
+    level_2 = next(v for v in before.decks["villain2"])
+    with pytest.raises(IllegalAction, match="this space reveals a Level 1 villain"):
+        t.act("advance", villains=[level_2])
+    with pytest.raises(IllegalAction, match="reveals 1 villain"):
+        t.act("advance", villains=ids[:2])
