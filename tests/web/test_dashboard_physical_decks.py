@@ -1,18 +1,19 @@
-"""Invincible's event card revealed from the table's own deck, named on a phone in a real
-headless Chromium against a real `companion serve`: 'Reveal the top card of the event deck';
-the phone lists the cards the difficulty's deck build lets come up now ('... then a number of
-Level I events on top of that'), one tap names the card revealed, and a card the build does not
-allow is refused over HTTP with the reason."""
+"""Cards drawn from the table's own decks, named on a phone in a real headless Chromium against a
+real `companion serve`: the phone lists what may come up, one tap names the card, and a card not
+in the deck is refused over HTTP with the reason. Invincible's event and villain cards, The
+Incredibles' deck ticked on the setup page (X-Men's: tests/web/test_dashboard_xmen.py)."""
 
 import pytest
 
-from browser_pages import tap, wait_rendered
+from browser_pages import WAIT, tap, wait_rendered
 from tests.companion.games.invincible_villain_phase import to_villain_phase
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_event_card_revealed_from_the_real_deck_is_named_with_one_tap(server, pages):
+    """'Reveal the top card of the event deck'; the phone lists the cards the difficulty's deck
+    build lets come up now ('... then a number of Level I events on top of that')."""
     server.post("/api/session", {"game": "invincible", "seed": 5, "options": {
         "heroes": ["invincible", "atom-eve"], "episode": 2, "difficulty": "normal"}})
     expect = to_villain_phase(lambda: server.get("/api/state")[1],
@@ -55,3 +56,27 @@ def test_villain_cards_drawn_from_the_real_decks_are_named_with_a_tap_each(serve
     state = server.get("/api/state")[1]["state"]
     arrived = [v["id"] for z in state["zones"] for v in z["villains"] if v]
     assert arrived == ["magmaniac"] and state["decks"]["villain1"] == view["state"]["decks"]["villain1"] - 1
+
+
+def test_the_incredibles_own_deck_ticked_at_setup_and_an_alarm_named_with_one_tap(server, pages):
+    """"If you roll an Alarm symbol ... Draw a card and follow the instructions for that card
+    type." Ticked on the setup page, the table draws the real card and the phone names it."""
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="hero"][value="dash"]').check()
+    phone.locator('input[name="inc-physical"]').check()
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    phone.wait_for_selector("body[data-rendered]")
+    table = pages(server.url + "/table", 800, 480)
+    tap(phone, table, "roll-alarm")
+    view = server.get("/api/state")[1]
+    expect = view["expect"]
+    assert expect["phase"] == "draw"                    # ticked: the companion does not draw
+    assert phone.locator('#controls [data-key^="draw-"]').count() == len(expect["deck"])
+    on_track = view["state"]["track"][0]
+    status, body = server.post("/api/actions", {"type": "draw", "data": {"card": on_track["card"]}})
+    assert status == 422 and "is not in the deck: it is on the Problem Track" in body["error"]
+    card = expect["deck"][0]["id"]
+    tap(phone, table, f"draw-{card}")
+    state = server.get("/api/state")[1]["state"]
+    assert state["last_card"] == card and state["deck_count"] == expect["deck_count"] - 1
