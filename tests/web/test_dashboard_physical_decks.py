@@ -5,7 +5,7 @@ Incredibles' deck ticked on the setup page (X-Men's: tests/web/test_dashboard_xm
 
 import pytest
 
-from browser_pages import WAIT, tap, wait_rendered
+from browser_pages import start_from_setup, tap, wait_rendered
 from tests.companion.games.invincible_villain_phase import to_villain_phase
 
 pytestmark = pytest.mark.browser
@@ -61,12 +61,8 @@ def test_villain_cards_drawn_from_the_real_decks_are_named_with_a_tap_each(serve
 def test_the_incredibles_own_deck_ticked_at_setup_and_an_alarm_named_with_one_tap(server, pages):
     """"If you roll an Alarm symbol ... Draw a card and follow the instructions for that card
     type." Ticked on the setup page, the table draws the real card and the phone names it."""
-    phone = pages(server.url + "/setup")
-    phone.locator('input[name="hero"][value="dash"]').check()
-    phone.locator('input[name="inc-physical"]').check()
-    phone.locator("#start").click()
-    phone.wait_for_url("**/play", timeout=WAIT)
-    phone.wait_for_selector("body[data-rendered]")
+    phone = start_from_setup(pages, server.url, 'input[name="hero"][value="dash"]',
+                             'input[name="inc-physical"]')
     table = pages(server.url + "/table", 800, 480)
     tap(phone, table, "roll-alarm")
     view = server.get("/api/state")[1]
