@@ -68,7 +68,9 @@ def test_the_event_card_in_the_area_is_revealed_if_the_deck_build_allows_it(tmp_
         camera = CardCamera(session, tmp_path / "data", simulate=True)
         expect = session.view()["expect"]
         level_1 = [c["id"] for c in expect["deck"]]
-        level_2 = next(c["id"] for c in cards("invincible") if c["kind"] == "level 2")
+        kinds = {c["id"]: c["kind"] for c in cards("invincible")}
+        deck = session._top().game.decks["event"]          # the build, in the engine's state
+        level_2 = next(c for c in deck if kinds[c] == "level 2")
         seq = session.seq
         got = camera.read_frame(draw(stand_in(cards("invincible"), level_2), 8201, "tilt"))
         assert "Level 2 event, but the normal event deck still has 2 Level 1" in got["refused"]
