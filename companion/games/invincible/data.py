@@ -151,6 +151,9 @@ class InvincibleData:
             "powers": [asdict(p) for p in self.powers.values()],
             "villains": [asdict(v) for v in self.villains.values()],
             "events": [asdict(e) for e in self.events.values()],
+            # the cards the card camera is taught (vision/card_camera.py): the event deck's
+            "cards": [{"id": e.id, "title": e.name, "kind": f"level {e.level}", "deck": "event"}
+                      for e in self.events.values()],
             "episodes": [_episode_json(e) for e in self.episodes.values()],
             "bosses": [asdict(b) for b in self.bosses.values()],
             "boss_events": [asdict(e) for e in self.boss_events.values()],
