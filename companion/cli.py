@@ -111,6 +111,9 @@ class _Adapters:
             if self._keep(ext, "camera", camera):
                 cards = _card_camera(args, config, session, camera, data)
                 ext["cards"] = cards            # the Your box page teaches the cards with it
+                if args.simulate or config.section("camera").get("pull_source") is not None:
+                    from vision.pull_camera import attach as pulls  # Invincible's pull areas
+                    self._keep(ext, "pulls", pulls(session, config.section("camera"), args.simulate))
                 self._keep(ext, "hardware", _attach_hardware(args, config, session, camera, cards))
         except Exception as exc:  # a bad [camera] or [gpio] section stops the service, as before
             self.failed = exc

@@ -28,17 +28,36 @@ def render_pull(rng: np.random.Generator, cubes: list[str],
                 side: int = 26) -> np.ndarray:
     """A frame of ``cubes`` (colour names) laid apart in the marked pull area, each cube's
     colour shaded a little, uneven light across the mat, and camera noise."""
+    frame = mat(FRAME, [AREA])
+    lay(frame, rng, cubes, AREA, colours, side)
+    return finish(frame, rng)
+
+
+def mat(size: tuple[int, int], areas: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The bare mat (float, to be finished): window light across it and each area's mark."""
+    w, h = size
+    frame = np.empty((h, w, 3), np.float32)
+    frame[:] = SURFACE
+    frame *= np.linspace(0.9, 1.05, w, dtype=np.float32)[None, :, None]   # window light
+    for x0, y0, aw, ah in areas:
+        cv2.rectangle(frame, (x0 - 6, y0 - 6), (x0 + aw + 5, y0 + ah + 5), MARK, 3)
+    return frame
+
+
+def lay(frame: np.ndarray, rng: np.random.Generator, cubes: list[str],
+        area: tuple[int, int, int, int], colours: dict[str, tuple[int, int, int]] | None = None,
+        side: int = 26) -> None:
+    """Draw ``cubes`` apart (never touching) inside ``area`` of a mat."""
     paint = colours or DEFAULT_COLOURS
     unknown = [c for c in cubes if c not in paint]
     if unknown:
         raise ValueError(f"no appearance for cube colour(s) {', '.join(unknown)}")
-    w, h = FRAME
-    x0, y0, aw, ah = AREA
-    frame = np.empty((h, w, 3), np.float32)
-    frame[:] = SURFACE
-    frame *= np.linspace(0.9, 1.05, w, dtype=np.float32)[None, :, None]   # window light
-    cv2.rectangle(frame, (x0 - 6, y0 - 6), (x0 + aw + 5, y0 + ah + 5), MARK, 3)
+    x0, y0, aw, ah = area
+    if aw // 4 - side - 12 < 1 or ah // 2 - side - 12 < 1:
+        raise ValueError(f"the pull area {area} is too small to lay cubes of {side} px apart")
     cells = [(cx, cy) for cy in range(2) for cx in range(4)]              # apart, never touching
+    if len(cubes) > len(cells):
+        raise ValueError(f"at most {len(cells)} cubes lie apart in one pull area")
     for colour, i in zip(map(str, cubes), rng.permutation(len(cells)).tolist()):
         cx, cy = cells[i]
         x = x0 + 10 + cx * (aw // 4) + int(rng.integers(0, aw // 4 - side - 12))
@@ -46,8 +65,12 @@ def render_pull(rng: np.random.Generator, cubes: list[str],
         shade = float(rng.uniform(0.92, 1.06))
         cv2.rectangle(frame, (x, y), (x + side, y + side),
                       tuple(float(v) * shade for v in paint[colour]), -1)
-    frame += rng.normal(0, 3, frame.shape).astype(np.float32)
-    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def finish(frame: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
+    """Camera noise on a drawn mat, as the 8-bit frame a camera gives."""
+    out = frame + rng.normal(0, noise, frame.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def read_pull(frame: np.ndarray, hero: str, counter: CubeCounter | None = None,

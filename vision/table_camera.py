@@ -30,7 +30,7 @@ from vision.reader import (DEFAULT_RECOGNIZER, DEFAULT_THRESHOLD, RECOGNIZERS, D
                            make_reader, teach)
 from vision.render import GAME_SETS, write_teaching_photos
 from vision.settle import SettleDetector
-from vision.watcher import CameraWatcher
+from vision.watcher import CameraWatcher, WatchingCamera
 
 log = logging.getLogger(__name__)
 BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
@@ -44,7 +44,7 @@ def taught_set_for(engine_set: str, overrides: dict[str, str] | None = None) -> 
     return BOX_SETS.get(engine_set.split("-")[0], engine_set)
 
 
-class TableCamera:
+class TableCamera(WatchingCamera):
     """Reads the tray for the session. Acts as the watcher's reader, so it can pick the set."""
 
     def __init__(self, session, source, data_dir: Path, *, threshold: float = DEFAULT_THRESHOLD,
@@ -72,15 +72,6 @@ class TableCamera:
                                      stop_at_end=False)
 
     # -- life ------------------------------------------------------------------------------------
-
-    def start(self) -> "TableCamera":
-        self.watcher.start()
-        return self
-
-    def close(self) -> None:
-        self.session.remove_listener(self._on_view)
-        self.watcher.stop()
-        self.source.close()
 
     def read_now(self) -> None:
         """A player pressed "read the dice": read the next frame, settled or not."""
@@ -219,7 +210,8 @@ def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
     """The `[camera]` config section, checked; every error names the key."""
     from companion.errors import DataFileError
 
-    known = {"source", "threshold", "sets", "settle_seconds", "recognizer", "card_area"}
+    known = {"source", "threshold", "sets", "settle_seconds", "recognizer", "card_area",
+             "pull_source", "pull_areas"}
     unknown = set(section) - known
     if unknown:
         raise DataFileError(f"{source}: camera: unknown key(s) {', '.join(sorted(unknown))}; "
@@ -247,4 +239,12 @@ def settings(section: dict[str, Any], source: str) -> dict[str, Any]:
     out["sets"] = table
     if "card_area" in section:           # read by vision/card_camera.py
         checked_area(section["card_area"], source)
+    if "pull_areas" in section:          # read by vision/pull_camera.py
+        from vision.pull_camera import checked_areas
+        checked_areas(section["pull_areas"], source)
+    pull = section.get("pull_source")
+    if pull is not None and (isinstance(pull, bool) or not isinstance(pull, (str, int))
+                             or "pull_areas" not in section):
+        raise DataFileError(f"{source}: camera.pull_source: the camera over the pull areas (an "
+                            "index, device or folder), with camera.pull_areas saying where they lie")
     return out

@@ -158,3 +158,24 @@ class CameraWatcher:
         if self.error is None or str(self.error) != str(error):
             log.warning("camera: %s: %s", what, error, exc_info=not isinstance(error, VisionError))
         self.error = error
+
+
+class WatchingCamera:
+    """A camera of the session's on its own watcher thread (the tray's, the pull areas'): set
+    ``session``, ``source``, ``watcher`` and a view listener ``_on_view`` (added by the subclass)."""
+
+    session: object
+    source: FrameSource
+    watcher: CameraWatcher
+
+    def start(self):
+        self.watcher.start()
+        return self
+
+    def close(self) -> None:
+        self.session.remove_listener(self._on_view)
+        self.watcher.stop()
+        self.source.close()
+
+    def _on_view(self, view) -> None:  # pragma: no cover - each camera has its own
+        raise NotImplementedError

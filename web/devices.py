@@ -36,7 +36,24 @@ def hardware_status():
         out["can_throw"] = simulate and hasattr(camera.source, "throw")
         out["can_lay_card"] = simulate and _ext().get("cards") is not None \
             and hasattr(camera.source, "show_card")
+    pulls = _ext().get("pulls")
+    if pulls is not None:
+        out["pulls"] = pulls.status()
     return jsonify(out)
+
+
+@devices.post("/camera/pull")
+def lay_pull():
+    """Simulation: a hero (``hero``, else the first who may pull) lays cubes drawn from their
+    bag in their pull area; the pull camera reads them once they lie still."""
+    pulls = _ext().get("pulls")
+    if not _ext().get("simulate") or pulls is None or not pulls.status()["can_lay"]:
+        raise Conflict("cubes can be laid from the dashboard only on the simulated pull mat "
+                       "(companion serve --simulate)")
+    hero = json_body().get("hero")
+    if hero is not None and (not isinstance(hero, str) or not TOKEN_WORD.match(hero)):
+        raise BadAction("pull needs data hero: a hero's id, 1 to 40 letters, digits, '-' or '_'")
+    return jsonify({**pulls.lay(hero), "pulls": pulls.status()})
 
 
 @devices.post("/camera/read")

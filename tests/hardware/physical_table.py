@@ -1,5 +1,6 @@
 """A whole table in simulation, driven through its physical channels only: dice thrown into the
 rendered tray and read by the real vision pipeline when the Read-dice button is pressed,
+Invincible's pulls laid in a hero's area of the rendered pull mat and read once it settles,
 gpiozero MockFactory button presses, the serial peripheral's events (buttons, tokens on
 readers) over a real pseudo-terminal, and taps on the screen only where the test says so. Every
 input is counted by channel, and every roll thrown is kept to be checked against the journal.
@@ -12,9 +13,10 @@ from collections import Counter
 from typing import Any
 
 from companion.cli import _confirm_waiting_read
-from hardware.wiring import attach
+from hardware.wiring import DEFAULT_GPIO, attach
 from vision.card_camera import CardCamera, stand_in
 from vision.card_render import draw
+from vision.pull_camera import PullCamera, SimulatedPullMat
 from vision.simulated_tray import TUMBLE_FRAMES, SimulatedTray
 from vision.table_camera import TableCamera
 
@@ -24,7 +26,7 @@ FAST_SERIAL = {"heartbeat_timeout": 3.0, "backoff_initial": 0.1, "backoff_max": 
 
 class PhysicalTable:
     def __init__(self, session, data_dir, readers: dict[int, str], tags: dict[str, str],
-                 seed: int = 0):
+                 seed: int = 0, buttons: dict[str, dict] | None = None, pull_mat: bool = False):
         self.session = session
         self.inputs: Counter = Counter()
         self.throws: list[list[str]] = []
@@ -38,6 +40,11 @@ class PhysicalTable:
         sections = {"serial": FAST_SERIAL,
                     "tokens": {"readers": {str(n): s for n, s in readers.items()},
                                "tags": {tag: {"piece": piece} for tag, piece in tags.items()}}}
+        if buttons:                       # the default table's buttons and these (a hero's Done)
+            sections["gpio"] = {**DEFAULT_GPIO, "buttons": {**DEFAULT_GPIO["buttons"], **buttons}}
+        self.mat = SimulatedPullMat(seed=seed, fps=0) if pull_mat else None
+        self.pulls = PullCamera(session, self.mat, simulate=True) if pull_mat else None
+        self._clock = 0.0
         self.hardware = attach(session, sections, simulate=True, read_dice=self._read_tray,
                                confirm=lambda: _confirm_waiting_read(session),
                                read_card=lambda: self.cards.read_now(self.card_frame))
@@ -46,6 +53,8 @@ class PhysicalTable:
     def close(self) -> None:
         self.hardware.close()
         self.camera.close()
+        if self.pulls is not None:
+            self.pulls.close()
 
     # -- the channels ----------------------------------------------------------------------------
 
@@ -123,17 +132,39 @@ class PhysicalTable:
         view = self.session.view()
         read = view.get("dice_read")
         assert self.session.seq > seq and read, (self.camera.status(), thrown)
+        # The dice of a roll lie in the tray in no order: the read lists them as it found them.
+        self._confirm(read, thrown)
+        return self.session.view()["dice_read"]
+
+
+    def pull(self, hero: str) -> list[str]:
+        """``hero`` draws cubes from their bag and lays them in their pull area; the mat is watched
+        frame by frame (15 a second, on the frames' own clock) until the camera has read them. A
+        read flagged as unsure is confirmed as for dice. Returns the cubes laid."""
+        laid = self.pulls.lay(hero)["laid"]
+        self.throws.append(sorted(laid))
+        self.inputs["pull area"] += 1
+        seq = self.session.seq
+        for _ in range(60):
+            self._clock += 1 / 15
+            if any(x["hero"] == hero and "kept" not in x
+                   for x in self.pulls.look(self.mat.read(), self._clock)):
+                break
+        read = self.session.view().get("dice_read")
+        assert self.session.seq > seq and read and read["player"] == hero, (self.pulls.status(), laid)
+        self._confirm(read, laid)
+        return laid
+
+    def _confirm(self, read: dict[str, Any], truth: list[str]) -> None:
         if not read["confirmed"]:
             self.inputs["flagged"] += 1
-            if sorted(read["faces"]) == sorted(thrown):
+            if sorted(read["faces"]) == sorted(truth):
                 self.press("confirm")
             else:
                 self.inputs["tap"] += 1
-                self.session.confirm_read(read["id"], thrown)
+                self.session.confirm_read(read["id"], truth)
             read = self.session.view()["dice_read"]
-        # The dice of a roll lie in the tray in no order: the read lists them as it found them.
-        assert read["confirmed"] and sorted(read["faces"]) == sorted(thrown), (read, thrown)
-        return read
+        assert read["confirmed"] and sorted(read["faces"]) == sorted(truth), (read, truth)
 
 
 def journal_rolls(session) -> list[list[str]]:

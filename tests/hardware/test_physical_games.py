@@ -5,6 +5,7 @@ event over a pseudo-terminal, taps only for the choices a card leaves open. The 
 must be the faces thrown (read right, or flagged and confirmed)."""
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -24,7 +25,7 @@ def data_dir(tmp_path_factory):
     from vision.render import write_teaching_photos
 
     data = tmp_path_factory.mktemp("camera-data")
-    for box in ("incredibles", "xmen"):
+    for box in ("incredibles", "xmen", "invincible"):
         write_teaching_photos(box, data / "photos" / box)
         teach(box, data / "photos" / box, data, "classical")
     return data
@@ -210,3 +211,121 @@ def test_nine_xmen_dice_in_one_frame_are_one_battle_roll(data_dir):
     action = request.action_for([r.face for r in reads], None, "camera")
     assert (action.type, action.player, action.data["zone"]) == ("battle.roll", "Ana", 1)
     assert sorted(action.data["faces"]) == sorted(thrown)
+
+
+ZONES = ("left", "center", "right", "hq")
+# What no physical input makes at this table: a hero's choices that the cards (the powers, the
+# event card, the training hand) leave open, tapped on the screen.
+TAPPED = {"play", "drop", "effect", "decline", "choose", "learn", "train_cube", "punch",
+          "discard_power", "arrange", "use_helper", "episode_bonus", "declare_win"}
+
+
+def invincible_table(tmp_path, data_dir, heroes, seed):
+    session = Session(Journal(tmp_path / "journal.sqlite3"), Catalog())
+    session.start("invincible", {"heroes": list(heroes), "hero_time": 15}, seed=seed)
+    readers = dict(enumerate(ZONES, 1))               # a reader under each zone and the HQ
+    tags = {f"{i + 1:02X}1A2B3C": hero for i, hero in enumerate(heroes)}   # each hero's standee
+    done = {f"done-{h}": {"pin": (16, 20, 21, 7)[i], "action": "done", "player": h} for i, h in enumerate(heroes)}
+    return session, PhysicalTable(session, data_dir, readers, tags, seed=seed, buttons=done,
+                                  pull_mat=True)
+
+
+def test_invincible_played_through_the_physical_table(tmp_path, data_dir):
+    """'Draw three random cubes from your bag at a time': every pull laid in the hero's pull area
+    and read by the pull camera; 'Move your hero standee to an adjacent zone': a Move by the
+    standee on the zone's reader; the crash die and the rescue die thrown in the tray and read;
+    the round's steps (advance, the event card, an effect applied by hand) the Next button, each
+    hero's Done their own button, hero time the Timer button; taps only for what the cards leave
+    open (which power a cube goes on, a target, a card to learn). The players' decisions are the
+    engine's robot's, carried out physically."""
+    heroes = ("invincible", "atom-eve")
+    session, table = invincible_table(tmp_path, data_dir, heroes, seed=7)
+    rng = random.Random(7)
+    made = Counter()
+    try:
+        table.place("invincible", "left")                 # no power is resolving: refused, why
+        assert "a token on a reader means nothing now (advance phase)" in session.refusals.since(0)[-1]["text"]
+        paused = False
+        for _ in range(2000):
+            view = session.view()
+            if view["outcome"]["status"] != "playing":
+                break
+            expect = view["expect"]
+            choice = session._engine.sample_action(session._top().game, rng)
+            kind, data = choice.type, choice.data
+            seq = session.seq
+            if not paused and expect["phase"] == "hero":  # hero time paused and resumed: Timer
+                for running in (False, True):
+                    table.press("timer")
+                    assert session.view()["timers"]["hero_time"]["running"] is running
+                paused = True
+            if kind in ("defiance", "timer.expire"):
+                continue                                  # a pull set aside, or time run out: not here
+            if kind == "pull":
+                table.pull(data["hero"])
+            elif kind in ("advance", "reveal", "resolved"):
+                table.press("next") if made["next"] % 2 else table.device_press(1)
+                made["next"] += 1
+            elif kind == "done":
+                table.press(f"done-{data['hero']}")
+            elif kind in ("timer.resume", "timer.pause"):
+                table.press("timer")
+            elif kind in ("crash_roll", "roll") or (kind == "effect" and "crashed" in data
+                                                     and any(d.get("action") for d in expect["dice"])):
+                table.roll()                              # the die the table expects, thrown
+                made["dice"] += 1
+            elif kind == "effect" and "to" in data and data.get("target", data["hero"]) == data["hero"]:
+                table.place(data.get("target") or data["hero"], data["to"])   # a hero's standee
+                made["token"] += 1
+            elif kind in TAPPED:
+                table.tap(choice.to_json())
+            else:
+                raise AssertionError(f"{kind}: no physical way to make it ({expect['prompt']})")
+            assert session.seq > seq, (kind, data, session.refusals.since(0)[-1]["text"])
+            made[kind] += 1
+        view = session.view()
+        assert view["outcome"]["status"] in ("won", "lost"), view["expect"]
+        assert journal_rolls(session) == table.throws     # every pull and roll as laid or thrown
+        entries = [e.payload for e in session.journal.entries(view["game_id"])]
+        pulls = [e for e in entries if e["type"] == "dice.read" and e["data"]["set"] == "invincible-cubes"]
+        assert len(pulls) == table.inputs["pull area"] == made["pull"] >= 10
+        assert all(e["source"] == "camera" for e in pulls)
+        assert made["token"] >= 1 and made["dice"] >= 1, made
+        tapped = {e["type"] for e in entries if e["source"] == "api"}
+        assert tapped <= TAPPED | {"dice.confirm"}, tapped
+        assert {e["source"] for e in entries} <= {"camera", "button", "token", "api"}
+        print("inputs per channel:", dict(table.inputs), "moves made:", dict(made))
+    finally:
+        table.close()
+
+
+def test_a_heros_standee_on_a_zones_reader_is_the_move_of_the_power_resolving(tmp_path):
+    """'Move. Move your hero standee to an adjacent zone, or to Guardians HQ from anywhere ...
+    Note that the two outer zones are not adjacent to each other.' A standee put on a reader
+    (a TAG event over the simulated device's pseudo-terminal) is the Move of the power
+    resolving; with nothing resolving, or to a zone the Move cannot reach, it is refused with
+    the reason on the refusals board and nothing is journaled."""
+    heroes = ("invincible", "atom-eve")
+    session, table = invincible_table(tmp_path, tmp_path, heroes, seed=4)
+    try:
+        session.submit({"type": "advance"})
+        table.place("invincible", "left")                  # nothing resolving: means nothing
+        refusal = session.refusals.since(0)[-1]["text"]
+        assert "no power is resolving" in refusal, refusal
+        session.submit({"type": "pull", "data": {"hero": "invincible",
+                                                 "cubes": ["blue", "blue", "yellow"]}})
+        session.submit({"type": "play", "data": {"hero": "invincible", "cube": "blue",
+                                                 "power": "move"}})
+        assert session.view()["expect"]["resolving"]["name"] == "Move"
+        seq = session.seq
+        table.place("atom-eve", "center")                  # Eve's standee: she has no power resolving
+        assert session.seq == seq and "Atom Eve has no power resolving" in session.refusals.since(0)[-1]["text"]
+        table.place("invincible", "hq")
+        last = session.journal.entries(session.view()["game_id"])[-1].payload
+        assert (last["type"], last["source"], last["data"]) == (
+            "effect", "token", {"hero": "invincible", "target": "invincible", "to": "hq"})
+        inv = next(h for h in session.view()["state"]["heroes"] if h["id"] == "invincible")
+        assert inv["zone"] == "hq" and session.view()["expect"]["resolving"] is None
+        assert table.inputs["serial"] >= 3
+    finally:
+        table.close()

@@ -51,6 +51,7 @@ def test_with_the_simulated_camera_it_attaches_after_the_dashboard_answers(serve
     status, hardware = server.get("/api/hardware")
     assert status == 200 and hardware["starting"] == [] and hardware["camera"] is not None
     assert hardware["status"] is not None and hardware["can_throw"]
+    assert hardware["pulls"]["can_lay"] and hardware["pulls"]["running"]   # Invincible's pull mat
 
 
 def test_a_bad_camera_section_stops_the_service_naming_the_key(tmp_path):

@@ -1,7 +1,7 @@
 // The simulated table on a phone, in `companion serve --simulate` (make run): throw dice into the
-// rendered tray for the simulated camera, press the table's buttons, put a token on a reader,
-// lay a card in the card area. Compact on purpose: the
-// controls come first; the devices' own state is on the Devices page.
+// rendered tray for the simulated camera, lay a hero's pull in their pull area (Invincible), press
+// the table's buttons, put a token on a reader, lay a card in the card area. Compact on purpose:
+// the controls come first; the devices' own state is on the Devices page.
 // Each section is one function of the hardware status; a new device adds one to SECTIONS.
 "use strict";
 (function () {
@@ -70,7 +70,25 @@
     return cardRow;
   }
 
-  const SECTIONS = [tray, buttons, tokens, cardArea];
+
+  // Invincible: a hero lays the three cubes drawn from their bag in their pull area; the pull
+  // camera reads them once they lie still (vision/pull_camera.py).
+  function pulls(hw) {
+    const seats = hw.pulls && hw.pulls.can_lay ? hw.pulls.seats.filter((s) => s.hero) : [];
+    if (!seats.length) return null;
+    return el("div", { class: "sim-row" }, el("span", { class: "label" }, "Pull areas"),
+      seats.map((s) => C.button("box", "Pull: " + C.human(s.hero), () => C.send("POST", "/api/camera/pull", { hero: s.hero }), { "data-key": "sim-pull-" + s.hero })));
+  }
+
+  const SECTIONS = [tray, pulls, buttons, tokens, cardArea];
+
+  // A new game brings its own seats (Invincible's heroes' pull areas): the panel follows it.
+  let game;
+  C.onView((v) => {
+    const id = v ? v.game_id : null;
+    if (game !== undefined && id !== game && C.$("simulator")) P.simulator();
+    game = id;
+  });
 
   P.simulator = async function () {
     const box = C.$("simulator");

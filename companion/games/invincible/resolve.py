@@ -152,7 +152,16 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
     if i is None:
         if not open_now:
             raise forbid(f"{r['name']} has no effect left to answer", R_POWERS)
-        i = open_now[0]
+        # the first open step, or else the first the answer names in full (a standee put on a
+        # zone's reader names a move, not a step); none: the first's refusal says what it takes
+        h = s.hero(r["hero"])
+        answer = {k: v for k, v in play.args.items() if v is not None and k not in ("hero", "step")}
+
+        def names(j: int, whole: bool) -> bool:
+            return any(choices.matches(r["steps"][j], answer, o, h) and (not whole or set(answer) <= set(o))
+                       for o in choices.options(s, h, r["steps"][j], r["ranged"]))
+        i = open_now[0] if not answer or names(open_now[0], False) else next(
+            (j for j in open_now if names(j, True)), open_now[0])
     if i >= len(r["steps"]):
         raise BadAction(f"{what}: data.step is 0 to {len(r['steps']) - 1} ({r['name']}: "
                         + "; ".join(st["hint"] for st in r["steps"]) + ")")

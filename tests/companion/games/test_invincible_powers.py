@@ -66,6 +66,22 @@ def test_flying_charge_may_move_and_skip_its_damage(hero_phase):
     assert s.zone("center").villains[0].damage == 2 and s.resolving is None
 
 
+def test_an_answer_without_a_step_is_the_step_it_names(hero_phase):
+    """'When a power offers multiple effects, you may do them in any order': a Flying Charge
+    answered with a zone and no step (a standee put on a zone's reader) is its move, though its
+    damage is listed first; an answer no open step takes is refused in the first step's words."""
+    t = hero_phase()
+    t.put_villain("magmaniac", "center")
+    t.fill("invincible", "starter")
+    assert [st["kind"] for st in t.state.resolving["steps"]] == ["damage", "move"]
+    with pytest.raises(IllegalAction, match="'atom-eve' is not a villain in play"):
+        t.act("effect", target="atom-eve")                  # no step takes Eve alone
+    s = t.act("effect", target="invincible", to="right")
+    assert s.hero("invincible").zone == "right"
+    # the damage waited for nothing: no enemy in range of the right zone, so the power is over
+    assert s.resolving is None and "nothing in range" in " ".join(s.log[-3:])
+
+
 def test_home_cooked_meal_rescues_a_crashed_hero_with_no_roll_and_no_range(hero_phase):
     """Home-Cooked Meal: 'Automatically rescues a crashed hero with no die roll required. You
     don't need another hero in range, and the rescued hero doesn't lose their future cube
