@@ -50,6 +50,7 @@ class Power:
     copies: int = 1
     pull_rule: str = ""         # "return_black": Going to the Limit
     ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
+    one_of: bool = False        # the table uses one of its effects, not several (Telekimeanness)
     # its numbers are assumed (its section is) and the owner has not confirmed the card
     assumed: bool = False
 
@@ -59,7 +60,7 @@ class Power:
 
     @property
     def damaging(self) -> bool:
-        return any(e.kind in ("damage", "explosive") for e in self.effects)
+        return any(e.kind in ("damage", "explosive", "knock") for e in self.effects)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -341,7 +342,7 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         ranged=p.get("ranged", bool, False), effects=effects(p),
         copies=p.get("copies", int, default_copies),
         pull_rule=p.one_of("pull_rule", {"", "return_black"}, ""),
-        ordered=p.get("ordered", bool, False),
+        ordered=p.get("ordered", bool, False), one_of=p.get("one_of", bool, False),
     )
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible import board, choices, moves_pull
+from companion.games.invincible import board, card_powers, choices, moves_pull
+from companion.games.invincible import steps as card_steps
 from companion.games.invincible.needs import Need, TableMove, hero_named
 from companion.games.invincible.state import (
     R_CLARIFY, R_HERO, R_POWERS, HeroState, InvincibleState,
@@ -33,23 +34,14 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     # Fire Up: 'any power filled using a red cube gets +1 to its damage, exactly as if a
     # strengthen token were applied'
     boost = played.strength + (1 if red else 0)
-    several = len(power.effects) > 1
-    steps = []
-    for e in power.effects:
-        amount = e.amount * (h.rescued_civilians if e.per == "rescued" else 1)
-        if e.kind in ("damage", "explosive") and amount > 0:
-            amount += boost
-        # 'A Rescue power worth 2 or more lets you make a separate attempt for each point'
-        for _ in range(e.amount if e.kind == "rescue" else 1):
-            steps.append({"kind": e.kind, "amount": 1 if e.kind == "rescue" else amount,
-                          "colour": e.colour, "target": e.target, "text": e.text,
-                          "skip": e.optional or several, "hint": e.hint})
+    now_effects = card_steps.at_fill(s, h, power)
+    hints = [e.hint for e in now_effects]
+    steps = card_steps.steps_of(h, power, now_effects, boost)
     s.resolutions = {**s.resolutions, h.id: {
         "hero": h.id, "slot": slot, "power": power.id, "name": power.name,
-        "effects": power.hints, "ranged": power.ranged, "ordered": power.ordered,
+        "effects": hints, "ranged": power.ranged, "ordered": power.ordered,
         "strength": boost, "confidence": power.confidence, "steps": steps}}
-    s.say(f"{h.name} fills {power.name}"
-          + (f": {'; '.join(power.hints)}." if power.hints else "."))
+    s.say(f"{h.name} fills {power.name}" + (f": {'; '.join(hints)}." if hints else "."))
     if red:
         # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
         board.hurt_hero(s, h.id, red, f"{power.name}'s red cube(s)")
@@ -151,11 +143,16 @@ def _effect(state: InvincibleState, play: Play) -> InvincibleState:
     s = state.fork()
     if not any(choices.matches(step, answer, o, h) for o in allowed):
         # the rule's own words where effects.py has them, else the choices the card leaves
-        choices.apply(s, h, step, answer, r["ranged"], r["name"], play.rng)
+        try:
+            if step["kind"] not in choices.APPLY:
+                choices.apply(s, h, step, answer, r["ranged"], r["name"], play.rng)
+        except KeyError:
+            pass    # a field the card needs is missing: the choices it leaves say which
         raise forbid(f"{r['name']}: '{step['hint']}' is open to: "
                      + "; ".join(_words(o) for o in allowed), R_POWERS)
     option = next(o for o in allowed if choices.matches(step, answer, o, h))
     _take(s, h.id, i)
+    card_powers.chosen(s, h.id, step)
     choices.apply(s, h, step, {**option, "face": answer.get("face")}, r["ranged"], r["name"],
                   play.rng)
     settle(s, h.id, _now(play))
