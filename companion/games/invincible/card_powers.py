@@ -71,6 +71,14 @@ def drone_on(s: InvincibleState) -> str | None:
     return d if board.find_villain(s, d) is not None else None
 
 
+def drop_stale_drone(s: InvincibleState) -> None:
+    """After each move: the drone of an enemy gone from play is back on its power (so a villain
+    coming back into play later, or a new minion, does not hold it)."""
+    if s.drone is not None and drone_on(s) is None:
+        s.drone = None
+        s.say("Robot's drone returns to Coordinated Assault: the enemy holding it is gone.")
+
+
 def drone_boost(s: InvincibleState) -> int:
     return next((e.amount for p in s.data.powers.values() for e in p.effects
                  if e.kind == "drone"), 0)

@@ -31,6 +31,17 @@ def deck(d: InvincibleData) -> list[str]:
     return [p.id for p in d.powers.values() if p.kind == "experimental"]
 
 
+_LAST: list = [None, frozenset(), []]     # the powers last asked about, their ids, sorted
+
+
+def _deck_of(d: InvincibleData) -> tuple[frozenset[str], list[str]]:
+    """``deck(d)`` once per data (the invariants ask after every action of the random games)."""
+    if _LAST[0] is not d.powers:
+        ids = sorted(deck(d))
+        _LAST[:] = [d.powers, frozenset(ids), ids]
+    return _LAST[1], _LAST[2]
+
+
 def set_aside(d: InvincibleData, heroes: list[HeroState]) -> list[str]:
     """The cards set aside at game start: all of them when a hero's board has a power that gives
     one (Robot's signature power, from Episode 2), else none."""
@@ -64,9 +75,10 @@ def give(s: InvincibleState, h: HeroState, step: dict, a: dict, rng: random.Rand
 
 def wrong(s: InvincibleState) -> list[str]:
     """Every Experimental card is beside Robot's board or in one slot, once (when in the game)."""
+    ids, cards_ = _deck_of(s.data)
     held = list(s.experimental) + [p.power for h in s.heroes for p in h.powers.values()
-                                   if s.data.powers[p.power].kind == "experimental"]
-    if held and sorted(held) != sorted(deck(s.data)):
+                                   if p.power in ids]
+    if held and sorted(held) != cards_:
         return ["the Experimental Technology cards were lost or duplicated"]
     return []
 

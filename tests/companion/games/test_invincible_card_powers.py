@@ -427,3 +427,16 @@ def test_a_card_answer_the_card_does_not_allow_is_refused_and_changes_nothing(he
     r.state.experimental = r.state.experimental[1:]
     assert r.engine.invariants(r.state) == [
         "the Experimental Technology cards were lost or duplicated"]
+
+
+def test_the_drone_returns_to_its_power_when_its_enemy_leaves_play(hero_phase):
+    """'It stays there whenever it isn't placed on an enemy': a defeated enemy holds nothing, so
+    the drone is back on Coordinated Assault (and a villain coming back later does not hold it)."""
+    t = hero_phase(heroes=("robot", "invincible"))
+    t.put_villain("thug-a", "center")
+    t.fill("robot", "starter")
+    t.act("effect", hero="robot", step=0, target="thug-a")      # 1 damage
+    s = t.act("effect", hero="robot", target="thug-a")
+    assert s.drone == "thug-a"
+    s = t.fill("invincible", "attack", target="thug-a")        # 2 more: thug-a is defeated
+    assert "thug-a" in s.defeated and s.drone is None
