@@ -53,7 +53,8 @@ def open_steps(s: InvincibleState, hero: str) -> list[int]:
     r = s.resolutions[hero]
     h = s.hero(hero)
     indices = range(min(1, len(r["steps"]))) if r["ordered"] else range(len(r["steps"]))
-    return [i for i in indices if choices.options(s, h, r["steps"][i], r["ranged"])]
+    return [i for i in indices if not card_steps.waits(r["steps"], i)
+            and choices.options(s, h, r["steps"][i], r["ranged"])]
 
 
 def answerable(s: InvincibleState) -> list[str]:
@@ -127,7 +128,8 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
                         + "; ".join(st["hint"] for st in r["steps"]) + ")")
     if i not in open_now:
         st = r["steps"][i]
-        why = ("its effects resolve in the printed order" if r["ordered"] else
+        why = ("its effects resolve in the printed order"
+               if r["ordered"] or card_steps.waits(r["steps"], i) else
                "nothing in range can take it now")
         raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)
     return s.hero(r["hero"]), i

@@ -29,6 +29,9 @@ def steps_of(h: HeroState, power: Power, effects: tuple[PowerEffect, ...], boost
     tokens, a red cube); ``extra`` goes in every step (where it came from, its card's range)."""
     several = len(effects) > 1
     group = {"one_of": power.id} if power.one_of and several else {}
+    if power.ordered and "via" in extra:
+        # a card brought by another (From the Lab, Relentless Barrage) keeps its printed order
+        group["ordered"] = f"{extra['via']}:{power.id}"
     steps = []
     for e in effects:
         amount = e.amount * (h.rescued_civilians if e.per == "rescued" else 1)
@@ -39,3 +42,9 @@ def steps_of(h: HeroState, power: Power, effects: tuple[PowerEffect, ...], boost
                           "colour": e.colour, "target": e.target, "text": e.text,
                           "skip": e.optional or several, "hint": e.hint, **group, **extra})
     return steps
+
+
+def waits(steps: list[dict[str, Any]], i: int) -> bool:
+    """Step ``i`` of an ordered card brought by another waits for that card's earlier steps."""
+    group = steps[i].get("ordered")
+    return group is not None and any(st.get("ordered") == group for st in steps[:i])

@@ -440,3 +440,19 @@ def test_the_drone_returns_to_its_power_when_its_enemy_leaves_play(hero_phase):
     assert s.drone == "thug-a"
     s = t.fill("invincible", "attack", target="thug-a")        # 2 more: thug-a is defeated
     assert "thug-a" in s.defeated and s.drone is None
+
+
+def test_a_card_used_through_from_the_lab_keeps_its_printed_order(hero_phase):
+    """Whirlwind Mode: 'You must resolve this power's damage after its move, not before' — also
+    when From the Lab uses it."""
+    t = hero_phase(episode=2)
+    t.put_villain("magmaniac", "left")
+    t.put_villain("thug-a", "center")
+    t.state.hero("invincible").hand = ["whirlwind-mode#1"]
+    t.give("invincible", "flex1", "from-the-lab")
+    t.fill("invincible", "flex1", card="whirlwind-mode#1")
+    with pytest.raises(IllegalAction, match="printed order"):
+        t.act("effect", hero="invincible", step=1, target="thug-a")
+    t.act("effect", hero="invincible", step=0, to="left")
+    s = t.act("effect", hero="invincible", target="magmaniac")
+    assert _villain(s, "magmaniac").damage == 2 and s.resolving is None
