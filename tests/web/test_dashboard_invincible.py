@@ -260,14 +260,18 @@ def test_technical_genius_gives_a_card_from_a_phone_by_a_worded_tap(server, page
     (card, hero, slot), none typed; the card is then in that hero's slot on the board."""
     server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
         "heroes": [{"hero": "robot", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
-        "episode": 2}})
+        "episode": 2, "hero_time": 10}})
     _, view = server.act("advance")
     ana = pages(server.url + "/play")
     table = pages(server.url + "/table", 800, 480)
     for page in (ana, table):
         wait_rendered(page, view["seq"])
-    _pull_and_play(ana, table, "robot", ["blue", "yellow", "orange"],
-                   [("blue", "signature"), ("yellow", "signature")])
+    ana.locator('#controls [data-key="mine-robot"]').click()
+    ana.wait_for_selector('#controls [data-mine="robot"]', timeout=WAIT)
+    tap_mine(ana, table, "pull-robot-blue", "pull-robot-yellow", "pull-robot-orange",
+             "pull-robot-send")
+    tap_mine(ana, table, "play-robot-signature-blue")
+    tap_mine(ana, table, "play-robot-signature-yellow")
     text = ana.inner_text("#controls .inv-resolving")
     assert "Experimental Blaster to Atom Eve, Yellow slot" in text
     assert ana.locator('#controls form[data-action]').count() == 0     # nothing typed
