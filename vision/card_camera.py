@@ -1,7 +1,8 @@
 """The card area at the table: a card laid in the marked area (or held up to the camera) when the
 game waits for the players to name a card they drew from the real deck (The Incredibles' option
-``physical_deck``: expect offers ``draw`` with the deck's cards) is named by vision/cards.py and
-submitted as that draw. The engine still checks it: a card no longer in the deck is refused with
+``physical_deck``, X-Men's ``physical_decks``: expect offers ``draw`` with the deck's cards;
+Invincible's Villain Phase: ``reveal``, named by expect's ``deck_action``) is named by
+vision/cards.py and submitted as that draw. The engine still checks it: a card no longer in the deck is refused with
 the rule's reason. A card the book cannot name for sure asks for a tap and applies nothing.
 
 The book is taught once per game from the box's cards (the engine's component data): from the
@@ -91,7 +92,8 @@ class CardCamera:
         reason); an ask or a refusal is also posted on the refusals board for every screen."""
         view = self.session.view()
         expect = view.get("expect") or {}
-        if "draw" not in (expect.get("actions") or []) or "deck" not in expect:
+        action = expect.get("deck_action", "draw")
+        if action not in (expect.get("actions") or []) or "deck" not in expect:
             raise IllegalAction("no card is to be named now: the card area is read when the "
                                 "game waits for the card drawn from the table's deck")
         book, by_title = self._book(view["game"])
@@ -106,7 +108,7 @@ class CardCamera:
         ids = by_title[read.name]
         card = next((i for i in ids if i in in_deck), ids[0])
         try:
-            self.session.submit(Action("draw", data={"card": card}, source="camera"),
+            self.session.submit(Action(action, data={"card": card}, source="camera"),
                                 if_seq=view["seq"])
         except CompanionError as exc:      # the rules' reason, shown on every screen
             self.session.refusals.post(str(exc), source="camera", origin="card area",

@@ -13,6 +13,8 @@ from typing import Any
 
 from companion.cli import _confirm_waiting_read
 from hardware.wiring import attach
+from vision.card_camera import CardCamera, stand_in
+from vision.card_render import draw
 from vision.simulated_tray import TUMBLE_FRAMES, SimulatedTray
 from vision.table_camera import TableCamera
 
@@ -28,6 +30,8 @@ class PhysicalTable:
         self.throws: list[list[str]] = []
         self.tray = SimulatedTray(seed=seed, fps=0)
         self.camera = TableCamera(session, self.tray, data_dir, simulate=True)
+        self.cards = CardCamera(session, data_dir, simulate=True)    # the marked card area
+        self.card_frame = None
         self.tags = {piece: tag for tag, piece in tags.items()}
         self.readers = {space: n for n, space in readers.items()}
         self._placed: dict[str, int] = {}
@@ -35,7 +39,8 @@ class PhysicalTable:
                     "tokens": {"readers": {str(n): s for n, s in readers.items()},
                                "tags": {tag: {"piece": piece} for tag, piece in tags.items()}}}
         self.hardware = attach(session, sections, simulate=True, read_dice=self._read_tray,
-                               confirm=lambda: _confirm_waiting_read(session))
+                               confirm=lambda: _confirm_waiting_read(session),
+                               read_card=lambda: self.cards.read_now(self.card_frame))
         assert self.hardware.link.wait_for("ready", 10), self.hardware.status()["serial"]
 
     def close(self) -> None:
@@ -90,6 +95,16 @@ class PhysicalTable:
                 return
             deadline.wait(0.02)
         raise AssertionError("the device's event never reached the session")
+
+    def lay_card(self, cards: list[dict[str, Any]], card_id: str, seed: int) -> bool:
+        """The card drawn from the table's own deck, laid in the card area (a rendered draw of its
+        stand-in, tilted) and the Card button pressed. True when the camera named it and the
+        journal took it; False when it asked for a tap (the caller taps it)."""
+        self.inputs["card"] += 1
+        self.card_frame = draw(stand_in(cards, card_id), seed, "tilt")
+        seq = self.session.seq
+        self.press("card")
+        return self.session.seq > seq
 
     def tap(self, action: dict[str, Any]) -> dict[str, Any]:
         """A choice made on the screen (the only input that is not physical)."""

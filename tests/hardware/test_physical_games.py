@@ -113,9 +113,9 @@ def test_the_incredibles_played_through_the_physical_table(tmp_path, data_dir):
         table.close()
 
 
-def xmen_table(tmp_path, data_dir, seed):
+def xmen_table(tmp_path, data_dir, seed, **options):
     session = Session(Journal(tmp_path / "journal.sqlite3"), Catalog())
-    session.start("xmen-alert", {"players": ["Ana", "Ben"]}, seed=seed)
+    session.start("xmen-alert", {"players": ["Ana", "Ben"], **options}, seed=seed)
     data = Catalog()("xmen-alert").data
     readers = {n: str(n) for n in range(1, data.zones + 1)}     # one reader per Battle Zone
     tags = {f"{i + 1:02X}E0E0E0": c for i, c in enumerate(data.characters)}
@@ -126,10 +126,16 @@ def test_xmen_alert_played_through_the_physical_table(tmp_path, data_dir):
     """Every roll the table makes ("roll 5 dice to see who goes first", each character's battle,
     recovery and bonus dice) thrown into the tray and read by the camera; a character's token on
     a Battle Zone's reader deploys it; Next ends the turn; playing a held card is a tap. The
-    players' decisions are the engine's random player's (its sampler), carried out physically."""
-    session, table = xmen_table(tmp_path, data_dir, seed=7)
+    players' decisions are the engine's random player's (its sampler), carried out physically.
+    The table draws its own X-Men Alert and Training & Luck cards (option physical_decks): "If a
+    Battle Zone is empty, draw the top X-Men Alert Card" and "draw the top Training & Luck
+    Card": each card drawn is laid in the card area and named by the card camera when Card is
+    pressed (a tap where the camera asks)."""
+    session, table = xmen_table(tmp_path, data_dir, seed=7, physical_decks=True)
+    cards = Catalog()("xmen-alert").components()["cards"]
     rng = random.Random(7)
     most_dice = ends = 0
+    laid = []
     try:
         for _ in range(MAX_STEPS):
             view = session.view()
@@ -157,13 +163,28 @@ def test_xmen_alert_played_through_the_physical_table(tmp_path, data_dir):
                 assert session.seq > seq, session.refusals.since(0)[-1:]
             elif choice.type == "card.play":
                 table.tap(choice.to_json())
+            elif choice.type == "draw":
+                card = choice.data["card"]
+                laid.append((expect["deck_name"], card))
+                if not table.lay_card(cards, card, seed=len(laid)):
+                    table.tap(choice.to_json())
             else:
                 raise AssertionError(f"{choice.type}: no physical way to make it ({expect['prompt']})")
         view = session.view()
         assert view["outcome"]["status"] == "won", view["expect"]
         assert journal_rolls(session) == table.throws
         assert table.inputs["camera"] == len(table.throws) >= 10 and most_dice >= 4
-        print("inputs per channel:", dict(table.inputs), "most dice in one roll:", most_dice)
+        # every card drawn is the one the journal holds (copies print alike: the camera names
+        # the first still in the deck), named by the camera or, where it asked, a tap
+        draws = [e.payload for e in session.journal.entries(view["game_id"])
+                 if e.payload["type"] == "draw"]
+        title = {c["id"]: c["title"] for c in cards}
+        assert [title[d["data"]["card"]] for d in draws] == [title[card] for _, card in laid]
+        sources = [d["source"] for d in draws]
+        assert sources.count("camera") >= len(laid) - 1 and set(sources) <= {"camera", "api"}
+        assert {deck for deck, _ in laid} == {"alert", "training_luck"} and len(laid) >= 6
+        print("inputs per channel:", dict(table.inputs), "most dice in one roll:", most_dice,
+              "cards drawn:", len(laid))
     finally:
         table.close()
 

@@ -28,6 +28,17 @@ def tap(phone, table, *keys):
     return seq
 
 
+def start_from_setup(pages, url: str, *ticks: str):
+    """The setup page on a phone: tick each selector given, start, and wait for the play page."""
+    phone = pages(url + "/setup")
+    for selector in ticks:
+        phone.locator(selector).check()
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    phone.wait_for_selector("body[data-rendered]")
+    return phone
+
+
 FITS = """() => {
   const bad = [];
   const d = document.documentElement;

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from browser_pages import WAIT, rendered, tap, wait_rendered  # noqa: F401
+from browser_pages import WAIT, rendered, start_from_setup, tap, wait_rendered  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -22,12 +22,8 @@ FIXED_DASH = {"game": "incredibles", "players": ["dash"], "seed": 7,
 
 
 def test_a_whole_incredibles_game_from_a_phone_while_the_table_follows(server, pages):
-    phone = pages(server.url + "/setup")
-    phone.locator('input[name="hero"][value="dash"]').check()
-    phone.locator('input[name="order"][value="fixed"]').check()
-    phone.locator("#start").click()
-    phone.wait_for_url("**/play", timeout=WAIT)
-    phone.wait_for_selector("body[data-rendered]")
+    phone = start_from_setup(pages, server.url, 'input[name="hero"][value="dash"]',
+                             'input[name="order"][value="fixed"]')
     table = pages(server.url + "/table", 800, 480)
     wait_rendered(table, rendered(phone))
     assert "Dash: roll the Movement Die" in table.inner_text("#banner")

@@ -19,13 +19,15 @@ SEEDS, STEPS, EVERY = (1, 4), 150, 3  # random games for the smoke test
 
 
 
-def start_from_setup(server, pages, names, advanced=False):
+def start_from_setup(server, pages, names, advanced=False, physical=()):
     phone = pages(server.url + "/setup")
     phone.locator('input[name="game"][value="xmen-alert"]').check()
     phone.wait_for_selector('[name="player-0"]', timeout=WAIT)
     for i, name in enumerate(names):
         phone.fill(f'[name="player-{i}"]', name)
     phone.locator(f'[name="xm-rules"][value="{"advanced" if advanced else "basic"}"]').check()
+    for deck in physical:
+        phone.locator(f'[name="xm-physical"][value="{deck}"]').check()
     phone.locator("#start").click()
     phone.wait_for_url("**/play", timeout=WAIT)
     phone.wait_for_selector("body[data-rendered]")
@@ -109,6 +111,43 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
     assert s["player"] == "Ben"
     assert "(turn)" in table.inner_text('#board [data-team="Ben"]')
     assert "(turn)" not in table.inner_text('#board [data-team="Ana"]')
+
+
+def test_alert_cards_drawn_from_the_tables_own_deck_are_named_with_one_tap(server, pages):
+    """ "If a Battle Zone is empty, draw the top X-Men Alert Card and place it face up on the
+    large X in the Battle Zone." With the table's own Alert deck (ticked at setup) the phone lists
+    the cards still in the deck; a tap names the card drawn, and a card no longer in the deck is
+    refused over HTTP with the reason."""
+    phone = start_from_setup(server, pages, ["Ana", "Ben"], physical=["alert"])
+    table = pages(server.url + "/table", 800, 480)
+    for faces in (["marvel"] * 5, ["blank"] * 5):            # Ana goes first
+        tap(phone, table, *[f"roll0-{f}" for f in faces], "roll0-send")
+    view = server.get("/api/state")[1]
+    assert view["state"]["options"]["physical_decks"] == ["alert"]
+    expect = view["expect"]
+    assert (expect["phase"], expect["zone"]) == ("draw", 1)
+    controls = phone.inner_text("#controls")
+    assert "Battle Zone 1 is empty: draw the top X-Men Alert card" in controls
+    assert f"({expect['deck_count']} in the deck)" in controls
+    titles = {c["title"] for c in expect["deck"]}
+    assert phone.locator('#controls [data-key^="draw-"]').count() == len(titles)
+    assert "Sabretooth" in controls and "Magneto" not in controls      # Advanced: not in Basic
+    tap(phone, table, "draw-sabretooth")
+    view = server.get("/api/state")[1]
+    assert view["state"]["zones"][0]["card"]["id"] == "sabretooth"
+    assert view["expect"]["zone"] == 2 and view["expect"]["deck_count"] == expect["deck_count"] - 1
+    assert phone.locator('#controls [data-key="draw-sabretooth"]').count() == 0
+    assert "Sabretooth" in table.inner_text('#board [data-zone="1"]')
+    status, body = server.post("/api/actions", {"type": "draw", "data": {"card": "sabretooth"},
+                                                "if_seq": view["seq"]})
+    assert status == 422 and "Sabretooth is not in the deck: it is in Battle Zone 1" in body["error"]
+    assert body["rule"] == "Step 1: Setting Up a Battle Zone"
+    tap(phone, table, "draw-mystique")
+    tap(phone, table, "draw-blob")
+    view = server.get("/api/state")[1]
+    assert [z["card"]["id"] for z in view["state"]["zones"]] == ["sabretooth", "mystique", "blob"]
+    assert view["expect"]["phase"] == "play" and view["expect"]["player"] == "Ana"
+    assert "Undo: drew blob" in phone.inner_text("#undo")
 
 
 def test_xmen_controls_are_big_enough_and_keyboard_operable(server, pages):

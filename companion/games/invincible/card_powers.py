@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, cards, effects
+from companion.games.invincible import board, bosses, card_rules, cards, effects
 from companion.games.invincible.moves_training import _slot_refusal
 from companion.games.invincible.state import HQ, R_CLARIFY, HeroState, InvincibleState, Played
-from companion.games.invincible.steps import at_fill, steps_of
 
 Step = dict[str, Any]
 Answer = dict[str, Any]
@@ -38,9 +37,10 @@ def chosen(s: InvincibleState, hero: str, step: Step) -> None:
         **r, "steps": [st for st in r["steps"] if st.get("one_of") != group]}}
 
 
-def _add_steps(s: InvincibleState, h: HeroState, power, effects_, boost: int, via: str) -> None:
+def _add_steps(s: InvincibleState, h: HeroState, power, effects_, boost: int, via: str,
+               others: int = 0) -> None:
     """Another card's effects join the power resolving (they are this power's to answer)."""
-    new = steps_of(h, power, effects_, boost, via=via, ranged=power.ranged)
+    new = card_rules.effect_steps(h, power, effects_, boost, others, via=via, ranged=power.ranged)
     for st in new:
         st["hint"] = f"{power.name}: {st['hint']}"
     r = s.resolutions[h.id]
@@ -68,6 +68,8 @@ def drone_on(s: InvincibleState) -> str | None:
         return None
     if d.startswith("minion:"):
         return d if s.zone(d[7:]).minions else None
+    if d == bosses.TARGET:     # 'the term "enemy" covers ... the Machine Head and Omni-Man bosses'
+        return d if bosses.active(s) is not None else None
     return d if board.find_villain(s, d) is not None else None
 
 
@@ -111,6 +113,8 @@ def _drone(s, h, step, ranged) -> list[Answer]:
         out += [{"target": v.id} for v in zone.villains if v is not None]
         if zone.minions:
             out.append({"target": "minion", "zone": z})
+        if bosses.in_zone(s, z):
+            out.append({"target": bosses.TARGET})
     return out
 
 
@@ -119,7 +123,7 @@ def _place_drone(s, h, step, a, rng) -> None:
     target = a["target"]
     s.drone = f"minion:{a['zone']}" if target == "minion" else target
     what = (f"a minion in the {a['zone']} zone" if target == "minion"
-            else s.data.villains[target].name)
+            else s.boss.name if target == bosses.TARGET else s.data.villains[target].name)
     s.say(f"{h.name} places Robot's drone on {what}.")
 
 
@@ -127,12 +131,15 @@ def _place_drone(s, h, step, a, rng) -> None:
 
 def _knock(s, h, step, ranged) -> list[Answer]:
     """'"Knock" ... you simply choose a minion and another enemy in your zone and deal 1 damage
-    to each.'"""
+    to each.' A boss in the zone is such an enemy ('the term "enemy" covers both (as well as the
+    Machine Head and Omni-Man bosses ...)')."""
     if h.zone == HQ or not s.zone(h.zone).minions:
         return []
     zone = s.zone(h.zone)
     out = [{"target": v.id} for v in zone.villains
            if v is not None and effects.damageable(s, h.zone, v.id)]
+    if bosses.in_zone(s, h.zone):
+        out.append({"target": bosses.TARGET})
     return out + ([{"target": "minion"}] if zone.minions >= 2 else [])
 
 
@@ -143,6 +150,8 @@ def _apply_knock(s, h, step, a, rng) -> None:
     if a["target"] == "minion":
         z.minions -= 1
         s.say(f"{h.name} knocks out another minion in the {h.zone} zone.")
+    elif a["target"] == bosses.TARGET:
+        bosses.damage(s, step["amount"], f"{h.name}, Knock")
     else:
         board.damage_villain(s, a["target"], step["amount"], f"{h.name}, Knock")
 
@@ -167,13 +176,12 @@ def autosave_trigger(s: InvincibleState, crashed: HeroState) -> None:
     if holder is None:
         return
     s.autosave = [x for x in s.autosave if x != holder.id]
-    step = {"kind": "autosave_rescue", "amount": 1, "colour": "", "target": "", "text": "",
-            "crashed": crashed.id, "skip": True,
-            "hint": f"Autosave: attempt a rescue on {crashed.name}"}
+    step = card_rules.new_step("autosave_rescue", f"Autosave: attempt a rescue on {crashed.name}",
+                               amount=1, target="", crashed=crashed.id)
     r = s.resolutions.get(holder.id) or {
         "hero": holder.id, "slot": None, "power": "autosave", "name": "Autosave",
         "effects": [step["hint"]], "ranged": False, "ordered": False, "strength": 0,
-        "confidence": 0, "steps": []}
+        "confidence": 0, "steps": [], "again": [], "healed": 0}
     s.resolutions = {**s.resolutions, holder.id: {**r, "steps": [*r["steps"], step]}}
     s.say(f"Autosave: {holder.name} may attempt a rescue on {crashed.name}.")
 
@@ -201,7 +209,7 @@ def _from_the_lab(s, h, step, a, rng) -> None:
     power = s.data.powers[cards.power_id(a["card"])]
     _discard_from_hand(s, h, a["card"])
     s.say(f"{h.name} discards {power.name} from the hand to use its effect (From the Lab).")
-    _add_steps(s, h, power, at_fill(s, h, power), 0, "from-the-lab")
+    _add_steps(s, h, power, card_rules.at_fill(s, h, power), 0, "from-the-lab")
 
 
 def _discard_gain_options(s, h, step, ranged) -> list[Answer]:
@@ -239,12 +247,14 @@ def _copy_power(s, h, step, a, rng) -> None:
     Relentless Barrage.'"""
     played = h.powers[a["slot"]]
     power = s.data.powers[played.power]
-    kept = tuple(e for e in at_fill(s, h, power) if e.kind != "immortal")
-    if len(kept) < len(at_fill(s, h, power)):
+    now = card_rules.at_fill(s, h, power)
+    kept = tuple(e for e in now if e.kind != "immortal")
+    if len(kept) < len(now):
         s.say(f"{power.name} has no effect if copied by Relentless Barrage.")
     s.say(f"{h.name} uses {power.name} again (Relentless Barrage).")
     boost = played.strength + (1 if "red" in played.cubes else 0)
-    _add_steps(s, h, power, kept, boost, "relentless-barrage")
+    _add_steps(s, h, power, kept, boost, "relentless-barrage",
+               card_rules.others_of_type(s, h, a["slot"]))
 
 
 # -- New and Improved ----------------------------------------------------------------------------

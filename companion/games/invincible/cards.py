@@ -28,6 +28,10 @@ def discard_card(s: InvincibleState, card: str) -> None:
 def clear_slot(s: InvincibleState, h: HeroState, slot: str) -> None:
     """The power in the fork's own ``h``'s ``slot`` (if any) goes to its discard pile."""
     old = h.powers.pop(slot, None)
+    if old is not None and old.filled and s.data.powers[old.power].kind == "punch":
+        # Learn By Punching: 'once filled, you keep its confidence whether or not you later
+        # discard it' (discarded, or replaced by a power learned into its slot)
+        h.bonus_confidence += s.data.powers[old.power].confidence
     if old is not None:
         # cubes on a discarded power go to the dropped area (as New and Improved says) and back
         # to the bag at the reset

@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, bosses, card_powers, effects, experimental
+from companion.games.invincible import (
+    board, bosses, card_powers, effects, experimental, gain_play,
+)
 from companion.games.invincible.data import COLOURS
 from companion.games.invincible.state import HQ, R_CLARIFY, HeroState, InvincibleState
 from companion.games.base import forbid
@@ -90,18 +92,27 @@ def _thwart(s, h, step, ranged) -> list[Answer]:
 
 
 def _heal(s, h, step, ranged) -> list[Answer]:
-    heroes = _heroes_in_reach(s, h, ranged) if step["target"] == "hero" else [h]
+    heroes = _heroes_in_reach(s, h, ranged) if step["target"] != "self" else [h]
+    if step["target"] == "each":    # every hero in range at once: nothing to choose
+        return [{}] if any(x.damage > 0 for x in heroes) else []
     return [{"target": x.id} for x in heroes if x.damage > 0]
 
 
 def _move(s, h, step, ranged) -> list[Answer]:
     heroes = _heroes_in_reach(s, h, ranged) if step["target"] == "hero" else [h]
-    return [{"to": to, "target": x.id} for x in heroes for to in _destinations(s, x.zone)]
+    out = [{"to": to, "target": x.id} for x in heroes for to in _destinations(s, x.zone)]
+    # Flying Charge 'could bring a villain into her zone': an enemy moved as Telekimeanness does
+    return out + _move_enemy(s, h, step, ranged) if step.get("enemy") else out
 
 
 def _gain(s, h, step, ranged) -> list[Answer]:
+    """'a card that says "gain a cube of any color" can only choose among yellow, blue, orange,
+    and purple' (so Molecule Makeover and Guardians, Gather! never gain red or black)."""
     colours = COLOURS if step["colour"] == "any" else (step["colour"],)
-    return [{"colour": c} for c in colours if s.supply.get(c, 0) > 0]
+    out = [{"colour": c} for c in colours if s.supply.get(c, 0) > 0]
+    if step["target"] == "hero":
+        return [{**o, "target": x.id} for x in _heroes_in_reach(s, h, ranged) for o in out]
+    return out
 
 
 def _strengthen(s, h, step, ranged) -> list[Answer]:
@@ -131,6 +142,8 @@ OPTIONS = {
     "confidence": lambda s, h, st, r: [{}], "hurt_self": lambda s, h, st, r: [{}],
     "immortal": lambda s, h, st, r: [{}],
     "text": lambda s, h, st, r: [{}],
+    "repeat": lambda s, h, st, r: [{}],
+    gain_play.PLACE: lambda s, h, st, r: gain_play.options(s, h, st),
     **card_powers.OPTIONS, **experimental.OPTIONS,
 }
 APPLY = {**card_powers.APPLY, **experimental.APPLY}
@@ -151,7 +164,8 @@ def matches(step: Step, answer: Answer, option: Answer, h: HeroState) -> bool:
         return False
     for key, value in option.items():
         got = answer.get(key)
-        if got is None and key == "target" and step["kind"] in ("move", "heal", "bubble"):
+        if got is None and key == "target" and step["kind"] in ("move", "heal", "bubble",
+                                                                 "gain_cube"):
             got = h.id
         if got is None and key == "zone" and option.get("target") == "minion":
             got = h.zone
@@ -172,6 +186,9 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
         amount += card_powers.use_drone(s, h, a)
         effects.damage(s, h, {"amount": amount, "power": None, "explosive": kind == "explosive",
                               "target": a.get("target"), "zone": a.get("zone"), **reach}, rng)
+    elif kind == "move" and a.get("target") is not None and not any(
+            x.id == a["target"] for x in s.heroes):   # Flying Charge moving an enemy
+        move_enemy(s, h, a)
     elif kind == "move":
         effects.move(s, h, {"to": a["to"], "target": a.get("target")}, rng)
     elif kind == "move_enemy":
@@ -184,6 +201,10 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
     elif kind == "thwart":
         effects.thwart(s, h, {"villain": a.get("villain"), "ability": a.get("ability"), **reach},
                        rng)
+    elif kind == "heal" and step["target"] == "each":
+        for x in _heroes_in_reach(s, h, ranged):
+            if x.damage > 0:
+                effects.heal(s, h, {"target": x.id, "amount": amount, **reach}, rng)
     elif kind == "heal":
         effects.heal(s, h, {"target": a.get("target"), "amount": amount, **reach}, rng)
     elif kind == "gain_cube":

@@ -48,7 +48,8 @@ class Power:
     ranged: bool = False
     effects: tuple[PowerEffect, ...] = ()
     copies: int = 1
-    pull_rule: str = ""         # "return_black": Going to the Limit
+    pull_rule: str = ""         # "return_black": Going to the Limit; "no_crash": Chain Lightning
+    repeat: str = ""            # "type": once per other filled power of its Type; "once": may repeat
     ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
     one_of: bool = False        # the table uses one of its effects, not several (Telekimeanness)
     # its numbers are assumed (its section is) and the owner has not confirmed the card
@@ -151,6 +152,9 @@ class InvincibleData:
             "powers": [asdict(p) for p in self.powers.values()],
             "villains": [asdict(v) for v in self.villains.values()],
             "events": [asdict(e) for e in self.events.values()],
+            # the cards the card camera is taught (vision/card_camera.py): the event deck's
+            "cards": [{"id": e.id, "title": e.name, "kind": f"level {e.level}", "deck": "event"}
+                      for e in self.events.values()],
             "episodes": [_episode_json(e) for e in self.episodes.values()],
             "bosses": [asdict(b) for b in self.bosses.values()],
             "boss_events": [asdict(e) for e in self.boss_events.values()],
@@ -341,7 +345,8 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         type=p.one_of("type", {"might", "energy", "tech", "none"}, "none"),
         ranged=p.get("ranged", bool, False), effects=effects(p),
         copies=p.get("copies", int, default_copies),
-        pull_rule=p.one_of("pull_rule", {"", "return_black"}, ""),
+        pull_rule=p.one_of("pull_rule", {"", "return_black", "no_crash"}, ""),
+        repeat=p.one_of("repeat", {"", "type", "once"}, ""),
         ordered=p.get("ordered", bool, False), one_of=p.get("one_of", bool, False),
     )
 

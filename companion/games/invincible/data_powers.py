@@ -6,6 +6,12 @@ the table to choose, are in resolve.py. ``optional = true`` marks a printed "may
 more than one effect every effect may be skipped ("When a power offers multiple effects, you may
 do them in any order and skip any you don't want, unless the card says otherwise"), and a power
 with ``ordered = true`` resolves its effects in the printed order (Whirlwind Mode).
+
+``per`` multiplies the amount: "rescued" (civilians the hero rescued this round, Turn the Tide),
+"type" (the hero's other filled powers of the card's Type, Power Surge), "healed" (heroes this
+power healed, Resilient Spirit); ``combo`` is a Combo bonus added when another power of the card's
+Type is filled; ``play = true`` plays a gained cube at once (the Masteries, Guardians, Gather!);
+a move with ``enemy = true`` may move an enemy instead (Flying Charge). repeats.py applies them.
 """
 
 from __future__ import annotations
@@ -35,7 +41,8 @@ HINTS = {
     "give_experimental": "give an Experimental Technology card to any hero",
 }
 #: who a move or heal reaches: the hero using the power, or any hero in range
-TARGETS = ("self", "hero")
+TARGETS = ("self", "hero", "each")
+PER = ("", "rescued", "type", "healed")
 GAIN = ("yellow", "blue", "orange", "purple", "red", "any")
 
 
@@ -47,7 +54,10 @@ class PowerEffect:
     target: str = "self"     # move, heal, bubble: "self" or "hero" (any hero in range)
     optional: bool = False   # a printed "may"
     text: str = ""           # the card's words, for a kind the engine does not apply ("text")
-    per: str = ""            # "rescued": the amount counts per civilian the hero rescued this round
+    per: str = ""            # the amount counts per: PER (see the module's docstring)
+    combo: int = 0           # Combo: added when another power of the card's Type is filled
+    play: bool = False       # gain_cube: the cube is played at once (or dropped)
+    enemy: bool = False      # move: may move an enemy from the hero's zone instead
     safe: tuple[int, int] | None = None   # applies only with this many civilians safe (low, high)
 
     @property
@@ -58,13 +68,21 @@ class PowerEffect:
         if self.kind in HINTS:
             return HINTS[self.kind]
         if self.kind == "gain_cube":
-            return f"gain {'a cube of any colour' if self.colour == 'any' else 'a ' + self.colour + ' cube'}"
+            return (f"gain {'a cube of any colour' if self.colour == 'any' else 'a ' + self.colour + ' cube'}"
+                    + (" for a hero" if self.target == "hero" else "")
+                    + (" and play it at once" if self.play else ""))
         words = self.kind.replace("_", " ")
-        if self.target == "hero":
-            words += " a hero"
+        if self.target != "self":
+            words += " a hero" if self.target == "hero" else " each hero in range"
+        if self.enemy:
+            words += " (or an enemy)"
         if self.per:
-            return f"{words} {self.amount} per civilian rescued this round"
-        return f"{words} {self.amount}" if KINDS[self.kind] else words
+            words = f"{words} {self.amount} per " + {
+                "rescued": "civilian rescued this round", "type": "other filled power of its Type",
+                "healed": "hero healed"}[self.per]
+        elif KINDS[self.kind]:
+            words = f"{words} {self.amount}"
+        return words + (f" (Combo +{self.combo})" if self.combo else "")
 
 
 def effects(p: Reader) -> tuple[PowerEffect, ...]:
@@ -83,9 +101,16 @@ def effects(p: Reader) -> tuple[PowerEffect, ...]:
         text = e.get("text", str, "")
         if kind == "text" and not text:
             raise e.fail("text", "a text effect needs the card's words")
+        for key, only in (("play", "gain_cube"), ("enemy", "move")):
+            if e.get(key, bool, False) and kind != only:
+                raise e.fail(key, f"{key} is for a {only} effect")
+        if not 0 <= e.get("combo", int, 0) <= 20:
+            raise e.fail("combo", "expected 0 to 20")
         out.append(PowerEffect(kind, amount, colour, e.one_of("target", set(TARGETS), "self"),
                                e.get("optional", bool, False), text,
-                               e.one_of("per", {"", "rescued"}, ""), _safe(e)))
+                               e.one_of("per", set(PER), ""), e.get("combo", int, 0),
+                               e.get("play", bool, False), e.get("enemy", bool, False),
+                               _safe(e)))
     return tuple(out)
 
 

@@ -13,7 +13,7 @@ import random
 from companion.actions import Action
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible import board, moves_pull
+from companion.games.invincible import board, moves_pull, resolve
 from companion.games.invincible.state import HERO_TIMER, R_HERO_TIME, InvincibleState
 from companion.timers import check_timer_action
 
@@ -77,5 +77,7 @@ def expire(s: InvincibleState, now: float) -> None:
         s.phase = "hero_end"
         for r in s.resolutions.values():
             s.say(f"{r['name']} may finish resolving.")
+        # a gained cube waiting to be played was in the ready area: dropped, nothing to place
+        resolve.settle_all(s, now)
     else:
         moves_pull.end_phase(s, now)

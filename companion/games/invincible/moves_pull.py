@@ -13,7 +13,8 @@ from companion.games.base import forbid
 from companion.games.invincible import board, card_powers, moves_training, resolve
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
-    R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState, InvincibleState,
+    R_CLARIFY, R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState,
+    InvincibleState,
 )
 from companion.games.move_table import Play
 
@@ -32,12 +33,25 @@ def finished(h: HeroState) -> bool:
     return h.done or (h.crashed and not h.rescued)
 
 
-def limitless(s: InvincibleState, h: HeroState) -> bool:
-    """Going to the Limit: 'Black cubes pulled with this power in play are returned to the bag
-    before they can cause a crash ... You may pull cubes even in situations that would normally
-    stop you'. 'In play' is read as filled this round."""
+def in_play(s: InvincibleState, h: HeroState, rule: str) -> bool:
+    """A filled power of ``h`` with ``pull_rule`` ``rule``: 'in play' is read as filled this
+    round."""
     powers = s.data.powers
-    return any(p.filled and powers[p.power].pull_rule == "return_black" for p in h.powers.values())
+    return any(p.filled and powers[p.power].pull_rule == rule for p in h.powers.values())
+
+
+def limitless(s: InvincibleState, h: HeroState) -> bool:
+    """Going to the Limit and Chain Lightning: 'You may pull cubes even in situations that would
+    normally stop you (already crashed, or having just attempted a crash rescue)'."""
+    return in_play(s, h, "return_black") or in_play(s, h, "no_crash")
+
+
+def _too_black(s: InvincibleState, h: HeroState) -> bool:
+    """Chain Lightning: 'you still can't play a black cube if doing so would cause you to
+    crash'. Black cubes it lets wait in the ready area are counted once played or dropped."""
+    on_board = sum(c == "black" for p in h.powers.values() for c in p.cubes)
+    return (on_board + h.dropped.count("black") + 1 >= s.data.limits["crash_black"]
+            and in_play(s, h, "no_crash"))
 
 
 def _bag(h: HeroState) -> int:
@@ -77,6 +91,9 @@ def fit(s: InvincibleState, h: HeroState, cube: str, slot: str, symbol: int | No
         return lambda: forbid(f"{h.name} has no power in slot {slot!r} (slots: "
                               f"{', '.join(h.powers)})", R_POWERS)
     power = s.data.powers[played.power]
+    if cube == "black" and _too_black(s, h):
+        return lambda: forbid(f"Chain Lightning: {h.name} 'still can't play a black cube if doing "
+                              "so would cause you to crash'", R_CLARIFY)
     if played.filled:
         return lambda: forbid(f"{power.name} is already filled this round: 'Cubes are not "
                               "removed after a power resolves — they stay put, blocking the "
@@ -141,8 +158,10 @@ def _draw(s: InvincibleState, h: HeroState, cubes: list[str], rng, what: str) ->
 
 
 def _crash_check(s: InvincibleState, h: HeroState, pulled: list[str]) -> None:
-    """'The instant a hero pulls a fifth black cube, they crash'."""
-    if "black" in pulled and black_count(h) >= s.data.limits["crash_black"]:
+    """'The instant a hero pulls a fifth black cube, they crash'; Chain Lightning: 'Pulling a
+    black cube with this power in play doesn't force an immediate crash'."""
+    if "black" in pulled and black_count(h) >= s.data.limits["crash_black"] and not in_play(
+            s, h, "no_crash"):
         h.crashed, h.can_pull = True, False
         s.say(f"{h.name} pulls a {_ordinal(black_count(h))} black cube and crashes! A teammate "
               "can rescue them before the Hero Phase ends.")
@@ -155,7 +174,7 @@ def _pull(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     got = _draw(s, h, play.args["cubes"], play.rng, "pull")
     h.pulls += 1
     s.say(f"{h.name} pulls {', '.join(got)}.")
-    if limitless(s, h) and "black" in got:
+    if in_play(s, h, "return_black") and "black" in got:
         back = got.count("black")
         h.bag["black"] += back
         got = [c for c in got if c != "black"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from companion.games.base import forbid
 from companion.games.invincible import villains
+from companion.games.invincible.data_episodes import parse_icon
 from companion.games.invincible.needs import Need, TableMove
 from companion.games.invincible.state import R_CHALLENGE, R_CLARIFY, R_PLACE, R_WINLOSE, InvincibleState
 from companion.games.move_table import Play
@@ -30,6 +31,23 @@ def advance(state: InvincibleState, play: Play) -> InvincibleState:
     s = state.fork()
     villains.advance(s, play.rng, _now(play), wanted)
     return s
+
+
+def villains_to_reveal(s: InvincibleState) -> list[dict]:
+    """What the next advance reveals, for a table drawing its own villain cards: for each villain
+    icon of the space the round marker moves to (in order; hardcore icons only on hardcore), its
+    level and the cards of that level's deck that may come up (advance accepts them), in the
+    data's order."""
+    space = s.space + 1 if s.round > 1 else s.space
+    out = []
+    for icon in (s.track[space] if space < len(s.track) else ()):
+        hardcore, words = parse_icon(icon)
+        if words[0] != "villain" or (hardcore and s.difficulty != "hardcore"):
+            continue
+        level = int(words[1])
+        left = set(s.decks[f"villain{level}"] or s.discards[f"villain{level}"])
+        out.append({"level": level, "deck": [v for v in s.data.villains if v in left]})
+    return out
 
 
 def episode_bonus(state: InvincibleState, play: Play) -> InvincibleState:

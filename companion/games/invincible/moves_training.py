@@ -243,12 +243,7 @@ def _discard_power(state: InvincibleState, play: Play, hero: HeroState) -> Invin
                      "stay)", R_LEARN)
     s = state.fork()
     h = s.own_hero(hero.id)
-    played = hero.powers[slot]
-    if played.filled and played.power == "learn-by-punching":
-        # Learn By Punching: 'once filled, you keep its confidence whether or not you later
-        # discard it'
-        h.bonus_confidence += state.data.powers[played.power].confidence
-    cards.clear_slot(s, h, slot)
+    cards.clear_slot(s, h, slot)   # Learn By Punching's confidence stays (cards.clear_slot)
     return s
 
 

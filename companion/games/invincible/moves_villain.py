@@ -22,12 +22,36 @@ def reveal(state: InvincibleState, play: Play) -> InvincibleState:
     data.boss_card: the boss's event card, in Episode 7)."""
     card = play.args["card"]
     if card is not None and card not in (state.decks["event"] or state.discards["event"]):
-        raise forbid(f"{card!r} is not in the event deck", R_VILLAIN)
+        raise forbid(_not_in_deck(state, card), R_VILLAIN)
     if card is not None and state.decks["event"]:
         _in_build_order(state, card)
     s = state.fork()
     villains.reveal(s, play.rng, _now(play), card, play.args.get("boss_card"))
     return s
+
+
+def revealable(s: InvincibleState) -> list[str]:
+    """The event cards a physical reveal may name now (what _in_build_order accepts), in the
+    data's order, never the deck's: the packaged top card in Episode 1, otherwise each card of
+    the top card's level; with the deck run out, its reshuffled discards."""
+    deck, events = s.decks["event"], s.data.events
+    if not deck:
+        left = set(s.discards["event"])
+        return [c for c in events if c in left]
+    if s.data.episodes[s.episode].fixed_order:
+        return [deck[0]]
+    left, level = set(deck), events[deck[0]].level
+    return [c for c in events if c in left and events[c].level == level]
+
+
+def _not_in_deck(s: InvincibleState, card: str) -> str:
+    events = s.data.events
+    left = f"; name the card you revealed ({len(s.decks['event'])} left in the event deck)"
+    if card not in events:
+        return f"{card!r} is not in the event deck" + left
+    why = ("it was revealed already (the discard pile)" if card in s.discards["event"]
+           else f"this episode's {s.difficulty} deck was built without it")
+    return f"{events[card].name} is not in the event deck: {why}" + left
 
 
 def _in_build_order(s: InvincibleState, card: str) -> None:

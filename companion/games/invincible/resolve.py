@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible import board, card_powers, choices, moves_pull
-from companion.games.invincible import steps as card_steps
+from companion.games.invincible import (
+    board, card_powers, card_rules, choices, gain_play, moves_pull,
+)
 from companion.games.invincible.needs import Need, TableMove, hero_named
 from companion.games.invincible.state import (
     R_CLARIFY, R_HERO, R_POWERS, HeroState, InvincibleState,
@@ -34,13 +35,14 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     # Fire Up: 'any power filled using a red cube gets +1 to its damage, exactly as if a
     # strengthen token were applied'
     boost = played.strength + (1 if red else 0)
-    now_effects = card_steps.at_fill(s, h, power)
-    hints = [e.hint for e in now_effects]
-    steps = card_steps.steps_of(h, power, now_effects, boost)
+    # Convenient Creation: only the effect the civilians safe now allow is named
+    hints = [e.hint for e in card_rules.at_fill(s, h, power)]
+    steps, again = card_rules.steps(s, h, slot, boost)
     s.resolutions = {**s.resolutions, h.id: {
         "hero": h.id, "slot": slot, "power": power.id, "name": power.name,
         "effects": hints, "ranged": power.ranged, "ordered": power.ordered,
-        "strength": boost, "confidence": power.confidence, "steps": steps}}
+        "strength": boost, "confidence": power.confidence, "steps": steps, "again": again,
+        "healed": 0}}
     s.say(f"{h.name} fills {power.name}" + (f": {'; '.join(hints)}." if hints else "."))
     if red:
         # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
@@ -53,7 +55,7 @@ def open_steps(s: InvincibleState, hero: str) -> list[int]:
     r = s.resolutions[hero]
     h = s.hero(hero)
     indices = range(min(1, len(r["steps"]))) if r["ordered"] else range(len(r["steps"]))
-    return [i for i in indices if not card_steps.waits(r["steps"], i)
+    return [i for i in indices if card_rules.open_now(r["steps"], i)
             and choices.options(s, h, r["steps"][i], r["ranged"])]
 
 
@@ -72,15 +74,24 @@ def settle(s: InvincibleState, hero: str, now: float) -> None:
                      and not st["skip"] and (not r["ordered"] or i == 0)), None)
         if auto is not None:
             _take(s, hero, auto)
-            choices.apply(s, h, steps[auto], {}, r["ranged"], r["name"], None)
+            _apply(s, h, steps[auto], {}, None)
         elif steps and not open_steps(s, hero):
+            gone = [i for i, st in enumerate(steps) if st["kind"] != card_rules.REPEAT]
             s.say(f"{r['name']}: nothing in range for "
-                  + ", ".join(st["hint"] for st in steps) + ".")
-            _take(s, hero, *range(len(steps)))
+                  + ", ".join(steps[i]["hint"] for i in gone) + ".")
+            _take(s, hero, *gone)
+            for i in gone:
+                if steps[i]["kind"] == gain_play.PLACE:
+                    gain_play.forgo(s, steps[i])
         elif not steps:
             s.resolutions = {k: v for k, v in s.resolutions.items() if k != hero}
             s.say(f"{r['name']} is resolved.")
-            if s.phase == "hero_end":
+            if r.get("then"):
+                # 'Resolve Defensive Mastery itself completely before resolving any power the
+                # new cube might complete'
+                who, slot = r["then"]
+                open_power(s, s.hero(who), slot, now)
+            elif s.phase == "hero_end":
                 if not s.resolutions:
                     moves_pull.end_phase(s, now)
             else:
@@ -94,6 +105,28 @@ def settle_all(s: InvincibleState, now: float) -> None:
     effects could reach; each is settled again, so none waits on an effect nothing can take."""
     for hero in list(s.resolutions):
         settle(s, hero, now)
+
+
+def _apply(s: InvincibleState, h: HeroState, step: dict, answer: dict, rng) -> None:
+    """One step applied to the fork ``s``: the repeat and the gained cube's place here, every
+    other kind by choices.py with its amount as it stands now (card_rules.bound)."""
+    r = s.resolutions[h.id]
+    kind = step["kind"]
+    if kind == card_rules.REPEAT:
+        s.say(f"{h.name} repeats {r['name']}.")
+        s.resolutions = {**s.resolutions, h.id: {
+            **r, "steps": [*r["steps"], *(dict(st) for st in r["again"])], "again": []}}
+    elif kind == gain_play.PLACE:
+        gain_play.place(s, h.id, step, answer["slot"])
+    elif kind == "gain_cube" and step["play"]:
+        gain_play.gain(s, h, step, answer)
+    else:
+        was = card_rules.damage_of(s) if kind == "heal" else None
+        choices.apply(s, h, card_rules.bound(s, h, r, step), answer, r["ranged"], r["name"], rng)
+        if was is not None and h.id in s.resolutions:
+            r = s.resolutions[h.id]
+            s.resolutions = {**s.resolutions, h.id: {
+                **r, "healed": r.get("healed", 0) + card_rules.healed(was, s)}}
 
 
 def _take(s: InvincibleState, hero: str, *indices: int) -> None:
@@ -129,7 +162,7 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
     if i not in open_now:
         st = r["steps"][i]
         why = ("its effects resolve in the printed order"
-               if r["ordered"] or card_steps.waits(r["steps"], i) else
+               if r["ordered"] or card_rules.waits(r["steps"], i) else
                "nothing in range can take it now")
         raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)
     return s.hero(r["hero"]), i
@@ -155,8 +188,7 @@ def _effect(state: InvincibleState, play: Play) -> InvincibleState:
     option = next(o for o in allowed if choices.matches(step, answer, o, h))
     _take(s, h.id, i)
     card_powers.chosen(s, h.id, step)
-    choices.apply(s, h, step, {**option, "face": answer.get("face")}, r["ranged"], r["name"],
-                  play.rng)
+    _apply(s, h, step, {**option, "face": answer.get("face")}, play.rng)
     settle(s, h.id, _now(play))
     return s
 
@@ -176,6 +208,8 @@ def _decline(state: InvincibleState, play: Play) -> InvincibleState:
     s = state.fork()
     s.say(f"{s.hero(r['hero']).name} skips {r['name']}'s '{r['steps'][i]['hint']}'.")
     _take(s, r["hero"], i)
+    if r["steps"][i]["kind"] == gain_play.PLACE:
+        gain_play.forgo(s, r["steps"][i])
     settle(s, r["hero"], _now(play))
     return s
 

@@ -13,6 +13,8 @@ from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.data import CUBES
 from companion.games.invincible.moves_pull import black_count, finished
+from companion.games.invincible.moves_round import villains_to_reveal
+from companion.games.invincible.moves_villain import revealable
 from companion.games.invincible.scoring import score
 from companion.games.invincible.state import (
     HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
@@ -100,7 +102,12 @@ def expect(s: InvincibleState, actions: list[str],
             out["choices"] = p["options"]
         return out
     if s.phase == "advance":
-        return {**base, "actions": actions, "prompt": f"Round {s.round}: advance the episode track."}
+        out = {**base, "actions": actions, "prompt": f"Round {s.round}: advance the episode track."}
+        reveal = villains_to_reveal(s)    # for villain cards drawn from the table's own decks
+        if reveal:
+            out["villains"] = [{"level": r["level"], "deck": [
+                {"id": v, "title": s.data.villains[v].name} for v in r["deck"]]} for r in reveal]
+        return out
     if s.phase in ("hero", "hero_end"):
         return _hero_phase(s, base, actions, hero_actions)
     if s.phase == "crash":
@@ -118,7 +125,12 @@ def expect(s: InvincibleState, actions: list[str],
                     f"{h.name} ({left[h.id]} confidence)" for h in waiting)
                           + ": learn powers, gain a cube, then done."}
     if s.phase == "villain":
-        return {**base, "actions": actions, "prompt": "Villain Phase: reveal the top event card."}
+        # a physical event card is named from those the deck's build lets come up now
+        deck = [{"id": c, "title": s.data.events[c].name, "level": s.data.events[c].level}
+                for c in revealable(s)]
+        return {**base, "actions": actions, "prompt": "Villain Phase: reveal the top event card.",
+                "deck_name": "event", "deck_action": "reveal", "deck": deck,
+                "deck_count": len(s.decks["event"])}
     return {**base, "actions": [], "prompt": ""}
 
 
@@ -273,7 +285,7 @@ def _hero(s: InvincibleState, h) -> dict[str, Any]:
         "dropped": list(h.dropped), "pulls": h.pulls,
         "confidence": training.confidence(d, h), "confidence_left": training.left(d, h),
         "cube_gained": h.cube_gained,
-        # for Combo and Turn the Tide, which the table applies by hand
+        # what Combo, the repeats and Turn the Tide count (card_rules.py), shown for the table
         "types_filled": sorted({d.powers[p.power].type for p in h.powers.values()
                                 if p.filled and d.powers[p.power].type != "none"}),
         "civilians_rescued": h.rescued_civilians,

@@ -156,6 +156,12 @@ class XMenData:
             "alert_cards": [c.__dict__ for c in self.alert.values()],
             "training_luck_cards": [{**c.__dict__, "params": dict(c.params)}
                                     for c in self.luck.values()],
+            # every card a table may draw from its own deck, as the card camera is taught them
+            # (vision/card_camera.py): copies share a title and are one printed face
+            "cards": [{"id": c.id, "title": c.name, "kind": c.kind, "deck": "alert"}
+                      for c in self.alert.values()]
+            + [{"id": c.id, "title": c.title, "kind": "training_luck", "deck": "training_luck"}
+               for c in self.luck.values()],
             "assumptions": self.assumptions,
             "file": self.path,
         }

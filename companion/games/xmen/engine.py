@@ -29,11 +29,12 @@ from companion.games.xmen.data import XMenData
 from companion.games.xmen.dice import FACES_READ
 from companion.games.xmen.moves_any import game_abandon
 from companion.games.xmen.moves_bonus import bonus_roll
+from companion.games.xmen.moves_draw import draw
 from companion.games.xmen.moves_first import first_roll
 from companion.games.xmen.moves_play import (battle_roll, card_play, deploy, recover_roll,
                                              recruit_roll, turn_end)
 from companion.games.xmen.state import (LOG_LENGTH, R_BONUS, R_FIGHT, R_FIRST, R_LUCK, R_PLAYING,
-                                        R_RECOVER, R_RECRUIT, R_TURN_IN, R_WIN, XMenState,
+                                        R_RECOVER, R_RECRUIT, R_STEP1, R_TURN_IN, R_WIN, XMenState,
                                         invariants)
 from companion.schema import Arg, Args, ListOf, Text, Whole
 
@@ -88,7 +89,11 @@ def move_table(d: XMenData) -> MoveTable:
              doc="End the turn: turn in captured Evil Mutants and move on the Experience Track."),
         Move("bonus.roll", ("bonus",), bonus_roll, roll, rule=R_BONUS, sample=sampler.bonus_roll,
              doc="Experience Bonus dice as the team turns in (Advanced): data.faces."),
-        Move("game.abandon", ("first", "play", "bonus"), game_abandon,
+        Move("draw", ("draw",), draw, Args({"card": Arg(Text(max_len=60))}), who=TABLE,
+             rule=R_STEP1, sample=sampler.draw,
+             doc="With the table's own decks (option physical_decks): the card drawn from the "
+                 "deck the table draws now, data.card (its id or printed name)."),
+        Move("game.abandon", ("first", "play", "bonus", "draw"), game_abandon,
              Args({"reason": Arg(Text(min_len=0, max_len=200), required=False)}),
              who=TABLE, sample=sampler.game_abandon,
              doc="The table stops the game without a winner: optional data.reason."),
@@ -102,7 +107,8 @@ class XMenAlert(Game):
     table_dir = Path(__file__).resolve().parent
     # Competitive: every finished game has a winner ("game.abandon" ends one without, by choice).
     outcomes = ("won",)
-    phase_rules = {"first": R_FIRST, "play": R_PLAYING, "bonus": R_PLAYING, "over": R_WIN}
+    phase_rules = {"first": R_FIRST, "play": R_PLAYING, "bonus": R_PLAYING, "draw": R_STEP1,
+                   "over": R_WIN}
     turn_rule = R_PLAYING
 
     def __init__(self, components_dir=None):
@@ -142,7 +148,7 @@ class XMenAlert(Game):
         return s.phase == "over"
 
     def turn_of(self, s: XMenState) -> tuple[str, ...]:
-        if s.phase in ("play", "bonus"):
+        if s.phase in ("play", "bonus", "draw"):
             return (s.current.player,)
         return (s.first_to_roll[0],) if s.phase == "first" and s.first_to_roll else ()
 

@@ -22,5 +22,6 @@ def bonus_roll(state: XMenState, play: Play) -> XMenState:
     s.log.append(f"{player} rolls {extra} bonus Experience: {total} spaces.")
     s.phase, s.bonus = "play", None
     track.move(s, s.turn, total, play.rng)
-    turn.finish_turn(s, play.rng)
+    if s.phase != "draw":        # the table draws its Training & Luck card first (moves_draw.py)
+        turn.finish_turn(s, play.rng)
     return s

@@ -218,7 +218,8 @@ def turn_end(state: XMenState, play: Play) -> XMenState:
             s.phase, s.bonus = "bonus", {"experience": experience, "dice": n}
             return s
         track.move(s, s.turn, experience, play.rng)
-    turn.finish_turn(s, play.rng)
+    if s.phase != "draw":        # the table draws its Training & Luck card first (moves_draw.py)
+        turn.finish_turn(s, play.rng)
     return s
 
 

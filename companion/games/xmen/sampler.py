@@ -12,7 +12,7 @@ import random
 from typing import Any, Iterator
 
 from companion.actions import Action
-from companion.games.xmen import cards, choices
+from companion.games.xmen import cards, choices, draws
 from companion.games.xmen.state import XMenState
 
 PLAY_CARD = 0.2      # how often the random player plays a card it could play
@@ -25,6 +25,9 @@ def preference(s: XMenState, rng: random.Random) -> Iterator[str]:
     """The moves the random player tries, in order: it takes the first whose sampler finds valid
     data now (a sampler reads the same choices as the move table's ``when``, so what it finds is
     open). A move of another phase finds none."""
+    if s.phase == "draw":
+        yield "draw"
+        return
     if s.phase in PHASE_ROLL:
         yield PHASE_ROLL[s.phase]
         return
@@ -114,6 +117,13 @@ def turn_end(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     return {} if choices.end_problem(s) is None else None
 
 
+def draw(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
+    """The table's own deck: whichever card of it comes up (its order is the table's shuffle)."""
+    if s.drawing is None:
+        return None
+    return {"card": rng.choice(sorted(draws.piles(s, s.drawing["deck"])[0]))}
+
+
 def game_abandon(s: XMenState, rng: random.Random) -> None:
     """Never at random: a random game is played to its end."""
     return None
@@ -133,4 +143,6 @@ def options(rng: random.Random) -> dict[str, Any]:
             {"id": "storm", "name": "Storm", "fighting_skill": 4, "durability": 3,
              "intelligence": 2, "total_power": 9,
              "abilities": [{"name": "Flight", "kind": "flight", "text": "Flies."}]}]
+    if rng.random() < 0.25:
+        out["physical_decks"] = rng.choice([["alert"], ["training_luck"], True])
     return out

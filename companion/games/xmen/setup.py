@@ -4,7 +4,8 @@ Options: ``players`` (2 to 4 names, clockwise), ``advanced``, ``stat_cards`` (th
 player chose), ``first_player`` (skip the going-first roll), ``serious_remainder`` ("carry" or
 "drop"), ``unconfirmed`` ("remind", the default: a move a rule refuses only on an assumed
 Power Stat card is accepted with a reminder; "refuse"), ``typed_cards`` (Power Stat cards typed in from the box: resolved into the game's data
-by ``typed_cards`` below, before setup) and, for tests and known first games, ``alert_deck``,
+by ``typed_cards`` below, before setup), ``physical_decks`` (the decks the table draws itself:
+draws.py) and, for tests and known first games, ``alert_deck``,
 ``stat_deck`` and ``luck_deck`` (card ids for the top of each deck; the rest shuffled beneath).
 """
 
@@ -16,12 +17,13 @@ from typing import Any, Callable
 from companion.errors import DataFileError, SetupError
 from companion.games.base import unconfirmed_mode
 from companion.games.xmen import data as xmen_data
-from companion.games.xmen import turn
+from companion.games.xmen import draws, turn
 from companion.games.xmen.data import XMenData
 from companion.games.xmen.state import Hero, Team, XMenState, Zone
 
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
-           "luck_deck", "serious_remainder", "typed_cards", "box", "unconfirmed"}
+           "luck_deck", "serious_remainder", "typed_cards", "box", "unconfirmed",
+           "physical_decks"}
 MAX_TYPED = 40
 
 
@@ -59,6 +61,7 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
         raise SetupError("serious_remainder is \"carry\" or \"drop\"")
     # kept only when strict: a default game's state is what it was before the option existed
     strict = {"unconfirmed": "refuse"} if unconfirmed_mode(options) == "refuse" else {}
+    physical = draws.checked(options.get("physical_decks"))
     teams, stat_deck = _teams(d, options, players, advanced, rng)
     s = XMenState(advanced=advanced, teams=teams, zones=[Zone() for _ in range(d.zones)],
                   alert_deck=_stacked(options, "alert_deck", d.alert_cards(advanced), rng,
@@ -69,6 +72,8 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
                   luck_discard=[], options={"serious_remainder": remainder, **strict}, data=d)
     if typed:
         s.options["typed_cards"] = list(typed)
+    if physical:
+        s.options["physical_decks"] = physical
     s.log.append(f"Set up a{'n Advanced' if advanced else ' Basic'} game: "
                  + "; ".join(f"{t.player} with " + ", ".join(d.characters[h.id].name for h in t.heroes)
                              for t in teams) + ".")

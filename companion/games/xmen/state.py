@@ -123,7 +123,7 @@ class XMenState:
     luck_deck: list[str]
     luck_discard: list[str]
     options: dict[str, Any]
-    phase: str = "first"           # first | play | bonus | over
+    phase: str = "first"           # first | play | bonus | draw | over
     turn: int = 0
     starter: int = 0               # who went first: a round ends when play comes back to him
     round: int = 0
@@ -133,6 +133,8 @@ class XMenState:
     first_rolls: dict[str, int] = field(default_factory=dict)
     first_to_roll: list[str] = field(default_factory=list)
     bonus: dict[str, int] | None = None    # pending Step 5 with Experience Bonus dice (replaced, never changed)
+    # the card the table draws from its own deck now (draws.py; replaced, never changed)
+    drawing: dict[str, Any] | None = None
     last_roll: dict[str, Any] | None = None
     winner: str | None = None
     ended: str | None = None       # why the game ended without a winner
@@ -217,6 +219,8 @@ def invariants(s: XMenState) -> list[str]:
         bad.append("the phase and the game's end disagree")
     if (s.phase == "bonus") != (s.bonus is not None):
         bad.append("the bonus phase and its pending roll disagree")
+    if (s.phase == "draw") != (s.drawing is not None):
+        bad.append("the draw phase and the card the table draws disagree")
     return bad
 
 

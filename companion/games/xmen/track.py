@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from companion.games.xmen import battle
+from companion.games.xmen import battle, draws
 from companion.games.xmen.state import HQ, Hero, Team, XMenState
 
 
@@ -63,17 +63,29 @@ def move(s: XMenState, i: int, spaces: int, rng: random.Random, by_card: bool = 
         recruit_top(s, i, "an X-Men Recruit space")
     if team.mover in data.training_luck_spaces and not by_card:
         # A card's own move does not draw again (an assumption that keeps chains finite).
+        if draws.physical(s, "training_luck"):
+            if not draws.wait(s, "training_luck", team=i):    # the table draws: moves_draw.py
+                s.log.append("The Training & Luck deck is empty: no card.")
+            return
         card_id = draw(s.luck_deck, s.luck_discard, rng)
         if card_id is None:
             s.log.append("The Training & Luck deck is empty: no card.")
             return
-        card = data.luck[card_id]
-        if card.timing == "at_once":
-            s.log.append(f"{team.player} draws {card.title} (play at once).")
-            play_at_once(s, i, card_id, rng)
-        else:
-            team.held.append(card_id)
-            s.log.append(f"{team.player} draws {card.title} and holds it until needed.")
+        luck_drawn(s, i, card_id, rng)
+
+
+def luck_drawn(s: XMenState, i: int, card_id: str, rng: random.Random) -> None:
+    """Team ``i`` drew Training & Luck card ``card_id`` (the companion's draw or the table's):
+    "If the card reads 'Play At Once,' you must use that card immediately. If the card reads
+    'Hold Until Needed,' place the card face down near your other cards"."""
+    card = s.data.luck[card_id]
+    team = s.own_team(i)
+    if card.timing == "at_once":
+        s.log.append(f"{team.player} draws {card.title} (play at once).")
+        play_at_once(s, i, card_id, rng)
+    else:
+        team.held.append(card_id)
+        s.log.append(f"{team.player} draws {card.title} and holds it until needed.")
 
 
 def play_at_once(s: XMenState, i: int, card_id: str, rng: random.Random) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from companion.games.xmen import battle, recovery, track
+from companion.games.xmen import battle, draws, recovery, track
 from companion.games.xmen.state import XMenState
 
 
@@ -30,22 +30,38 @@ def begin_turn(s: XMenState, rng: random.Random) -> None:
             track.recruit_top(s, s.turn, "having lost the whole team")
             for h in team.heroes:
                 h.acted = False
-        fill_zones(s, rng)
-        if not any(t.heroes for t in s.teams) and not s.stat_deck:
-            s.ended = "no team has an X-Men left and the Power Stat deck is empty"
-            s.phase = "over"
-            s.log.append("Every team is lost and no X-Men is left to recruit: the game ends.")
+        if not fill_zones(s, rng):
+            return          # the table draws the card itself: zones_filled goes on from there
+        if not _passes(s):
             return
-        if team.cerebro:
-            team.cerebro -= 1
-            battle.send_home(s, s.turn)
-            s.log.append(f"Cerebro is on the fritz! {team.player}'s whole team reports to "
-                         "Headquarters for this turn, with no other actions.")
-            pass_turn(s)
-            continue
-        s.must_recover = [h.id for h in team.heroes if recovery.on_picture(s.data, h)]
-        s.log.append(f"{team.player}'s turn (round {s.round}).")
-        return
+
+
+def zones_filled(s: XMenState, rng: random.Random) -> None:
+    """The table named the Alert card it drew (moves_draw.py): the other empty Battle Zones are
+    filled, then the turn begins."""
+    if fill_zones(s, rng) and _passes(s):
+        begin_turn(s, rng)
+
+
+def _passes(s: XMenState) -> bool:
+    """The rest of a turn's start, once every Battle Zone is filled; True when the turn passes at
+    once (Cerebro) and the next one begins."""
+    team = s.current
+    if not any(t.heroes for t in s.teams) and not s.stat_deck:
+        s.ended = "no team has an X-Men left and the Power Stat deck is empty"
+        s.phase = "over"
+        s.log.append("Every team is lost and no X-Men is left to recruit: the game ends.")
+        return False
+    if team.cerebro:
+        s.own_team(s.turn).cerebro -= 1
+        battle.send_home(s, s.turn)
+        s.log.append(f"Cerebro is on the fritz! {team.player}'s whole team reports to "
+                     "Headquarters for this turn, with no other actions.")
+        pass_turn(s)
+        return True
+    s.must_recover = [h.id for h in team.heroes if recovery.on_picture(s.data, h)]
+    s.log.append(f"{team.player}'s turn (round {s.round}).")
+    return False
 
 
 def pass_turn(s: XMenState) -> None:
@@ -63,36 +79,48 @@ def finish_turn(s: XMenState, rng: random.Random) -> None:
     begin_turn(s, rng)
 
 
-def fill_zones(s: XMenState, rng: random.Random) -> None:
+def fill_zones(s: XMenState, rng: random.Random) -> bool:
     """ "If a Battle Zone is empty, draw the top X-Men Alert Card and place it face up on the
-    large X in the Battle Zone." """
+    large X in the Battle Zone." False when the table draws the card itself (option
+    physical_decks) and the game waits for its name."""
     d = s.data
     for z in range(len(s.zones)):
         if s.zones[z].card is not None:
             continue
         for _ in range(len(d.alert) + 1):
-            cid = track.draw(s.alert_deck, s.alert_discard, rng)
-            if cid is None:
+            if draws.physical(s, "alert"):
+                if draws.wait(s, "alert", zone=z):
+                    return False
                 break
-            card = d.alert[cid]
-            if card.kind == "recruit":
-                if all(len(t.heroes) >= d.max_team for t in s.teams) or not s.stat_deck:
-                    # "If all players already have the maximum number of four X-Men
-                    # characters on their teams, place the recruit card to the side and draw
-                    # another card." (an empty Power Stat deck is treated the same way)
-                    s.alert_discard.append(cid)
-                    s.log.append("A Recruit card nobody can use is set aside.")
-                    continue
-                # "turn over the top X-Men Power Stat Card. The Strength Indicator is placed
-                # on the number space that corresponds to that X-Men character's Total Power"
-                zone = s.own_zone(z)
-                zone.card, zone.recruit = cid, s.stat_deck.pop(0)
-                zone.indicator = d.characters[zone.recruit].total_power
-                s.log.append(f"Battle Zone {z + 1}: {d.characters[zone.recruit].name} can be "
-                             f"recruited (Total Power {zone.indicator}).")
-            else:
-                zone = s.own_zone(z)
-                zone.card, zone.indicator = cid, card.strength
-                s.log.append(f"Battle Zone {z + 1}: {card.name} appears (Strength "
-                             f"{card.strength}, Experience {card.experience}).")
-            break
+            cid = track.draw(s.alert_deck, s.alert_discard, rng)
+            if cid is None or alert_drawn(s, z, cid):
+                break
+    return True
+
+
+def alert_drawn(s: XMenState, z: int, cid: str) -> bool:
+    """The Alert card ``cid`` came off the deck for empty Battle Zone ``z`` (the companion's draw
+    or the table's): place it. False when it is set aside and another card is drawn."""
+    d = s.data
+    card = d.alert[cid]
+    if card.kind == "recruit":
+        if all(len(t.heroes) >= d.max_team for t in s.teams) or not s.stat_deck:
+            # "If all players already have the maximum number of four X-Men
+            # characters on their teams, place the recruit card to the side and draw
+            # another card." (an empty Power Stat deck is treated the same way)
+            s.alert_discard.append(cid)
+            s.log.append("A Recruit card nobody can use is set aside.")
+            return False
+        # "turn over the top X-Men Power Stat Card. The Strength Indicator is placed
+        # on the number space that corresponds to that X-Men character's Total Power"
+        zone = s.own_zone(z)
+        zone.card, zone.recruit = cid, s.stat_deck.pop(0)
+        zone.indicator = d.characters[zone.recruit].total_power
+        s.log.append(f"Battle Zone {z + 1}: {d.characters[zone.recruit].name} can be "
+                     f"recruited (Total Power {zone.indicator}).")
+    else:
+        zone = s.own_zone(z)
+        zone.card, zone.indicator = cid, card.strength
+        s.log.append(f"Battle Zone {z + 1}: {card.name} appears (Strength "
+                     f"{card.strength}, Experience {card.experience}).")
+    return True

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.xmen import cards, choices, dice, recovery
+from companion.games.xmen import cards, choices, dice, draws, recovery
 from companion.games.xmen.state import (HQ, R_BONUS, R_FIGHT, R_FIRST, R_JOIN, R_LUCK, R_PLAYING,
                                         R_SERIOUS, R_STEP1, R_TURN_IN, Hero, XMenState)
 
@@ -25,6 +25,8 @@ def expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
                 "dice": [dice.entry(d, n, "going first", who, "first.roll")],
                 "prompt": f"{who}: roll {n} dice to see who goes first (X-Men 1 point, "
                           "Marvel 2).", "rule": R_FIRST}
+    if s.phase == "draw":
+        return draws.expect(s, actions)
     team = s.current
     if s.phase == "bonus":
         n = s.bonus["dice"]
@@ -103,9 +105,9 @@ def to_json(s: XMenState) -> dict[str, Any]:
                        for c in t.held],
               "cerebro_next_turn": t.cerebro, "extra_dice": dict(t.boosts),
               "bonus_dice": t.bonus_dice} for t in s.teams]
-    return {
+    out = {
         "game": NAME, "advanced": s.advanced, "phase": s.phase,
-        "player": s.current.player if s.phase in ("play", "bonus") else None,
+        "player": s.current.player if s.phase in ("play", "bonus", "draw") else None,
         "round": s.round, "stage": s.stage,
         "zone_open": None if s.zone_open is None else s.zone_open + 1,
         "zones": _zones_json(s), "teams": teams,
@@ -122,6 +124,12 @@ def to_json(s: XMenState) -> dict[str, Any]:
         "bonus": s.bonus, "last_roll": s.last_roll, "winner": s.winner, "ended": s.ended,
         "options": dict(s.options), "log": list(s.log),
     }
+    if s.options.get("physical_decks"):     # the table draws these decks itself (draws.py)
+        dr = s.drawing
+        out["drawing"] = None if dr is None else {
+            "deck": dr["deck"], "zone": dr["zone"] + 1 if "zone" in dr else None,
+            "player": s.teams[dr["team"]].player if "team" in dr else None}
+    return out
 
 
 def _hero_json(s: XMenState, h: Hero) -> dict[str, Any]:

@@ -108,25 +108,29 @@ def lose(session, limit=600):
         view = session.view()
         if view["outcome"]["status"] != "playing":
             return view
-        e, state = view["expect"], view["state"]
-        acts = e["actions"]
-        if "advance" in acts:
-            action = {"type": "advance"}
-        elif "reveal" in acts:
-            action = {"type": "reveal"}
-        elif "choose" in acts:
-            key = "villain" if e["pending"]["kind"] == "discard" else "zone"
-            action = {"type": "choose", "data": {key: e["choices"][0]}}
-        elif "roll" in acts:
-            action = {"type": "roll", "data": {"face": state["rescue_die_faces"][0]}
-                      if "rescue_die_faces" in state else {}}
-        elif "resolved" in acts:
-            action = {"type": "resolved"}
-        elif "crash_roll" in acts:
-            action = {"type": "crash_roll", "data": {"hero": e["heroes"][0]}}
-        else:
-            waiting = [h for h in (e.get("heroes") or []) if isinstance(h, str)] or [
-                h["hero"] for h in e.get("heroes", []) if not h.get("finished")]
-            action = {"type": "done", "data": {"hero": waiting[0]}}
-        session.submit(action)
+        session.submit(stopping(view))
     raise AssertionError("the game did not end")
+
+
+def stopping(view):
+    """The next action of heroes who do nothing but stop, the companion's questions answered
+    with their first choice."""
+    e, state = view["expect"], view["state"]
+    acts = e["actions"]
+    if "advance" in acts:
+        return {"type": "advance"}
+    if "reveal" in acts:
+        return {"type": "reveal"}
+    if "choose" in acts:
+        key = "villain" if e["pending"]["kind"] == "discard" else "zone"
+        return {"type": "choose", "data": {key: e["choices"][0]}}
+    if "roll" in acts:
+        return {"type": "roll", "data": {"face": state["rescue_die_faces"][0]}
+                if "rescue_die_faces" in state else {}}
+    if "resolved" in acts:
+        return {"type": "resolved"}
+    if "crash_roll" in acts:
+        return {"type": "crash_roll", "data": {"hero": e["heroes"][0]}}
+    waiting = [h for h in (e.get("heroes") or []) if isinstance(h, str)] or [
+        h["hero"] for h in e.get("heroes", []) if not h.get("finished")]
+    return {"type": "done", "data": {"hero": waiting[0]}}

@@ -265,12 +265,15 @@ def test_from_the_lab_discards_a_power_from_the_hand_to_use_its_effect(hero_phas
     t.give("invincible", "flex1", "from-the-lab")
     t.fill("invincible", "flex1")
     assert {"card": "power-conduit#1"} in _options(t)
+    hurt = t.state.hero("invincible").damage
     s = t.act("effect", hero="invincible", card="power-conduit#1")
     assert s.hero("invincible").hand == ["clean-slate#1"]
     assert s.discards["super"] == ["power-conduit#1"]
+    # Power Conduit's own damage is its cost, applied as its effects join (card_rules: no skip)
+    assert s.hero("invincible").damage == hurt + 2
     steps = s.resolving["steps"]
     assert [(st["kind"], st["amount"], st["via"]) for st in steps] == [
-        ("damage", 3, "from-the-lab"), ("hurt_self", 2, "from-the-lab")]
+        ("damage", 3, "from-the-lab")]
     s = t.act("effect", hero="invincible", step=0, target="magmaniac")
     assert s.zone("center").villains[0].damage == 3
     assert "flex1" in s.hero("invincible").powers            # From the Lab itself stays

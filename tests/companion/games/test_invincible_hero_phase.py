@@ -335,7 +335,7 @@ def test_gain_cube_from_supply_and_red_only_through_fire_up(hero_phase):
     """'immediately take a cube of the indicated color from the supply ... If the supply of that
     color is empty, nothing happens. Red cubes can only be gained through Rex Splode's Fire Up'."""
     t = hero_phase()
-    t.give("invincible", "flex1", "weapon-mastery")
+    t.give("invincible", "flex1", "molecule-makeover")
     s = t.fill("invincible", "flex1", colour="yellow")
     assert s.hero("invincible").bag["yellow"] == 4 and s.supply["yellow"] == 27 - 6 - 1
     t.give("invincible", "flex2", "defensive-mastery")

@@ -81,14 +81,14 @@ def test_home_cooked_meal_rescues_a_crashed_hero_with_no_roll_and_no_range(hero_
     assert inv.rescued and inv.can_pull and s.hero("atom-eve").can_pull
 
 
-def test_resilient_spirit_heals_a_hero_in_range_never_above_maximum(hero_phase):
+def test_miracle_grow_heals_a_hero_in_range_never_above_maximum(hero_phase):
     """'Healing removes damage tokens from a hero, never taking them above their maximum health
     ... can only reach heroes in your own zone unless it also has Ranged.'"""
     t = hero_phase()
     t.state.hero("atom-eve").zone = "center"
     t.state.hero("atom-eve").damage = 1
     t.state.hero("invincible").damage = 0
-    t.give("invincible", "flex1", "resilient-spirit")
+    t.give("invincible", "flex1", "miracle-grow")
     s = t.fill("invincible", "flex1")
     options = t.engine.to_json(s)["resolving"]["steps"][0]["options"]
     assert options == [{"target": "atom-eve"}]               # nobody else is hurt

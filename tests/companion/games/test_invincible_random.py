@@ -165,3 +165,66 @@ def test_random_play_applies_the_cards_that_add_things_to_the_table(engine):
         statuses.add(engine.outcome(state)["status"])
     assert TABLE_KINDS <= seen, TABLE_KINDS - seen
     assert drone_used and statuses <= {"won", "lost"}
+
+
+def test_random_play_reaches_the_power_play_rules_and_ends_legally(engine):
+    """The random player meets each power-play rule (a gained cube placed and dropped, Two Places
+    at Once's repeat, an enemy moved by a move effect, a pull with Chain Lightning in play, a
+    count of heroes healed), every state satisfies the invariants and every game ends won or
+    lost. Seeds are tried in order until all are met (Two Places at Once, one Ultimate card among
+    the printed 36, is met by the next test)."""
+    wanted = {("effect", "place_cube"), ("decline", "place_cube"),
+              ("effect", "move_villain"), "chain_lightning_pull", ("effect", "confidence")}
+    seen = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = engine.setup(engine.sample_options(rng), rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            r = state.resolutions.get(action.data.get("hero")) if state.resolutions else None
+            i = action.data.get("step")
+            if r is not None and i is not None and i < len(r["steps"]):
+                kind = r["steps"][i]["kind"]
+                if kind == "move" and action.data.get("target") in engine.data.villains:
+                    kind = "move_villain"
+                seen.add((action.type, kind))
+            if action.type == "pull" and any(
+                    p.filled and engine.data.powers[p.power].pull_rule == "no_crash"
+                    for p in state.hero(action.data["hero"]).powers.values()):
+                seen.add("chain_lightning_pull")
+            state = engine.apply(state, action, rng_for(seed, step))
+            assert engine.invariants(state) == [], (seed, step, action)
+            step += 1
+        assert engine.outcome(state)["status"] in ("won", "lost")
+        if wanted <= seen:
+            break
+    assert wanted <= seen, wanted - seen
+
+
+def test_random_hero_phases_with_two_places_at_once_repeat_it_legally(engine):
+    """Two Places at Once ('you may repeat all of it once more') in random Hero Phases: the card
+    in a hero's slot, the random player plays on until the phase ends; the repeat is answered in
+    some, every state is legal."""
+    from companion.games.invincible.state import Played
+    from invincible_helpers import Table
+
+    seen = set()
+    for seed in range(40):
+        t = Table(engine, {"heroes": ["invincible", "atom-eve"], "episode": 2}, seed=seed)
+        t.to_hero_phase()
+        symbols = engine.data.powers["two-places-at-once"].symbols
+        t.state.hero("invincible").powers["flex1"] = Played("two-places-at-once#t",
+                                                            "two-places-at-once", [None] * len(symbols))
+        rng = random.Random(seed)
+        while t.state.phase == "hero" and engine.outcome(t.state)["status"] == "playing":
+            action = engine.sample_action(t.state, rng)
+            r = t.state.resolutions.get(action.data.get("hero")) if t.state.resolutions else None
+            i = action.data.get("step")
+            if r is not None and i is not None and i < len(r["steps"]):
+                seen.add((action.type, r["steps"][i]["kind"]))
+            t.act(action.type, action.player, **action.data)
+            assert engine.invariants(t.state) == [], (seed, action)
+        if ("effect", "repeat") in seen:
+            break
+    assert ("effect", "repeat") in seen

@@ -165,7 +165,8 @@ def test_every_action_declares_its_arguments_and_who_plays_it(engine):
     """The move table says, for each phase, which actions are possible, who may play each and
     the JSON Schema of its data (the docs, the pages and the HTTP boundary read it)."""
     table = engine.moves.describe()
-    assert set(table) == {"first", "play", "bonus"}
+    assert set(table) == {"first", "play", "bonus", "draw"}
+    assert set(table["draw"]) == {"draw", "game.abandon"} and table["draw"]["draw"]["who"] == "table"
     assert set(table["play"]) == {"battle.roll", "recruit.roll", "recover.roll", "deploy",
                                   "card.play", "turn.end", "game.abandon"}
     assert table["play"]["card.play"]["who"] == "any" and table["play"]["deploy"]["who"] == "turn"

@@ -249,7 +249,8 @@
       }
       const order = el("fieldset", {}, el("legend", {}, "Cards"),
         el("label", { class: "check" }, el("input", { type: "radio", name: "order", value: "shuffled", checked: true }), " Shuffled (normal game)"),
-        el("label", { class: "check" }, el("input", { type: "radio", name: "order", value: "fixed" }), " Fixed order (the component list's order: problems A, B, C first; for learning or a replay)"));
+        el("label", { class: "check" }, el("input", { type: "radio", name: "order", value: "fixed" }), " Fixed order (the component list's order: problems A, B, C first; for learning or a replay)"),
+        el("label", { class: "check" }, el("input", { type: "checkbox", name: "inc-physical" }), " We draw the real cards (name each card drawn at an Alarm)"));
       box.append(el("fieldset", {}, el("legend", {}, "Heroes, youngest player first (tick them in playing order)"), list), order);
       const ticked = [];
       list.addEventListener("change", (e) => {
@@ -266,6 +267,7 @@
             return name ? { hero: id, name } : id;
           });
           const out = { players };
+          if (box.querySelector('[name="inc-physical"]').checked) out.physical_deck = true;
           if (box.querySelector('[name="order"]:checked').value === "fixed") {
             const cards = (components.cards || []).map((c) => c.id);
             const problems = (components.cards || []).filter((c) => c.kind === "problem").map((c) => c.id);

@@ -169,7 +169,7 @@
     if (kind === "give_experimental") return card(o.card) + " to " + hero(o.target) + ", " + C.human(o.into) + " slot";
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
-    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(hero(o.target));
+    else if (o.target && kind === "move" && o.target !== r.hero) parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
     if (o.zone && o.target !== "minion") parts.push(zoneName(o.zone) + " zone");
     if (o.to) parts.push("to " + zoneName(o.to));
     if (o.crashed) parts.push("crashed " + hero(o.crashed));
@@ -210,7 +210,7 @@
               faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
           } else {
-            buttons.append(C.button("target", optionWords(o, s, st.kind, r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
+            buttons.append(C.button("target", optionWords(o, s, st.kind, st.kind === "place_cube" ? Object.assign({}, r, { hero: st.target }) : r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
           }
         }
       }
@@ -364,13 +364,25 @@
         for (const h of s.heroes) { const t = heroTurn(view, h, rs); if (t.childElementCount) box.append(el("h3", {}, C.icon("person"), h.name + (h.ready.length ? ": ready " : ""), h.ready.map(cube)), t); }
       }
       if (has("advance")) {
-        const villains = el("input", { size: 20, placeholder: "optional: bi-plane, …", "aria-label": "Villain cards drawn from a physical deck" });
+        // villain cards drawn from the table's own decks: one tap per icon among the cards left
+        const picked = (e.villains || []).map(() => null);
+        const rows = (e.villains || []).map((r, i) => el("div", { class: "faces", role: "group", "aria-label": "Level " + r.level + " villain drawn" },
+          r.deck.map((v) => C.button("card", v.title, (ev) => {
+            picked[i] = picked[i] === v.id ? null : v.id;
+            for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b.dataset.key === "villain" + i + "-" + picked[i]));
+          }, { class: "face", "data-key": "villain" + i + "-" + v.id, "aria-pressed": "false" }))));
         box.append(C.button("play", "Advance the episode track", () => {
-          const names = villains.value.split(",").map((x) => x.trim()).filter(Boolean);
+          const names = picked.filter(Boolean);
           C.act("advance", names.length ? { villains: names } : {}, null);
-        }, { class: "big", "data-key": "advance" }), el("label", {}, "Villains drawn (physical deck) ", villains));
+        }, { class: "big", "data-key": "advance" }));
+        if (rows.length) box.append(el("p", { class: "hint" }, "Drawing the villain cards from the real decks? Tap each one revealed (in order), then Advance; tap none and the companion draws them."), ...rows);
       }
       if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
+      if (has("reveal") && e.deck && e.deck.length) {   // the table's own event deck: name the card revealed
+        box.append(el("p", { class: "hint" }, "Or, revealed from the real deck (" + e.deck_count + " left), tap the card:"),
+          el("div", { class: "faces", role: "group", "aria-label": "Event cards that can come up now" }, e.deck.map((c) =>
+            C.button("card", c.title + " (Level " + c.level + ")", () => C.act("reveal", { card: c.id }, null), { class: "face", "data-key": "reveal-" + c.id }))));
+      }
       if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
       const effects = effectForms(view);
       if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);

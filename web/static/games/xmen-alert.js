@@ -179,6 +179,23 @@
     });
   }
 
+  // The table's own deck (option physical_decks): the cards still in it, one button per printed
+  // card (copies alike are one button, with how many are left); a tap names the card drawn.
+  function drawForm(e) {
+    const faces = [];
+    const byTitle = {};
+    for (const c of e.deck) {
+      if (!byTitle[c.title]) { byTitle[c.title] = []; faces.push(c); }
+      byTitle[c.title].push(c.id);
+    }
+    return el("div", { class: "xm-draw" },
+      el("p", { class: "prompt" }, C.icon("card"), " " + e.prompt),
+      el("p", { class: "hint" }, "Tap the card you drew (or lay it in the card area and press Card). Still in the deck:"),
+      el("div", { class: "faces", role: "group", "aria-label": "Cards still in the deck" }, faces.map((c) => C.button("card",
+        c.title + (byTitle[c.title].length > 1 ? " ×" + byTitle[c.title].length : ""),
+        () => C.act("draw", { card: c.id }, null), { class: "face", "data-key": "draw-" + c.id }))));
+  }
+
   function goingFirst(s) {
     return s.going_first && s.phase === "first" ? el("p", {}, C.icon("die"), " Going first: " +
       (Object.entries(s.going_first.rolls).map(([p, n]) => p + " " + n).join(", ") || "no rolls yet") +
@@ -188,7 +205,7 @@
   C.register("xmen-alert", {
     icon: "battle",
     short: "X-Men Alert",
-    handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play"],
+    handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play", "draw"],
 
     face(f) { return FACE[f] ? { icon: FACE[f][0], word: FACE[f][1] } : null; },
 
@@ -241,6 +258,7 @@
       if (action.type === "deploy") return who + "deploy " + (d.heroes || []).map((h) => heroName(view, h)).join(", ") + " to Zone " + d.zone;
       if (/\.roll$/.test(action.type)) return who + action.type.replace(".roll", "") + " roll" + (d.hero ? " for " + heroName(view, d.hero) : "") + " (" + faces + ")";
       if (action.type === "turn.end") return who + "end the turn";
+      if (action.type === "draw") return "drew " + d.card;
       if (action.type === "card.play") return who + "play " + d.card + (d.target ? " on " + d.target : d.hero ? " on " + heroName(view, d.hero) : "");
       return null;
     },
@@ -248,6 +266,10 @@
     controls(view) {
       const e = view.expect;
       const box = el("div", { class: "xm-controls" });
+      if (e.phase === "draw") {
+        box.append(drawForm(e));
+        return box;
+      }
       if (e.must && e.must.length) box.append(el("p", { class: "warn" }, C.icon("warn"), " Still to do: " + e.must.join("; ")));
       (e.dice || []).forEach((entry, i) => box.append(el("div", { class: "xm-roll" }, el("h3", {}, C.icon("die"), rollWords(entry, view)),
         dicePicker(entry, "roll" + i))));
@@ -286,6 +308,9 @@
         el("fieldset", {}, el("legend", {}, "Rules"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "basic", checked: true }), " Basic game"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")),
+        el("fieldset", {}, el("legend", {}, "Decks the table draws itself (name each card drawn)"),
+          el("label", { class: "check" }, el("input", { type: "checkbox", name: "xm-physical", value: "alert" }), " X-Men Alert deck"),
+          el("label", { class: "check" }, el("input", { type: "checkbox", name: "xm-physical", value: "training_luck" }), " Training & Luck deck")),
         el("details", {}, el("summary", {}, C.icon("pencil"), " Type in a Power Stat card from the box"),
           el("p", { class: "hint" }, "Its printed values. A card with the name of one the companion knows replaces it; a new one joins the deck. Total Power must be Fighting Skill + Durability + Intelligence."),
           el("label", {}, "Name ", f.name = el("input", { name: "tc-name", size: 14 })),
@@ -299,6 +324,8 @@
           const out = { players: names.map((n) => n.value.trim()).filter(Boolean),
             advanced: box.querySelector('[name="xm-rules"]:checked').value === "advanced" };
           if (typed.length) out.typed_cards = typed.slice();
+          const physical = [...box.querySelectorAll('[name="xm-physical"]:checked')].map((x) => x.value);
+          if (physical.length) out.physical_decks = physical;
           return out;
         },
       };
