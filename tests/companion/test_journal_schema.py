@@ -13,7 +13,8 @@ from companion.journal import Journal
 from companion.journal_rows import ENTRY_ROWS
 from companion.journal_schema import SCHEMA_VERSION
 
-GOLDEN = Path(__file__).with_name("golden") / "invincible.journal.sqlite3"
+# a journal of schema 2 (the Incredibles one: the Invincible journals were re-recorded in schema 3)
+GOLDEN = Path(__file__).with_name("golden") / "incredibles.journal.sqlite3"
 # every query of companion/journal*.py on the entries table (grep "FROM entries")
 QUERIES = [ENTRY_ROWS + " WHERE seq >= ? AND seq < COALESCE("
            "(SELECT MIN(start_seq) FROM games WHERE id > ?), 1 << 62) ORDER BY seq",

@@ -254,6 +254,35 @@ def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, 
     assert ana.locator("#clock").is_hidden()                             # nothing pinned in training
 
 
+def test_technical_genius_gives_a_card_from_a_phone_by_a_worded_tap(server, pages):
+    """Technical Genius: 'he chooses one of the three and gives it to any hero (including
+    himself); that hero needs an open slot for it' — each answer a button in the table's words
+    (card, hero, slot), none typed; the card is then in that hero's slot on the board."""
+    server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": [{"hero": "robot", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 2, "hero_time": 10}})
+    _, view = server.act("advance")
+    ana = pages(server.url + "/play")
+    table = pages(server.url + "/table", 800, 480)
+    for page in (ana, table):
+        wait_rendered(page, view["seq"])
+    ana.locator('#controls [data-key="mine-robot"]').click()
+    ana.wait_for_selector('#controls [data-mine="robot"]', timeout=WAIT)
+    tap_mine(ana, table, "pull-robot-blue", "pull-robot-yellow", "pull-robot-orange",
+             "pull-robot-send")
+    tap_mine(ana, table, "play-robot-signature-blue")
+    tap_mine(ana, table, "play-robot-signature-yellow")
+    text = ana.inner_text("#controls .inv-resolving")
+    assert "Experimental Blaster to Atom Eve, Yellow slot" in text
+    assert ana.locator('#controls form[data-action]').count() == 0     # nothing typed
+    seq = tap(ana, table, "effect-0-experimental-blaster-atom-eve-yellow")
+    wait_rendered(ana, seq)
+    s = server.get("/api/state")[1]["state"]
+    eve = s["heroes"][1]
+    assert eve["powers"]["yellow"]["name"] == "Experimental Blaster"
+    assert [c["id"] for c in s["experimental"]] == ["experimental-jetbike", "experimental-optics"]
+
+
 def test_invincible_controls_are_big_enough_and_worded(server, pages):
     _, view = server.post("/api/session", {"game": "invincible", "seed": 2,
                                            "options": {"heroes": ["invincible", "atom-eve"]}})

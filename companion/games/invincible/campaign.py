@@ -32,8 +32,12 @@ def progress(d: InvincibleData, history: Any) -> dict[str, Any]:
             raise SetupError(f"{where} is episode {r.get('episode')} attempt {r.get('attempt')}, "
                              f"but the campaign was at episode {episode} attempt {attempt}")
         used = _ids(r.get("helpers_used", []), d.helpers, f"{where}.helpers_used")
+        # Heroic Assembly: 'In Campaign Mode, unused helpers gained this way carry forward to a
+        # future episode' (won or lost)
+        assembled = _ids(r.get("helpers_assembled", []), d.helpers, f"{where}.helpers_assembled")
         results.append({"episode": episode, "attempt": attempt, "won": r["won"],
                         "score": r.get("score")})
+        helpers.extend(h for h in assembled if h not in helpers)
         if r["won"]:
             # 'You keep any helper cards until you actually use them to win an episode'
             for h in used:
@@ -75,6 +79,7 @@ def record(s: InvincibleState, total: int | None) -> dict[str, Any]:
     return {"id": s.campaign.get("id"), "episode": s.episode, "attempt": s.campaign["attempt"],
             "won": s.result["status"] == "won", "score": total,
             "helpers_used": list(s.helpers_used), "helper_gained": s.helper_gained,
+            "helpers_assembled": [h for h in s.assembled if h in s.helpers],
             "challenges": list(s.challenges)}
 
 

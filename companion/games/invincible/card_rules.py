@@ -1,7 +1,9 @@
 """The Card Clarifications that shape a power's steps around its effects: Combo and Power Surge
 (counting the hero's other filled powers of the card's Type), the repeats of Flurry of Blows,
 Launch the Robots, Miracle Grow and Two Places at Once, Resilient Spirit's count of heroes healed
-and Power Conduit's limit on the damage its hero takes.
+and Power Conduit's limit on the damage its hero takes; Convenient Creation's effect chosen by the
+civilians safe as it fills, Telekimeanness's one option of several, and the steps another card
+brings (From the Lab, Relentless Barrage: ``via``).
 
 Which card has which (``repeat``, ``per``, ``combo``) is data (invincible_powers.toml, mostly
 assumed: the rulebook prints the rules, not the cards); resolve.py asks this module for a power's
@@ -12,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.invincible.state import HeroState, InvincibleState
+from companion.games.invincible.data import Power
+from companion.games.invincible.data_powers import PowerEffect
+from companion.games.invincible.state import HQ, HeroState, InvincibleState
 
 Step = dict[str, Any]
 REPEAT = "repeat"   # the step kind of Two Places at Once's 'you may repeat all of it once more'
@@ -36,20 +40,35 @@ def others_of_type(s: InvincibleState, h: HeroState, slot: str) -> int:
                if k != slot and p.filled and powers[p.power].type == kind)
 
 
-def steps(s: InvincibleState, h: HeroState, slot: str, boost: int) -> tuple[list[Step], list[Step]]:
-    """The steps of the power ``h`` has just filled in ``slot`` (``boost``: its strengthen tokens
-    and a red cube's +1 on each damage effect), and the steps a 'repeat all of it' adds."""
-    power = s.data.powers[h.powers[slot].power]
-    others = others_of_type(s, h, slot)
-    several = len(power.effects) > 1
+def at_fill(s: InvincibleState, h: HeroState, power: Power) -> tuple[PowerEffect, ...]:
+    """The effects ``power`` has as it fills. Convenient Creation: 'Check how many civilians are
+    safe in your zone at the moment you fill this power; you only get one of its three listed
+    effects' (an effect with ``safe = [low, high]`` applies only then; at Guardians HQ, which is
+    no zone, none are safe)."""
+    safe = s.zone(h.zone).safety if h.zone != HQ else 0
+    return tuple(e for e in power.effects if e.safe is None or e.safe[0] <= safe <= e.safe[1])
+
+
+def effect_steps(h: HeroState, power: Power, effects: tuple[PowerEffect, ...], boost: int,
+                 others: int = 0, **extra: Any) -> list[Step]:
+    """One step per effect (per attempt of a Rescue), the damage with ``boost`` added (strengthen
+    tokens, a red cube), ``others`` the hero's other filled powers of its Type (Combo, Power
+    Surge); ``extra`` goes in every step (``via``: the card that brought it, From the Lab or
+    Relentless Barrage, and its card's range)."""
+    several = len(effects) > 1
+    # Telekimeanness: a card of options (``one_of``): using one drops the others
+    group: dict[str, Any] = {"one_of": power.id} if power.one_of and several else {}
+    if power.ordered and "via" in extra:
+        # a card brought by another (From the Lab, Relentless Barrage) keeps its printed order
+        group["ordered"] = f"{extra['via']}:{power.id}"
     base: list[Step] = []
-    for e in power.effects:
+    for e in effects:
         amount = e.amount * {"rescued": h.rescued_civilians, "type": others}.get(e.per, 1)
         if e.combo and others:
             # Combo: 'a bonus if you've already filled a power of the matching Type this round ...
             # only once per power ... checked only at the moment the Combo power itself is used'
             amount += e.combo
-        if e.kind in ("damage", "explosive") and amount > 0:
+        if e.kind in ("damage", "explosive", "knock") and amount > 0:
             amount += boost
         # 'A Rescue power worth 2 or more lets you make a separate attempt for each point'
         for _ in range(e.amount if e.kind == "rescue" else 1):
@@ -59,7 +78,16 @@ def steps(s: InvincibleState, h: HeroState, slot: str, boost: int) -> tuple[list
                          "enemy": e.enemy,
                          # a hero's own damage is the card's cost, not an effect to skip
                          "skip": (e.optional or several) and e.kind != "hurt_self",
-                         "hint": e.hint})
+                         "hint": e.hint, **group, **extra})
+    return base
+
+
+def steps(s: InvincibleState, h: HeroState, slot: str, boost: int) -> tuple[list[Step], list[Step]]:
+    """The steps of the power ``h`` has just filled in ``slot`` (``boost``: its strengthen tokens
+    and a red cube's +1 on each damage effect), and the steps a 'repeat all of it' adds."""
+    power = s.data.powers[h.powers[slot].power]
+    others = others_of_type(s, h, slot)
+    base = effect_steps(h, power, at_fill(s, h, power), boost, others)
     if power.repeat == "type":
         # Flurry of Blows: 'Repeat this power's effect once for each of your other currently
         # filled powers of the matching Type ... except for the instruction to repeat'
@@ -71,9 +99,18 @@ def steps(s: InvincibleState, h: HeroState, slot: str, boost: int) -> tuple[list
     return base, []
 
 
-def open_now(step: Step, steps_left: list[Step]) -> bool:
-    """The repeat waits until 'everything else this power offers' is resolved."""
-    return step["kind"] != REPEAT or len(steps_left) == 1
+def open_now(steps_left: list[Step], i: int) -> bool:
+    """The repeat waits until 'everything else this power offers' is resolved; a step of an
+    ordered card brought by another waits for that card's earlier steps."""
+    if steps_left[i]["kind"] == REPEAT:
+        return len(steps_left) == 1
+    return not waits(steps_left, i)
+
+
+def waits(steps_left: list[Step], i: int) -> bool:
+    """Step ``i`` of an ordered card brought by another waits for that card's earlier steps."""
+    group = steps_left[i].get("ordered")
+    return group is not None and any(st.get("ordered") == group for st in steps_left[:i])
 
 
 def bound(s: InvincibleState, h: HeroState, r: dict[str, Any], step: Step) -> Step:

@@ -21,6 +21,8 @@ def discard_card(s: InvincibleState, card: str) -> None:
         s.punch_left += 1
     elif kind in ("super", "ultimate"):
         s.own_discards(kind).append(card)
+    elif kind == "experimental":
+        s.experimental = [*s.experimental, card]    # back beside Robot's board
 
 
 def clear_slot(s: InvincibleState, h: HeroState, slot: str) -> None:
@@ -36,6 +38,22 @@ def clear_slot(s: InvincibleState, h: HeroState, slot: str) -> None:
         h.dropped.extend(c for c in old.cubes if c is not None)
         discard_card(s, old.card)
         s.say(f"{h.name} discards {s.data.powers[old.power].name} from the {slot} slot.")
+
+
+def return_experimental(s: InvincibleState) -> None:
+    """Technical Genius: 'When a hero fills an Experimental power, they return it to the side of
+    Robot's hero board during the Training Phase' (at its start); its cubes wait in the dropped
+    area for the reset, as a discarded power's do."""
+    for h in list(s.heroes):
+        used = [slot for slot, p in h.powers.items()
+                if p.filled and s.data.powers[p.power].kind == "experimental"]
+        if used:
+            me = s.own_hero(h.id)
+            for slot in used:
+                p = me.powers.pop(slot)
+                me.dropped.extend(c for c in p.cubes if c is not None)
+                s.experimental = [*s.experimental, p.card]
+                s.say(f"{me.name} returns {s.data.powers[p.power].name} beside Robot's board.")
 
 
 def reset(s: InvincibleState, rng: random.Random) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, bosses, effects, gain_play
+from companion.games.invincible import (
+    board, bosses, card_powers, effects, experimental, gain_play,
+)
 from companion.games.invincible.data import COLOURS
 from companion.games.invincible.state import HQ, R_CLARIFY, HeroState, InvincibleState
 from companion.games.base import forbid
@@ -55,7 +57,7 @@ def _damage(s, h, step, ranged) -> list[Answer]:
             out.append({"target": "minion", "zone": z})
         if bosses.in_zone(s, z):
             out.append({"target": bosses.TARGET})
-    return out
+    return out + card_powers.drone_options(s, out)
 
 
 def _move_enemy(s, h, step, ranged) -> list[Answer]:
@@ -142,18 +144,24 @@ OPTIONS = {
     "text": lambda s, h, st, r: [{}],
     "repeat": lambda s, h, st, r: [{}],
     gain_play.PLACE: lambda s, h, st, r: gain_play.options(s, h, st),
+    **card_powers.OPTIONS, **experimental.OPTIONS,
 }
+APPLY = {**card_powers.APPLY, **experimental.APPLY}
 
 
 def options(s: InvincibleState, h: HeroState, step: Step, ranged: bool) -> list[Answer]:
     if step["kind"] in ("damage", "explosive") and step["amount"] <= 0:
         return []     # Turn the Tide with nobody rescued this round deals nothing
-    return OPTIONS[step["kind"]](s, h, step, ranged)
+    # a step another card brought (From the Lab, Relentless Barrage) has that card's range
+    return OPTIONS[step["kind"]](s, h, step, step.get("ranged", ranged))
 
 
 def matches(step: Step, answer: Answer, option: Answer, h: HeroState) -> bool:
     """``answer`` names ``option``: every field of the option, a missing one taken as the hero's
-    own (its own standee, its own zone); other fields are not this step's choices."""
+    own (its own standee, its own zone); other fields are not this step's choices, except the
+    drone: used only where named."""
+    if answer.get("drone") and not option.get("drone"):
+        return False
     for key, value in option.items():
         got = answer.get(key)
         if got is None and key == "target" and step["kind"] in ("move", "heal", "bubble",
@@ -170,9 +178,12 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
           name: str, rng: random.Random) -> None:
     """``answer`` applied to the fork ``s`` with the card's amount, by the rules of effects.py."""
     kind, amount = step["kind"], step["amount"]
-    reach = {"ranged": ranged, "helper": False}
+    reach = {"ranged": step.get("ranged", ranged), "helper": False}
     a = answer
-    if kind in ("damage", "explosive"):
+    if kind in APPLY:
+        APPLY[kind](s, h, step, a, rng)
+    elif kind in ("damage", "explosive"):
+        amount += card_powers.use_drone(s, h, a)
         effects.damage(s, h, {"amount": amount, "power": None, "explosive": kind == "explosive",
                               "target": a.get("target"), "zone": a.get("zone"), **reach}, rng)
     elif kind == "move" and a.get("target") is not None and not any(
@@ -212,6 +223,7 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
               "strike and power this Villain Phase and can't be damaged.")
     elif kind == "gain_helper":
         s.helpers = [*s.helpers, a["helper"]]
+        s.assembled = [*s.assembled, a["helper"]]   # 'In Campaign Mode ... carry forward'
         s.say(f"{h.name} adds {s.data.helpers[a['helper']].name} to the team's helpers.")
     elif kind == "immortal":
         immortal(s, h, name)

@@ -51,6 +51,7 @@ class Power:
     pull_rule: str = ""         # "return_black": Going to the Limit; "no_crash": Chain Lightning
     repeat: str = ""            # "type": once per other filled power of its Type; "once": may repeat
     ordered: bool = False       # its effects resolve in the printed order (Whirlwind Mode)
+    one_of: bool = False        # the table uses one of its effects, not several (Telekimeanness)
     # its numbers are assumed (its section is) and the owner has not confirmed the card
     assumed: bool = False
 
@@ -60,7 +61,7 @@ class Power:
 
     @property
     def damaging(self) -> bool:
-        return any(e.kind in ("damage", "explosive") for e in self.effects)
+        return any(e.kind in ("damage", "explosive", "knock") for e in self.effects)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -346,7 +347,7 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
         copies=p.get("copies", int, default_copies),
         pull_rule=p.one_of("pull_rule", {"", "return_black", "no_crash"}, ""),
         repeat=p.one_of("repeat", {"", "type", "once"}, ""),
-        ordered=p.get("ordered", bool, False),
+        ordered=p.get("ordered", bool, False), one_of=p.get("one_of", bool, False),
     )
 
 

@@ -25,6 +25,20 @@ KINDS = {
     "damage": 1, "explosive": 1, "move": 0, "move_enemy": 0, "rescue": 1, "rescue_crashed": 0,
     "thwart": 1, "heal": 1, "gain_cube": 0, "strengthen": 0, "confidence": 1, "bubble": 0,
     "clear_power": 0, "hurt_self": 1, "gain_helper": 0, "hurl": 0, "immortal": 0, "text": 0,
+    # card_powers.py and experimental.py: cards that add things to the table
+    "knock": 1, "drone": 1, "autosave": 0, "from_the_lab": 0, "discard_gain": 0, "relearn": 0,
+    "copy_power": 0, "give_experimental": 0,
+}
+#: words for the table of the kinds whose kind name says little
+HINTS = {
+    "knock": "knock: 1 damage to a minion and another enemy in your zone",
+    "drone": "place Robot's drone on an enemy",
+    "autosave": "Autosave: the next time a hero in your zone crashes, you may attempt a rescue",
+    "from_the_lab": "discard a power from your hand to use its effect",
+    "discard_gain": "discard a power from your hand to gain a cube of its colour",
+    "relearn": "discard a learned power and learn one from your hand",
+    "copy_power": "use one of your other filled powers again",
+    "give_experimental": "give an Experimental Technology card to any hero",
 }
 #: who a move or heal reaches: the hero using the power, or any hero in range
 TARGETS = ("self", "hero", "each")
@@ -44,12 +58,15 @@ class PowerEffect:
     combo: int = 0           # Combo: added when another power of the card's Type is filled
     play: bool = False       # gain_cube: the cube is played at once (or dropped)
     enemy: bool = False      # move: may move an enemy from the hero's zone instead
+    safe: tuple[int, int] | None = None   # applies only with this many civilians safe (low, high)
 
     @property
     def hint(self) -> str:
         """A few words for the table: 'damage 2', 'gain a blue cube', 'rescue 2'."""
         if self.kind == "text":
             return self.text
+        if self.kind in HINTS:
+            return HINTS[self.kind]
         if self.kind == "gain_cube":
             return (f"gain {'a cube of any colour' if self.colour == 'any' else 'a ' + self.colour + ' cube'}"
                     + (" for a hero" if self.target == "hero" else "")
@@ -92,5 +109,18 @@ def effects(p: Reader) -> tuple[PowerEffect, ...]:
         out.append(PowerEffect(kind, amount, colour, e.one_of("target", set(TARGETS), "self"),
                                e.get("optional", bool, False), text,
                                e.one_of("per", set(PER), ""), e.get("combo", int, 0),
-                               e.get("play", bool, False), e.get("enemy", bool, False)))
+                               e.get("play", bool, False), e.get("enemy", bool, False),
+                               _safe(e)))
     return tuple(out)
+
+
+def _safe(e: Reader) -> tuple[int, int] | None:
+    """``safe = [low, high]``: the effect applies only when the hero's zone has low to high
+    civilians in safety as the power fills (Convenient Creation's three effects)."""
+    if "safe" not in e.data:
+        return None
+    value = e.get("safe", list)
+    if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value) \
+            or not 0 <= value[0] <= value[1]:
+        raise e.fail("safe", "expected [low, high], whole numbers with 0 <= low <= high")
+    return value[0], value[1]

@@ -26,8 +26,8 @@ from companion.dice import DiceRequest
 from companion.errors import CompanionError, IllegalAction
 from companion.games.base import Game, unconfirmed_mode
 from companion.games.invincible import (
-    args, board, campaign, data, hero_time, moves_hero, moves_pull, moves_round, moves_training,
-    moves_villain, resolve, robot, sampler, setup, view,
+    args, board, campaign, card_powers, data, hero_time, moves_hero, moves_pull, moves_round,
+    moves_training, moves_villain, resolve, robot, sampler, setup, view,
 )
 from companion.games.invincible.invariants import invariants
 from companion.games.invincible.scoring import score
@@ -287,6 +287,7 @@ class Invincible(Game):
     def after_move(self, s: InvincibleState, play: Play) -> InvincibleState:
         if s.resolutions:
             resolve.settle_all(s, play.action.at if play.action.at is not None else 0.0)
+        card_powers.drop_stale_drone(s)
         board.check_end(s)
         if s.result is not None and s.phase != "over":
             board.finish(s, play.rng, play.action.at if play.action.at is not None else 0.0)

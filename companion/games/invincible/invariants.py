@@ -4,7 +4,7 @@ The conformance test checks it after every action of thousands of random games."
 
 from __future__ import annotations
 
-from companion.games.invincible import board, bosses
+from companion.games.invincible import board, bosses, experimental
 from companion.games.invincible.data import CUBES
 from companion.games.invincible.state import HQ, InvincibleState
 
@@ -13,7 +13,8 @@ CUBE_SET = frozenset(CUBES)
 
 def invariants(s: InvincibleState) -> list[str]:
     """What is wrong with a state (empty when it is a legal one)."""
-    return [*_zones(s), *_villains(s), *_heroes(s), *_table(s), *bosses.problems(s)]
+    return [*_zones(s), *_villains(s), *_heroes(s), *_table(s), *bosses.problems(s),
+            *experimental.wrong(s)]
 
 
 def _zones(s: InvincibleState) -> list[str]:
@@ -56,7 +57,8 @@ def _heroes(s: InvincibleState) -> list[str]:
     reset = s.phase in ("advance", "villain")
     zones_hq = (*d.zones, HQ)
     for h in s.heroes:
-        if not 0 <= h.damage < h.max_health:
+        # an immortal hero's damage stops at the maximum (board.hurt_hero)
+        if not 0 <= h.damage < h.max_health + h.immortal:
             bad.append(f"{h.name} has {h.damage} damage but is not KOed")
         if min(h.bag.values()) < 0 or not h.bag.keys() <= CUBE_SET:
             bad.append(f"{h.name}'s bag is impossible")

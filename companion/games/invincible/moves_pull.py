@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from companion.games.base import forbid
-from companion.games.invincible import board, moves_training, resolve
+from companion.games.invincible import board, card_powers, moves_training, resolve
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
     R_CLARIFY, R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState,
@@ -165,6 +165,7 @@ def _crash_check(s: InvincibleState, h: HeroState, pulled: list[str]) -> None:
         h.crashed, h.can_pull = True, False
         s.say(f"{h.name} pulls a {_ordinal(black_count(h))} black cube and crashes! A teammate "
               "can rescue them before the Hero Phase ends.")
+        card_powers.autosave_trigger(s, h)
 
 
 def _pull(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:

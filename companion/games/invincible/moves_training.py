@@ -33,6 +33,7 @@ def left(d: InvincibleData, h: HeroState) -> int:
 
 def start(s: InvincibleState) -> None:
     s.phase = "training"
+    cards.return_experimental(s)
     for h in s.own_heroes():
         h.confidence_spent, h.cube_gained, h.done, h.ultimates_wanted = 0, False, False, 0
     s.say("Training Phase: spend confidence to learn powers, gain a cube, then done.")

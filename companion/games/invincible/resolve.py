@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from companion.errors import BadAction
 from companion.games.base import forbid
-from companion.games.invincible import board, card_rules, choices, gain_play, moves_pull
+from companion.games.invincible import (
+    board, card_powers, card_rules, choices, gain_play, moves_pull,
+)
 from companion.games.invincible.needs import Need, TableMove, hero_named
 from companion.games.invincible.state import (
     R_CLARIFY, R_HERO, R_POWERS, HeroState, InvincibleState,
@@ -33,14 +35,15 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     # Fire Up: 'any power filled using a red cube gets +1 to its damage, exactly as if a
     # strengthen token were applied'
     boost = played.strength + (1 if red else 0)
+    # Convenient Creation: only the effect the civilians safe now allow is named
+    hints = [e.hint for e in card_rules.at_fill(s, h, power)]
     steps, again = card_rules.steps(s, h, slot, boost)
     s.resolutions = {**s.resolutions, h.id: {
         "hero": h.id, "slot": slot, "power": power.id, "name": power.name,
-        "effects": power.hints, "ranged": power.ranged, "ordered": power.ordered,
+        "effects": hints, "ranged": power.ranged, "ordered": power.ordered,
         "strength": boost, "confidence": power.confidence, "steps": steps, "again": again,
         "healed": 0}}
-    s.say(f"{h.name} fills {power.name}"
-          + (f": {'; '.join(power.hints)}." if power.hints else "."))
+    s.say(f"{h.name} fills {power.name}" + (f": {'; '.join(hints)}." if hints else "."))
     if red:
         # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
         board.hurt_hero(s, h.id, red, f"{power.name}'s red cube(s)")
@@ -52,7 +55,7 @@ def open_steps(s: InvincibleState, hero: str) -> list[int]:
     r = s.resolutions[hero]
     h = s.hero(hero)
     indices = range(min(1, len(r["steps"]))) if r["ordered"] else range(len(r["steps"]))
-    return [i for i in indices if card_rules.open_now(r["steps"][i], r["steps"])
+    return [i for i in indices if card_rules.open_now(r["steps"], i)
             and choices.options(s, h, r["steps"][i], r["ranged"])]
 
 
@@ -167,7 +170,8 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
                         + "; ".join(st["hint"] for st in r["steps"]) + ")")
     if i not in open_now:
         st = r["steps"][i]
-        why = ("its effects resolve in the printed order" if r["ordered"] else
+        why = ("its effects resolve in the printed order"
+               if r["ordered"] or card_rules.waits(r["steps"], i) else
                "nothing in range can take it now")
         raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)
     return s.hero(r["hero"]), i
@@ -183,11 +187,16 @@ def _effect(state: InvincibleState, play: Play) -> InvincibleState:
     s = state.fork()
     if not any(choices.matches(step, answer, o, h) for o in allowed):
         # the rule's own words where effects.py has them, else the choices the card leaves
-        choices.apply(s, h, step, answer, r["ranged"], r["name"], play.rng)
+        try:
+            if step["kind"] not in choices.APPLY:
+                choices.apply(s, h, step, answer, r["ranged"], r["name"], play.rng)
+        except KeyError:
+            pass    # a field the card needs is missing: the choices it leaves say which
         raise forbid(f"{r['name']}: '{step['hint']}' is open to: "
                      + "; ".join(_words(o) for o in allowed), R_POWERS)
     option = next(o for o in allowed if choices.matches(step, answer, o, h))
     _take(s, h.id, i)
+    card_powers.chosen(s, h.id, step)
     _apply(s, h, step, {**option, "face": answer.get("face")}, play.rng)
     settle(s, h.id, _now(play))
     return s

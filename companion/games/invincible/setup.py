@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.games.base import check_option_names
-from companion.games.invincible import campaign as campaign_mod
+from companion.games.invincible import campaign as campaign_mod, experimental
 from companion.games.invincible.data import BASIC_SLOTS, COLOURS, DIFFICULTIES, InvincibleData
 from companion.games.invincible.state import HeroState, InvincibleState, Played, ZoneState
 from companion.timers import Timer
@@ -47,6 +47,7 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
                           "helpers": list(progress["helpers"]), "total_before": progress["total"],
                           "results": progress["results"]}
     _deal(d, state, full)
+    state.experimental = experimental.set_aside(d, state.heroes)
     seconds = _hero_time(d, options.get("hero_time"))
     if seconds is not None:
         state.hero_time = seconds

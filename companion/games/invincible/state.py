@@ -186,6 +186,11 @@ class InvincibleState:
     timer: Timer | None = None
     result: dict[str, Any] | None = None
     helper_gained: str | None = None
+    # card_powers.py, experimental.py (each replaced, never changed in place)
+    drone: str | None = None       # Robot's drone: on a villain id or "minion:<zone>"; None: on its power
+    autosave: list[str] = field(default_factory=list)       # heroes whose Autosave waits for a crash
+    experimental: list[str] = field(default_factory=list)   # set aside beside Robot's board
+    assembled: list[str] = field(default_factory=list)      # helpers gained by Heroic Assembly
     log: list[str] = field(default_factory=list)
     data: InvincibleData = data_field()
     #: what this fork has made its own so far (see the module's docstring); not part of the game

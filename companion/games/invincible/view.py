@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.dice import Dice, DiceRequest
-from companion.games.invincible import board, bosses, choices, resolve
+from companion.games.invincible import board, bosses, card_powers, choices, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.data import CUBES
@@ -249,6 +249,8 @@ def to_json(s: InvincibleState) -> dict[str, Any]:
         "resolving": _resolving(s, s.resolving) if s.resolutions else None,
         "resolutions": [_resolving(s, r) for r in s.resolutions.values()],
         "pending": s.pending, "bubble": s.bubble, "boss": bosses.json_of(s),
+        "drone": card_powers.drone_on(s), "autosave": list(s.autosave),
+        "experimental": [{"id": c, "name": d.powers[c].name} for c in s.experimental],
         "hero_time": None if s.hero_time is None else {
             "name": "hero_time", "seconds": s.hero_time,
             "expired": bool(s.timer and s.timer.expired)},

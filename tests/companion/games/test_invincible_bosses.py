@@ -124,6 +124,38 @@ def test_telekimeanness_moves_the_boss_as_an_enemy(engine, table):
     assert s.boss.zone == "left"
 
 
+def test_telekimeanness_knock_takes_the_boss_as_the_other_enemy(engine, table):
+    """Telekimeanness: '"Knock" ... you simply choose a minion and another enemy in your zone and
+    deal 1 damage to each.' and ENEMY: the boss is such an enemy."""
+    t = _with_boss(table, 4)
+    assert t.state.zone("center").minions == 2                       # Machine Head's arrival
+    t.give("invincible", "flex1", "telekimeanness")
+    t.fill("invincible", "flex1")
+    assert {"target": "boss"} in _options(engine, t.state, 1)
+    s = t.act("effect", hero="invincible", step=1, target="boss")
+    assert s.zone("center").minions == 1 and s.boss.damage == 1 and s.resolving is None
+
+
+def test_robots_drone_goes_on_the_boss_and_leaves_it_when_it_is_defeated(engine, table):
+    """Coordinated Assault: 'It stays there whenever it isn't placed on an enemy. The drone only
+    comes off when a hero uses it to boost their damage' and ENEMY (the boss is an enemy)."""
+    t = _with_boss(table, 4, heroes=("robot", "invincible"))
+    t.state.hero("robot").zone = "center"
+    t.fill("robot", "starter")
+    assert {"target": "boss"} in _options(engine, t.state, 1)
+    t.act("effect", hero="robot", step=0, target="minion", zone="center")
+    s = t.act("effect", hero="robot", step=0, target="boss")
+    assert s.drone == "boss"
+    t.fill("invincible", "attack")
+    assert {"target": "boss", "drone": True} in _options(engine, t.state)
+    s = t.act("effect", hero="invincible", target="boss", drone=True)
+    assert s.boss.damage == 3 and s.drone is None                     # 2 + the drone's 1
+    t.state.drone = "boss"
+    t.state.boss = replace(t.state.boss, damage=t.state.boss.health - 1)
+    s = t.fill("robot", "attack", target="boss")
+    assert s.boss.defeated and s.drone is None
+
+
 def test_machine_head_acts_after_the_event_card_and_its_damage_hits_every_hero_there(engine,
                                                                                      table):
     """'Whenever an enemy deals damage, it hits every hero standing in its zone. If no hero is

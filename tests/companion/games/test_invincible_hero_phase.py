@@ -258,9 +258,9 @@ def test_range_own_zone_ranged_adjacent_and_nothing_from_hq(hero_phase):
     t.state.hero("atom-eve").zone = "hq"
     t.give("atom-eve", "flex1", "coordinated-assault")
     t.act("decline", hero="invincible")
-    s = t.fill("atom-eve", "flex1")
-    assert s.resolving["steps"][0]["hint"] == "damage 1"
-    assert t.engine.to_json(s)["resolving"]["steps"][0]["options"] == []   # from HQ: nothing
+    s = t.fill("atom-eve", "flex1")         # from HQ neither its damage nor its drone reaches
+    assert s.resolving is None and s.zone("left").villains[0].damage == 1
+    assert any("nothing in range for damage 1" in line for line in s.log[-3:])
 
 
 def test_move_adjacent_or_hq_outer_zones_not_adjacent(hero_phase):

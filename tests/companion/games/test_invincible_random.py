@@ -119,6 +119,54 @@ def test_random_games_of_episodes_4_and_7_meet_their_boss_and_end_legally(engine
     assert seen[7] >= {"entered", "damaged", "targeted", "moved", "boss events"}
 
 
+# the cards that add things to the table, on every hero's board (ultimates beneath a Super Power
+# sharing a colour, as learned): random games then fill them round after round
+TABLE_CARDS = {"yellow": "flurry-of-blows", "under:yellow": "relentless-barrage",
+               "purple": "clean-slate", "under:purple": "wildcard-energy",
+               "blue": "launch-the-robots", "under:blue": "new-and-improved",
+               "orange": "autosave", "flex1": "telekimeanness", "flex2": "from-the-lab"}
+TABLE_KINDS = {"drone", "give_experimental", "knock", "autosave", "autosave_rescue",
+               "from_the_lab", "discard_gain", "relearn", "copy_power"}
+
+
+def test_random_play_applies_the_cards_that_add_things_to_the_table(engine):
+    """Random games with Robot (drone, Technical Genius) and these cards learned answer every one
+    of their effects, the drone is used to boost damage, and every game ends legally, the
+    invariants holding after every action."""
+    from companion.games.invincible.state import Played
+    seen, drone_used, statuses = set(), 0, set()
+    for seed in range(160):
+        if TABLE_KINDS <= seen and drone_used:
+            break
+        rng = random.Random(seed)
+        options = engine.sample_options(rng)
+        if not options.get("solo"):
+            options["heroes"] = ["robot", *(h for h in options["heroes"] if h != "robot")][
+                :len(options["heroes"])]
+        options["episode"] = 2 + seed % 6
+        # From the Lab, Wildcard Energy and New and Improved find Ultimates in the hands
+        options["stack"] = {"ultimate": ["relentless-barrage", "new-and-improved",
+                                         "wildcard-energy"]}
+        state = engine.setup(options, rng_for(seed, "setup"))
+        for h in state.heroes:
+            for slot, pid in TABLE_CARDS.items():
+                h.powers[slot] = Played(f"{pid}#{h.id}", pid,
+                                        [None] * len(engine.data.powers[pid].symbols))
+        step = 0
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            if action.type == "effect":
+                r = state.resolutions[action.data["hero"]]
+                seen.add(r["steps"][action.data["step"]]["kind"])
+                drone_used += bool(action.data.get("drone"))
+            state = engine.apply(state, action, rng_for(seed, step))
+            step += 1
+            assert engine.invariants(state) == [], (seed, step, action)
+        statuses.add(engine.outcome(state)["status"])
+    assert TABLE_KINDS <= seen, TABLE_KINDS - seen
+    assert drone_used and statuses <= {"won", "lost"}
+
+
 def test_random_play_reaches_the_power_play_rules_and_ends_legally(engine):
     """The random player meets each power-play rule (a gained cube placed and dropped, Two Places
     at Once's repeat, an enemy moved by a move effect, a pull with Chain Lightning in play, a

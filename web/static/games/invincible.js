@@ -165,6 +165,8 @@
     const villain = (id) => id === "boss" && s.boss ? s.boss.name : (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
     const hero = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
     const parts = [];
+    const card = (id) => ((comps().powers || []).find((p) => p.id === id.split("#")[0]) || { name: C.human(id) }).name;
+    if (kind === "give_experimental") return card(o.card) + " to " + hero(o.target) + ", " + C.human(o.into) + " slot";
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
     else if (o.target && kind === "move" && o.target !== r.hero) parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
@@ -177,8 +179,12 @@
     if (o.helper) parts.push(((comps().helpers || []).find((c) => c.id === o.helper) || { name: o.helper }).name);
     if (o.slot) {
       const me = s.heroes.find((h) => h.id === r.hero);
-      parts.push(me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot));
+      parts.push((kind === "relearn" ? "discard " : "") + (me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot)));
     }
+    // a card from the hand or an Experimental Technology card, the slot it goes in, the drone
+    if (o.card) parts.push((kind === "relearn" ? "learn " : "") + card(o.card));
+    if (o.into) parts.push("into the " + C.human(o.into) + " slot");
+    if (o.drone) parts.push("using Robot's drone");
     return parts.join(" ") || "apply";
   }
 
@@ -199,7 +205,7 @@
         for (const o of st.options) {
           const data = Object.assign({ hero: r.hero, step: st.index }, o);
           const key = "effect-" + st.index + "-" + Object.values(o).join("-");
-          if (o.crashed && st.kind === "rescue") {
+          if (o.crashed && (st.kind === "rescue" || st.kind === "autosave_rescue")) {
             buttons.append(el("span", { class: "label" }, "Rescue " + optionWords(o, s, st.kind, r) + ": the rescue die shows "),
               faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
