@@ -497,6 +497,8 @@ def test_kid_mode_says_the_next_step_aloud_with_the_pis_own_voice(served, screen
 def test_devices_are_a_page_in_a_persons_words_and_the_simulator_a_compact_panel(served, screens):
     start_two(served)
     phone = screens.phone
+    # the buttons row comes with the hardware's status, which under load can follow the panel
+    phone.wait_for_selector('#simulator [data-key="press-undo"]')
     throw = phone.locator('#simulator [data-key="sim-throw"]').bounding_box()
     undo = phone.locator('#simulator [data-key="press-undo"]').bounding_box()
     top = phone.locator("#simulator").bounding_box()

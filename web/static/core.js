@@ -63,7 +63,7 @@
   };
   C.faceTag = (game, face, die) => { const f = C.face(game, face, die); return C.tag(f.icon, f.word); };
 
-  // -- the API ------------------------------------------------------------------------------------
+  // -- the API --
 
   C.api = async function (method, url, body) {
     const opts = { method, headers: { "X-Companion": "1", "X-Companion-Page": C.pageId }, credentials: "same-origin" };
@@ -133,7 +133,7 @@
     return res;
   };
 
-  // -- the state ----------------------------------------------------------------------------------
+  // -- the state --
 
   C.listeners = [];
   C.onView = (fn) => C.listeners.push(fn);
@@ -172,7 +172,7 @@
     return C.info[name];
   };
 
-  // -- joining ------------------------------------------------------------------------------------
+  // -- joining --
 
   C.loadAccess = async function () {
     const url = new URL(location.href);
@@ -293,7 +293,7 @@
     } catch (err) { console.warn("sound failed", err); }
   };
 
-  // -- speech: in kid mode the next step is said aloud, by the Pi (espeak-ng, offline) ------------
+  // -- speech: in kid mode the next step is said aloud, by the Pi (espeak-ng, offline) --
 
   C.speech = { said: 0, last: null, failed: null };
   C.say = function (text) {

@@ -54,7 +54,7 @@
     connect();
   }
 
-  // -- refusals: why something did nothing, from whichever channel --------------------------------
+  // -- refusals: why something did nothing, from whichever channel --
 
   const CHANNEL = { dashboard: ["phone", "A phone"], button: ["press", "A table button"], token: ["tag", "A token"],
     camera: ["camera", "The camera"], serial: ["devices", "The table controller"] };
@@ -102,7 +102,7 @@
   });
   document.addEventListener("companion:joined", () => { renderedSeq = null; start(); });
 
-  // -- the next step: the largest thing on the table --------------------------------------------
+  // -- the next step: the largest thing on the table --
 
   function banner(view) {
     const box = C.$("banner");
@@ -204,7 +204,7 @@
     document.body.dataset.rendered = view.seq;
   }
 
-  // -- the join code: a corner chip on the table, full screen on demand ----------------------------
+  // -- the join code: a corner chip on the table, full screen on demand --
 
   function joinChip() {
     const chip = C.$("join-chip");

@@ -7,7 +7,7 @@
   const P = (C.panels = {});
   const table = C.page === "table";
 
-  // -- timers -------------------------------------------------------------------------------------
+  // -- timers --
 
   const seen = {};  // timer name -> {expired, warned}: what this page last showed, for sounds
 
@@ -104,7 +104,7 @@
   };
   setInterval(P.tick, 250);
 
-  // -- "done" toggles (Invincible's hero phase, any game whose expect offers "done") -----------------
+  // -- "done" toggles (Invincible's hero phase, any game whose expect offers "done") --
 
   // Who may say "done": expect.players / expect.heroes (names, or objects with their own
   // "actions" or "done"), else the state's players; shown by the names the board uses.
@@ -163,7 +163,7 @@
     return row.childElementCount ? el("div", {}, el("h3", {}, "Done with this phase?"), row) : null;
   };
 
-  // -- the last roll: one truth, whatever channel entered it (view.last_roll) -----------------------
+  // -- the last roll: one truth, whatever channel entered it (view.last_roll) --
 
   // The faces die i of a camera read may show: the read is the first dice request's roll
   // (companion/dice.py), its kinds of die in turn (the first one, then "also").
@@ -273,7 +273,7 @@
       detail || "");  // a game's detail may be none (its roll already moved on)
   };
 
-  // -- decks, reminders, log, undo ----------------------------------------------------------------
+  // -- decks, reminders, log, undo --
 
   P.decks = function (view) {
     const box = C.$("decks");
@@ -341,7 +341,7 @@
     btn.replaceChildren(C.icon("undo"), el("span", { class: "word" }, "Undo: " + C.describe(view, undo.action)));
   };
 
-  // -- the end: a screen the table will notice ----------------------------------------------------
+  // -- the end: a screen the table will notice --
 
   P.result = function (view) {
     const out = view.outcome || {};
@@ -354,7 +354,7 @@
     el("p", { class: "result-why" }, String(out.reason || "").replace(/^./, (c) => c.toUpperCase()), score ? el("span", { class: "result-score" }, " · " + score) : null)];
   };
 
-  // -- speech: kid mode says the next step aloud ---------------------------------------------------
+  // -- speech: kid mode says the next step aloud --
 
   P.speak = function (view) {
     const out = view.outcome || {};

@@ -8,6 +8,8 @@
   const el = C.el;
   const COLOURS = ["black", "yellow", "blue", "orange", "purple", "red"];
   const comps = () => (C.info.invincible || {}).components || {};
+  // the name of the item with this id in a list, or a stand-in for one the list lacks
+  const nameIn = (list, id, none = id) => ((list || []).find((x) => x.id === id) || { name: none }).name;
   const stat = (label, value, attrs) => el("div", Object.assign({ class: "stat" }, attrs || {}), el("span", { class: "label" }, label), " ", el("b", {}, value));
   const cube = (c) => el("span", { class: "cube c-" + c }, C.icon("cube"), c);
   const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
@@ -162,10 +164,10 @@
 
   // What an answer names, in the table's words.
   function optionWords(o, s, kind, r) {
-    const villain = (id) => id === "boss" && s.boss ? s.boss.name : (villainsInPlay(s).find((v) => v.id === id) || { name: C.human(id) }).name;
-    const hero = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
+    const villain = (id) => id === "boss" && s.boss ? s.boss.name : nameIn(villainsInPlay(s), id, C.human(id));
+    const hero = (id) => nameIn(s.heroes, id);
     const parts = [];
-    const card = (id) => ((comps().powers || []).find((p) => p.id === id.split("#")[0]) || { name: C.human(id) }).name;
+    const card = (id) => nameIn(comps().powers, id.split("#")[0], C.human(id));
     if (kind === "give_experimental") return card(o.card) + " to " + hero(o.target) + ", " + C.human(o.into) + " slot";
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
@@ -174,9 +176,9 @@
     if (o.to) parts.push("to " + zoneName(o.to));
     if (o.crashed) parts.push("crashed " + hero(o.crashed));
     if (o.villain) parts.push(villain(o.villain));
-    if (o.ability) parts.push(((s.abilities || []).find((a) => a.id === o.ability) || { name: o.ability }).name);
+    if (o.ability) parts.push(nameIn(s.abilities, o.ability));
     if (o.colour) parts.push(o.colour + " cube");
-    if (o.helper) parts.push(((comps().helpers || []).find((c) => c.id === o.helper) || { name: o.helper }).name);
+    if (o.helper) parts.push(nameIn(comps().helpers, o.helper));
     if (o.slot) {
       const me = s.heroes.find((h) => h.id === r.hero);
       parts.push((kind === "relearn" ? "discard " : "") + (me && me.powers[o.slot] ? me.powers[o.slot].name : C.human(o.slot)));
