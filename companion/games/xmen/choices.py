@@ -98,6 +98,31 @@ def deployments(s: XMenState) -> dict[int, list[str]]:
     return out
 
 
+def deploy_problem(s: XMenState, z: int, heroes: list[str],
+                   leader: str | None) -> IllegalAction | None:
+    """Why the current team's ``heroes`` may not deploy to zone ``z`` now (None: they may), what
+    only an assumed card forbids let through (battle.heroes_problem lenient)."""
+    team, kind = s.current, s.zones[z].kind
+    return ((stage_problem(s, team, kind) if kind is not None else None) or open_problem(s, z)
+            or battle.deploy_problem(s, team, z, heroes, leader, lenient=True))
+
+
+def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
+    """(zone, character) deployments only an assumed Durability forbids: accepted with a
+    reminder, not listed in deployments."""
+    team = s.current
+    return [(z, h) for h in battle.unchecked_wounded(s, team, [x.id for x in team.heroes])
+            for z in zones_to_enter(s, team)
+            if deploy_problem(s, z, [h], h if s.zones[z].side(team.player) is None else None)
+            is None]
+
+
+def deploy_open(s: XMenState) -> bool:
+    """Whether deploy is open: someone may deploy (can_deploy), or only an assumed Durability
+    keeps a character at Headquarters (unchecked_deployments)."""
+    return can_deploy(s) or bool(unchecked_deployments(s))
+
+
 def can_deploy(s: XMenState) -> bool:
     """Whether deployments(s) has any zone (without listing them all)."""
     team = s.current

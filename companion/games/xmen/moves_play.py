@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import Play
 from companion.games.xmen import battle, cards, choices, dice, recovery, track, turn
-from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_LUCK, R_NEW, R_PLAYING,
+from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_JOIN, R_LUCK, R_NEW, R_PLAYING,
                                         R_RECRUIT, Side, XMenState)
 
 
@@ -38,23 +38,27 @@ def deploy(state: XMenState, play: Play) -> XMenState:
     heroes = [hero_id(state, play, "heroes", h) for h in names]
     leader = hero_id(state, play, "leader") if args["leader"] is not None else None
     kind = state.zones[z].kind
-    problem = ((choices.stage_problem(state, team, kind) if kind is not None else None)
-               or choices.open_problem(state, z)
-               or battle.deploy_problem(state, team, z, heroes, leader, lenient=True))
+    problem = choices.deploy_problem(state, z, heroes, leader)
     if problem is not None:
         raise problem
-    unchecked = battle.unchecked_joiners(state, team, z, heroes)
+    joiners = battle.unchecked_joiners(state, team, z, heroes)
+    wounded = battle.unchecked_wounded(state, team, heroes)
     s = state.fork()
     if kind == "recruit":
         s.stage = "recruit"
     battle.deploy(s, z, heroes, leader)
-    if unchecked:
-        names = ", ".join(state.data.characters[h].name for h in unchecked)
-        why = (f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
-               f"characters with flight may, and {names}'s Power Stat card is assumed, not "
-               "confirmed (confirm it on the Your box page)")
-        s.log.append(f"Reminder: {why}.")
-        s.unchecked.append(why[0].upper() + why[1:] + ".")
+    cards = state.data.characters
+    for h in wounded:
+        name = cards[h].name
+        s.remind(f"{name} deployed to Battle Zone {z + 1} unchecked: a character with as many "
+                 f"hits as its Durability ({team.hero(h).hits} of {cards[h].durability}) recovers "
+                 f"first, and {name}'s Power Stat card is assumed, not confirmed (confirm it on "
+                 "the Your box page)", R_FIGHT)
+    if joiners:
+        names = ", ".join(cards[h].name for h in joiners)
+        s.remind(f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
+                 f"characters with flight may, and {names}'s Power Stat card is assumed, not "
+                 "confirmed (confirm it on the Your box page)", R_JOIN)
     return s
 
 
