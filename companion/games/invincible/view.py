@@ -191,6 +191,8 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
                 out.append({"text": f"{h.name} has learned {over} confidence past the "
                                     "companion's count: those costs are assumed, not printed, "
                                     "and were not checked.", "rule": R_LEARN})
+            out.extend({"text": why, "rule": R_LEARN}
+                       for why in training.placement_reminders(d, h))
         out.append({"text": "Confidence left unspent is lost at the end of the phase; one cube "
                             "per hero per phase.", "rule": R_LEARN})
         out.append({"text": "Refill to five cards: at most one from the Ultimate deck.",
