@@ -176,16 +176,24 @@ def recoveries(s: XMenState) -> list[dict[str, Any]]:
             for h in s.current.heroes if h.where == HQ and not h.acted and h.hits > 0]
 
 
-def end_problem(s: XMenState) -> IllegalAction | None:
+def unchecked_serious(s: XMenState) -> list[str]:
+    """The seriously wounded yet to roll whose Durability is only assumed: the turn may end
+    without their roll, with a reminder (end_problem lenient)."""
+    return [h for h in s.pending_recovery() if not s.trusted(h)]
+
+
+def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
     """Why the turn may not end yet (None: it may): everyone in a Battle Zone has fought, and
-    every seriously wounded character has rolled to recover."""
+    every seriously wounded character has rolled to recover (``lenient``: but those only an
+    assumed Durability calls seriously wounded, unchecked_serious)."""
     d = s.data
     left = s.unfought(s.current)
     if left:
         z, h = left[0]
         return IllegalAction(f"{d.characters[h].name} is in Battle Zone {z + 1} and must "
                              "continue to battle before the turn ends", R_FIGHT)
-    pending = s.pending_recovery()
+    pending = [h for h in s.pending_recovery()
+               if not (lenient and h in unchecked_serious(s))]
     if pending:
         return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
                              "roll to recover this turn", R_SERIOUS)
@@ -193,7 +201,7 @@ def end_problem(s: XMenState) -> IllegalAction | None:
 
 
 def can_end(s: XMenState) -> bool:
-    return end_problem(s) is None
+    return end_problem(s, lenient=True) is None
 
 
 def must(s: XMenState) -> list[str]:

@@ -12,7 +12,7 @@ from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import Play
 from companion.games.xmen import battle, cards, choices, dice, recovery, track, turn
 from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_JOIN, R_LUCK, R_NEW, R_PLAYING,
-                                        R_RECRUIT, Side, XMenState)
+                                        R_RECRUIT, R_SERIOUS, Side, XMenState)
 
 
 def hero_id(state: XMenState, play: Play, key: str, value: str | None = None) -> str:
@@ -205,9 +205,15 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
 def turn_end(state: XMenState, play: Play) -> XMenState:
     """Turn in captured Evil Mutants, move on the Experience Track (Step 5), pass play (Step 6)."""
     d, team = state.data, state.current
-    problem = choices.end_problem(state)
+    problem = choices.end_problem(state, lenient=True)
     if problem is not None:
         raise problem
+    skipped = [d.characters[h] for h in choices.unchecked_serious(state)]
+    why = (f"{team.player}'s turn ended without the recovery roll of "
+           + ", ".join(f"{c.name} ({team.hero(c.id).hits} hits, Durability {c.durability})"
+                       for c in skipped)
+           + ": a seriously wounded character must roll to recover, and the Durability is "
+           "assumed, not confirmed (confirm the card on the Your box page)") if skipped else None
     s = state.fork()
     if team.captured:
         # "your team must turn in all the captured Evil Mutant Cards"
@@ -220,10 +226,14 @@ def turn_end(state: XMenState, play: Play) -> XMenState:
         n = dice.capped(d, track.bonus_dice(s, team)) if s.advanced else 0
         if n:
             s.phase, s.bonus = "bonus", {"experience": experience, "dice": n}
+            if why:
+                s.remind(why, R_SERIOUS)
             return s
         track.move(s, s.turn, experience, play.rng)
     if s.phase != "draw":        # the table draws its Training & Luck card first (moves_draw.py)
         turn.finish_turn(s, play.rng)
+    if why:     # after the turn passes: reminded through the next turn
+        s.remind(why, R_SERIOUS)
     return s
 
 

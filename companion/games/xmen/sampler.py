@@ -119,7 +119,7 @@ def card_play(s: XMenState, rng: random.Random) -> Action | None:
 
 
 def turn_end(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
-    return {} if choices.end_problem(s) is None else None
+    return {} if choices.can_end(s) else None
 
 
 def draw(s: XMenState, rng: random.Random) -> dict[str, Any] | None:

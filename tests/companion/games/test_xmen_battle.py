@@ -99,10 +99,8 @@ def test_a_deployment_only_an_assumed_durability_forbids_is_accepted_with_a_remi
     move to a Battle Zone Deployment Area." With 3 hits, by default he deploys and the players
     are reminded it was not checked; with ``unconfirmed = "refuse"``, or once the owner confirms
     his card on the Your box page, it is refused."""
-    from companion import box_items
-    from companion.games import Catalog
     from companion.games.xmen.state import R_FIGHT, invariants
-    from xmen_helpers import Table
+    from xmen_helpers import confirmed_table
 
     def wounded(t):
         t.hero("Ana", "havok").hits = 3
@@ -126,16 +124,9 @@ def test_a_deployment_only_an_assumed_durability_forbids_is_accepted_with_a_remi
         wounded(basic(game, stat_cards={"Ana": ["havok"], "Ben": ["archangel"]},
                       unconfirmed="refuse"))
 
-    catalog = Catalog(tmp_path / "components")           # the owner confirms Havok's card
-    engine = catalog("xmen-alert")
-    engine.boxed.store.save(box_items.edit(engine, "characters/havok", None))
-    catalog.reload("xmen-alert")
-    engine = catalog("xmen-alert")
-    options = {"players": ["Ana", "Ben"], "first_player": "Ana", "alert_deck": BASIC_DECK,
-               "stat_cards": {"Ana": ["havok"], "Ben": ["archangel"]}}
-    import random
-
-    confirmed = Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
+    confirmed = confirmed_table(tmp_path, "havok", {         # the owner confirms Havok's card
+        "players": ["Ana", "Ben"], "first_player": "Ana", "alert_deck": BASIC_DECK,
+        "stat_cards": {"Ana": ["havok"], "Ben": ["archangel"]}})
     with pytest.raises(IllegalAction, match="fewer than a Durability"):
         wounded(confirmed)
 
@@ -361,10 +352,8 @@ def test_a_join_only_an_assumed_card_forbids_is_accepted_with_a_reminder(game, t
     print the other 15 stat cards": whether he flies is assumed): by default the join is accepted
     and the players reminded it was not checked; with ``unconfirmed = "refuse"``, or once the
     owner confirms his card on the Your box page, it is refused."""
-    from companion import box_items
-    from companion.games import Catalog
     from companion.games.xmen.state import R_JOIN
-    from xmen_helpers import Table
+    from xmen_helpers import confirmed_table
 
     def joined(t):
         t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
@@ -391,17 +380,10 @@ def test_a_join_only_an_assumed_card_forbids_is_accepted_with_a_reminder(game, t
     with pytest.raises(Exception, match='unconfirmed: "remind"'):
         adv(game, ["wolverine", "havok"], unconfirmed="sometimes")
 
-    catalog = Catalog(tmp_path / "components")           # the owner confirms Havok's card
-    engine = catalog("xmen-alert")
-    engine.boxed.store.save(box_items.edit(engine, "characters/havok", None))
-    catalog.reload("xmen-alert")
-    engine = catalog("xmen-alert")
-    options = {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
-               "alert_deck": BASIC_DECK, "stat_cards": {"Ana": ["wolverine", "havok"],
-                                                        "Ben": ["cable", "colossus"]}}
-    import random
-
-    confirmed = Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
+    confirmed = confirmed_table(tmp_path, "havok", {         # the owner confirms Havok's card
+        "players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+        "alert_deck": BASIC_DECK, "stat_cards": {"Ana": ["wolverine", "havok"],
+                                                 "Ben": ["cable", "colossus"]}})
     with pytest.raises(IllegalAction, match="only characters with flight"):
         joined(confirmed)
 
