@@ -65,7 +65,8 @@ def _table(i: Ids) -> dict[str, Args]:
         "reveal": Args({"card": _opt(NAME), "boss_card": _opt(NAME)}),
         "choose": Args({"zone": _opt(i.zone), "villain": _opt(i.villain)}),
         "roll": Args({"face": _opt(i.rescue_face)}),
-        "use_helper": Args({"helper": Arg(i.helper), "cancel": _opt(ListOf(NAME, 0, 10))}),
+        "use_helper": Args({"helper": Arg(i.helper), "cancel": _opt(ListOf(NAME, 0, 10)),
+                            "hero": _opt(i.hero)}),
         "episode_bonus": Args({"met": _opt(Flag(), default=True)}),
     }
 

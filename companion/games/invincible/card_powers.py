@@ -20,7 +20,13 @@ Answer = dict[str, Any]
 R_AUTOSAVE = R_CLARIFY
 
 
-def _zones(s: InvincibleState, h: HeroState, ranged: bool) -> list[str]:
+def zones_in_reach(s: InvincibleState, h: HeroState, ranged: bool | str) -> list[str]:
+    """'it can only affect your own zone'; Ranged 'lets a power reach into an adjacent zone';
+    'While at Guardians HQ, you can't target anything in any zone'; a helper card's effects
+    (``ranged``: ANYWHERE) 'aren't restricted to a hero's current zone — they can affect any
+    zone'."""
+    if ranged == effects.ANYWHERE:
+        return list(s.data.zones)
     if h.zone == HQ:
         return []
     return [z for z in s.data.zones if board.in_range(s.data, h.zone, z, ranged)]
@@ -108,7 +114,7 @@ def use_drone(s: InvincibleState, h: HeroState, answer: Answer) -> int:
 
 def _drone(s, h, step, ranged) -> list[Answer]:
     out: list[Answer] = []
-    for z in _zones(s, h, ranged):
+    for z in zones_in_reach(s, h, ranged):
         zone = s.zone(z)
         out += [{"target": v.id} for v in zone.villains if v is not None]
         if zone.minions:

@@ -26,12 +26,7 @@ Answer = dict[str, Any]
 AUTO = ("confidence", "hurt_self", "immortal")
 
 
-def zones_in_reach(s: InvincibleState, h: HeroState, ranged: bool) -> list[str]:
-    """'it can only affect your own zone'; Ranged 'lets a power reach into an adjacent zone';
-    'While at Guardians HQ, you can't target anything in any zone'."""
-    if h.zone == HQ:
-        return []
-    return [z for z in s.data.zones if board.in_range(s.data, h.zone, z, ranged)]
+zones_in_reach = card_powers.zones_in_reach
 
 
 def _heroes_in_reach(s: InvincibleState, h: HeroState, ranged: bool) -> list[HeroState]:
@@ -178,7 +173,8 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
           name: str, rng: random.Random) -> None:
     """``answer`` applied to the fork ``s`` with the card's amount, by the rules of effects.py."""
     kind, amount = step["kind"], step["amount"]
-    reach = {"ranged": step.get("ranged", ranged), "helper": False}
+    ranged = step.get("ranged", ranged)
+    reach = {"ranged": bool(ranged), "helper": ranged == effects.ANYWHERE}
     a = answer
     if kind in APPLY:
         APPLY[kind](s, h, step, a, rng)
@@ -197,7 +193,7 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
         auto = kind == "rescue_crashed"
         effects.rescue(s, h, {"zone": a.get("zone"), "crashed": a.get("crashed"),
                               "face": a.get("face"), "auto": auto,
-                              "ranged": ranged, "helper": auto}, rng)
+                              "ranged": bool(ranged), "helper": auto or reach["helper"]}, rng)
     elif kind == "thwart":
         effects.thwart(s, h, {"villain": a.get("villain"), "ability": a.get("ability"), **reach},
                        rng)

@@ -78,6 +78,11 @@ class Hero:
     max_health: int
 
 
+#: effect kinds that act on the power card carrying them (Immortality sets itself aside, Copy
+#: uses another filled power again): a helper card is no power on a hero's board
+HELPER_REFUSED = ("immortal", "copy_power")
+
+
 @dataclass(frozen=True)
 class Card:
     id: str
@@ -85,6 +90,10 @@ class Card:
     text: str
     arrive_endanger: int = 0    # challenge: extra civilians endangered on every arrival
     cancel_abilities: int = 0   # helper: villain powers/strikes it cancels after a reveal
+    #: helper: its effects, in a power's schema (data_powers.py), applied as steps when it is used
+    effects: tuple[PowerEffect, ...] = ()
+    ordered: bool = False       # helper: its effects resolve in the printed order
+    one_of: bool = False        # helper: the table uses one of its effects, not several
 
 
 @dataclass(frozen=True)
@@ -351,12 +360,24 @@ def _power(p: Reader, default_kind: str, default_copies: int) -> Power:
     )
 
 
+def _helper_effects(c: Reader) -> tuple[tuple[PowerEffect, ...], bool, bool]:
+    """A helper's ``effects`` (an owner's transcription of the card: the rulebook prints none),
+    checked as a power's are, with ``ordered`` and ``one_of`` as on a power."""
+    found = effects(c)
+    for e, table in zip(found, c.tables("effects") if found else ()):
+        if e.kind in HELPER_REFUSED:
+            raise table.fail("kind", f"{e.kind!r} works on the power card that carries it; a "
+                             "helper card has none")
+    return found, c.get("ordered", bool, False), c.get("one_of", bool, False)
+
+
 def _cards(r: Reader, key: str, note) -> dict[str, Card]:
     cards: dict[str, Card] = {}
     for c in r.tables(key):
         card = Card(c.get("id", str), c.get("name", str), c.get("text", str, ""),
                     count(c, "arrive_endanger") if "arrive_endanger" in c.data else 0,
-                    count(c, "cancel_abilities") if "cancel_abilities" in c.data else 0)
+                    count(c, "cancel_abilities") if "cancel_abilities" in c.data else 0,
+                    *(_helper_effects(c) if key == "helpers" else ()))
         if card.id in cards:
             raise c.fail("id", f"{card.id!r} appears twice")
         cards[card.id] = card

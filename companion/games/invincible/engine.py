@@ -122,8 +122,9 @@ def _team_moves(a: dict) -> list[Move]:
     return [
         Move("use_helper", PHASES, moves_round.use_helper, a["use_helper"], TABLE,
              lambda st: bool(moves_round.usable_helpers(st)), R_CHALLENGE, sample=s.use_helper,
-             doc="Spend a helper card (data.helper; data.cancel for Cecil's Contingency); apply "
-                 "its effect with the effect actions."),
+             doc="Spend a helper card (data.helper; data.cancel for Cecil's Contingency; "
+                 "data.hero: the hero a helper's effects come through, in the Hero Phase); its "
+                 "effects then resolve as steps, answered with effect."),
         Move("episode_bonus", PHASES, moves_round.episode_bonus, a["episode_bonus"], TABLE,
              sample=s.episode_bonus,
              doc="The episode's bonus scoring condition is met (data.met: true/false)."),

@@ -6,10 +6,12 @@ bonus, and the win condition the players declare.
 from __future__ import annotations
 
 from companion.games.base import forbid
-from companion.games.invincible import villains
+from companion.games.invincible import resolve, villains
 from companion.games.invincible.data_episodes import parse_icon
-from companion.games.invincible.needs import Need, TableMove
-from companion.games.invincible.state import R_CHALLENGE, R_CLARIFY, R_PLACE, R_WINLOSE, InvincibleState
+from companion.games.invincible.needs import Need, TableMove, hero_named
+from companion.games.invincible.state import (
+    R_CHALLENGE, R_CLARIFY, R_PLACE, R_POWERS, R_WINLOSE, InvincibleState,
+)
 from companion.games.move_table import Play
 
 
@@ -73,10 +75,12 @@ DECLARE_WIN = TableMove(_declare, Need(
 
 # -- helper cards ----------------------------------------------------------------------------------
 
-def helper_refusal(s: InvincibleState, helper: str):
+def helper_refusal(s: InvincibleState, helper: str, hero: str | None = None):
     """Why the team cannot spend ``helper`` now (None: it can). 'Helper cards grant the team a
     one-time special power to use whenever they need it'; one that cancels villain abilities
-    (Cecil's Contingency) is spent right after an event card is revealed."""
+    (Cecil's Contingency) is spent right after an event card is revealed; one with effects
+    'can be used any time a power could be activated': in the Hero Phase, by a hero (``hero``:
+    the one the table names, else any) who could fill a power now."""
     if helper not in s.helpers:
         return forbid(f"the team holds no unused helper {helper!r} (held: "
                       f"{', '.join(s.helpers) or 'none'})", R_CHALLENGE)
@@ -85,7 +89,24 @@ def helper_refusal(s: InvincibleState, helper: str):
     if card.cancel_abilities and not (p is not None and p["kind"] == "contingency"
                                       and p["helper"] == helper):
         return forbid(f"{card.name} is spent right after an event card is revealed", R_CLARIFY)
+    if card.effects:
+        if s.phase != "hero":
+            return forbid(f"{card.name}: 'unless a helper specifies otherwise, it can be used any "
+                          "time a power could be activated': in the Hero Phase", R_CHALLENGE)
+        who = helper_heroes(s)
+        if hero is not None and hero not in who or not who:
+            return forbid(f"{card.name}: no power could be activated now by "
+                          f"{s.hero(hero).name if hero else 'any hero'} (done, crashed, or a "
+                          "power still resolving: 'each power must fully resolve before the next "
+                          "begins')", R_POWERS)
     return None
+
+
+def helper_heroes(s: InvincibleState) -> list[str]:
+    """The heroes who could activate a power now, so through whom a helper's effects may come
+    (the hero a 'self' effect moves or heals; the effects reach any zone)."""
+    return [h.id for h in s.heroes if h.id not in s.resolutions and not h.done
+            and not (h.crashed and not h.rescued)]
 
 
 def usable_helpers(s: InvincibleState) -> list[str]:
@@ -93,14 +114,23 @@ def usable_helpers(s: InvincibleState) -> list[str]:
 
 
 def use_helper(state: InvincibleState, play: Play) -> InvincibleState:
-    """Spend a helper card (data.helper); its effect is applied with the effect actions, except
-    a cancelling one's (data.cancel: the ``villain:ability`` labels to cancel)."""
+    """Spend a helper card (data.helper). A cancelling one cancels data.cancel (the
+    ``villain:ability`` labels); one with effects opens them as steps the table answers with
+    ``effect`` (data.hero: the hero they come through, default the first who could activate a
+    power), reaching any zone; a placeholder without effects is only spent."""
     helper = play.args["helper"]
-    refusal = helper_refusal(state, helper)
+    hero = hero_named(state, play.args["hero"], play.player, "use_helper", required=False) \
+        if state.data.helpers[helper].effects else None
+    refusal = helper_refusal(state, helper, hero.id if hero else None)
     if refusal:
         raise refusal
     card = state.data.helpers[helper]
     s = state.fork()
+    if card.effects:
+        s.helpers.remove(helper)
+        s.helpers_used.append(helper)
+        resolve.open_helper(s, s.hero(hero.id if hero else helper_heroes(s)[0]), card, _now(play))
+        return s
     if card.cancel_abilities:
         villains.cancel(s, play.args["cancel"])
     s.helpers.remove(helper)

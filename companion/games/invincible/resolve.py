@@ -16,7 +16,7 @@ from __future__ import annotations
 from companion.errors import BadAction
 from companion.games.base import forbid
 from companion.games.invincible import (
-    board, card_powers, card_rules, choices, gain_play, moves_pull,
+    board, card_powers, card_rules, choices, effects, gain_play, moves_pull,
 )
 from companion.games.invincible.needs import Need, TableMove, hero_named
 from companion.games.invincible.state import (
@@ -47,6 +47,20 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     if red:
         # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
         board.hurt_hero(s, h.id, red, f"{power.name}'s red cube(s)")
+    settle(s, h.id, now)
+
+
+def open_helper(s: InvincibleState, h: HeroState, card, now: float) -> None:
+    """The team has spent ``card``, a helper with effects, through ``h``: its effects become
+    steps as a power's do, but 'helper cards aren't restricted to a hero's current zone — they can
+    affect any zone' (``ranged``: ANYWHERE)."""
+    steps = card_rules.effect_steps(h, card, card.effects, 0)
+    hints = [e.hint for e in card.effects]
+    s.resolutions = {**s.resolutions, h.id: {
+        "hero": h.id, "slot": None, "power": f"helper:{card.id}", "name": card.name,
+        "effects": hints, "ranged": effects.ANYWHERE, "ordered": card.ordered, "strength": 0,
+        "confidence": 0, "steps": steps, "again": [], "healed": 0}}
+    s.say(f"The team uses {card.name} through {h.name}: {'; '.join(hints)}.")
     settle(s, h.id, now)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from companion.actions import Action
-from companion.games.invincible import board, choices, moves_pull, resolve
+from companion.games.invincible import board, choices, moves_pull, moves_round, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.sampler import crash_faces
@@ -75,6 +75,11 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
     if not active:  # only crashed heroes left, who may still drop or stop
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
+    # an owner's helper with effects: 'the team decides together when and how to use one'
+    helpers = [x for x in moves_round.usable_helpers(s) if s.data.helpers[x].effects]
+    if helpers and rng.random() < 0.1:
+        return Action("use_helper", data={"helper": rng.choice(helpers),
+                                          "hero": rng.choice(moves_round.helper_heroes(s))})
     h = rng.choice(active)
     if h.last_pull and moves_pull.DEFIANCE.open_for(s, h) and rng.random() < 0.1:
         return Action("defiance", data={"hero": h.id})

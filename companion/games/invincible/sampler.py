@@ -76,6 +76,8 @@ def use_helper(s: InvincibleState, rng: random.Random) -> Data | None:
     if not usable:
         return None
     helper = rng.choice(usable)
+    if s.data.helpers[helper].effects:
+        return {"helper": helper, "hero": rng.choice(moves_round.helper_heroes(s))}
     if not s.data.helpers[helper].cancel_abilities:
         return {"helper": helper}
     p = s.pending
