@@ -39,9 +39,6 @@ from companion.games.move_table import ANY, TABLE, Move, MoveTable, Play
 from companion.schema import NO_ARGS
 from companion.timers import TIMER_ACTIONS, Timer
 
-#: the table's phase while the companion waits on the players' answer, by the question's kind
-QUESTIONS = {"zone": "choose", "discard": "choose", "move": "choose", "random_zone": "roll",
-             "manual": "manual", "contingency": "contingency"}
 PHASES = ("advance", "hero", "hero_end", "crash", "training", "villain", "choose", "roll",
           "manual", "contingency")
 #: the Hero Phase moves each hero makes for themselves: expect lists them hero by hero
@@ -236,7 +233,7 @@ class Invincible(Game):
         return s.result is not None
 
     def phase_of(self, s: InvincibleState) -> str:
-        return QUESTIONS[s.pending["kind"]] if s.pending is not None else s.phase
+        return view.table_phase(s)
 
     def players_of(self, s: InvincibleState) -> tuple[str, ...]:
         """A hero is named by its id or name, or by its player's name."""

@@ -56,16 +56,78 @@ def _learned_slots(d: InvincibleData) -> tuple[str, ...]:
     return tuple(n for n in d.slot_names() if n not in ("starter", "signature"))
 
 
-def _slot_refusal(d: InvincibleData, slot: str, power_id_: str):
+def _slot_refusal(d: InvincibleData, slot: str, power_id_: str, lenient: bool = False):
+    """Why the power may not go in ``slot`` (None: it may); ``lenient``: a colour only assumed
+    data forbids is let through (unchecked_colour)."""
     power = d.powers[power_id_]
     if slot in d.colored_slots:
-        if power.colours and slot not in power.colours:
+        if wrong_colour(d, slot, power) and not (lenient and unchecked_colour(d, slot, power)):
             return forbid(f"the {slot} slot holds a {slot} power; {power.name} is "
                           f"{'/'.join(power.colours)} (use a flex slot)", R_LEARN)
     elif not slot.startswith("flex") or slot not in d.slot_names():
         return forbid(f"{slot!r} is not a slot for learned powers: use "
                       + ", ".join(n for n in _learned_slots(d)), R_LEARN)
     return None
+
+
+def wrong_colour(d: InvincibleData, slot: str, power) -> bool:
+    """'slot it into the color-matched space beneath your hero board': ``power`` is not of the
+    colour of the coloured ``slot``."""
+    return slot in d.colored_slots and bool(power.colours) and slot not in power.colours
+
+
+def unchecked_colour(d: InvincibleData, slot: str, power) -> bool:
+    """Of the wrong colour for ``slot``, but only by an assumed card (its colours are not
+    printed and the owner has not confirmed it): accepted with a reminder."""
+    return wrong_colour(d, slot, power) and power.assumed and not d.strict
+
+
+def unshared(ultimate, sup) -> bool:
+    """'it must be placed beneath a Super Power that shares at least one cube color with it'."""
+    return not set(ultimate.colours) & set(sup.colours)
+
+
+def unchecked_shared(d: InvincibleData, ultimate, sup) -> bool:
+    """No colour shared, but only by assumed cards (either one's colours are assumed): accepted
+    with a reminder."""
+    return unshared(ultimate, sup) and (ultimate.assumed or sup.assumed) and not d.strict
+
+
+def colour_reminder(d: InvincibleData, slot: str, power) -> str | None:
+    """What the table is reminded of where ``power`` sits in ``slot`` against its assumed
+    colours (None: nothing), for the log and the Training Phase's reminders."""
+    if unchecked_colour(d, slot, power):
+        return (f"{power.name} is {'/'.join(power.colours)} in the {slot} slot: its colours are "
+                "assumed, not printed, so the slot's colour was not checked (confirm the card "
+                "on the Your box page)")
+    return None
+
+
+def ultimate_reminder(d: InvincibleData, ultimate, sup) -> str | None:
+    """The reminder where ``ultimate`` sits beneath ``sup`` sharing no colour (None: they
+    share one, or nothing was let through)."""
+    if unchecked_shared(d, ultimate, sup):
+        return (f"{ultimate.name} shares no cube colour with {sup.name} above it: their colours "
+                "are assumed, not printed, so this was not checked (confirm the cards on the "
+                "Your box page)")
+    return None
+
+
+def slot_reminder(d: InvincibleData, h: HeroState, slot: str) -> str | None:
+    """The reminder for the power ``h`` holds in ``slot`` where only an assumed colour let it
+    through (None: nothing)."""
+    power = d.powers[h.powers[slot].power]
+    if not slot.startswith("under:"):
+        return colour_reminder(d, slot, power)
+    above = h.powers.get(slot[6:])
+    return above and ultimate_reminder(d, power, d.powers[above.power])
+
+
+def placement_reminders(d: InvincibleData, h: HeroState) -> list[str]:
+    """Every power ``h`` holds where only an assumed colour was let through (the Training
+    Phase's reminders)."""
+    return [f"{h.name}: {why[0].upper() + why[1:]}." for slot in h.powers
+            if (why := slot_reminder(d, h, slot))]
 
 
 def unchecked_cost(d: InvincibleData, h: HeroState, power) -> bool:
@@ -87,22 +149,24 @@ def _placed(s: InvincibleState, h: HeroState, card: str, slot: str, lenient: boo
         return forbid(f"{power.name} costs {power.cost} confidence; {h.name} has {left(d, h)} "
                       "left", R_LEARN)
     if power.kind != "ultimate":
-        return _slot_refusal(d, slot, power.id) or slot
+        return _slot_refusal(d, slot, power.id, lenient) or slot
     above = slot[6:] if slot.startswith("under:") else slot
     sup = h.powers.get(above)
     if sup is None or d.powers[sup.power].kind != "super":
         return forbid(f"an Ultimate Power is placed beneath one of your Super Powers (not your "
                       f"starter or signature power); {above!r} holds none", R_LEARN)
-    if not set(power.colours) & set(d.powers[sup.power].colours):
+    sup_power = d.powers[sup.power]
+    if unshared(power, sup_power) and not (lenient and unchecked_shared(d, power, sup_power)):
         return forbid(f"{power.name} must share a cube colour with the Super Power above it",
                       R_LEARN)
     return f"under:{above}"
 
 
-def learnable(s: InvincibleState, h: HeroState) -> list[tuple[str, str]]:
-    """The (card, slot) pairs ``h`` could learn now."""
+def learnable(s: InvincibleState, h: HeroState, lenient: bool = False) -> list[tuple[str, str]]:
+    """The (card, slot) pairs ``h`` could learn now; ``lenient``: with those only assumed data
+    forbids (accepted with a reminder; the table is offered only the others)."""
     return [(card, slot) for card in dict.fromkeys(s.hand_of(h)) for slot in _learned_slots(s.data)
-            if isinstance(_placed(s, h, card, slot), str)]
+            if isinstance(_placed(s, h, card, slot, lenient), str)]
 
 
 def _cube_colour(s: InvincibleState, card: str, colour: str | None):
@@ -132,12 +196,13 @@ def punch_slots(s: InvincibleState) -> list[str]:
     return [slot for slot in _learned_slots(s.data) if _slot_refusal(s.data, slot, PUNCH) is None]
 
 
-def _swap_refusal(d: InvincibleData, h: HeroState, a: str, b: str):
+def _swap_refusal(d: InvincibleData, h: HeroState, a: str, b: str, lenient: bool = False):
     for slot in (a, b):
         if slot not in _learned_slots(d):
             return forbid(f"{slot!r} is not a slot for learned powers", R_LEARN)
     pa, pb = h.powers.get(a), h.powers.get(b)
-    return (pa and _slot_refusal(d, b, pa.power)) or (pb and _slot_refusal(d, a, pb.power)) or None
+    return ((pa and _slot_refusal(d, b, pa.power, lenient))
+            or (pb and _slot_refusal(d, a, pb.power, lenient)) or None)
 
 
 def arrangements(s: InvincibleState, h: HeroState) -> list[tuple[str, str]]:
@@ -172,10 +237,13 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     h.powers[slot] = Played(card, power.id, [None] * len(power.symbols))
     h.confidence_spent += power.cost
     s.say(f"{h.name} learns {power.name} ({power.cost} confidence) into the {slot} slot.")
+    why = slot_reminder(s.data, h, slot)
+    if why:
+        s.say(f"Reminder: {why}.")
     return s
 
 
-LEARN = HeroMove(_learn, TRAINING, choice=lambda s, h: bool(learnable(s, h)))
+LEARN = HeroMove(_learn, TRAINING, choice=lambda s, h: bool(learnable(s, h, lenient=True)))
 
 
 def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
@@ -254,7 +322,7 @@ def _arrange(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleS
     """'you can freely rearrange your powers between slots (as long as the color restrictions on
     your first four slots are respected)'."""
     a, b = play.args["slots"]
-    refusal = _swap_refusal(state.data, hero, a, b)
+    refusal = _swap_refusal(state.data, hero, a, b, lenient=True)
     if refusal:
         raise refusal
     s = state.fork()
@@ -266,6 +334,8 @@ def _arrange(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleS
         if py is not None:
             h.powers[x] = py
     s.say(f"{h.name} swaps the powers of the {a} and {b} slots.")
+    for why in filter(None, (slot_reminder(s.data, h, x) for x in (a, b) if x in h.powers)):
+        s.say(f"Reminder: {why}.")
     return s
 
 

@@ -148,8 +148,9 @@ def _finish(s, h, rng) -> Data:
 
 
 TRAINING = {
-    "learn": _for_hero(training.LEARN, lambda s, h, rng: _pair(training.learnable(s, h),
-                                                               ("card", "slot"), rng)),
+    # what only assumed data forbids is played where nothing else is (accepted, reminded)
+    "learn": _for_hero(training.LEARN, lambda s, h, rng: _pair(
+        training.learnable(s, h) or training.learnable(s, h, lenient=True), ("card", "slot"), rng)),
     "punch": _for_hero(training.PUNCH_MOVE, lambda s, h, rng: {
         "discard": rng.choice(s.hand_of(h)), "slot": rng.choice(training.punch_slots(s))}),
     "train_cube": _for_hero(training.TRAIN_CUBE, lambda s, h, rng: _pair(

@@ -86,11 +86,23 @@ def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
     return [_dice_rescue(d)]
 
 
+#: the table's phase while the companion waits on the players' answer, by the question's kind
+QUESTIONS = {"zone": "choose", "discard": "choose", "move": "choose", "random_zone": "roll",
+             "manual": "manual", "contingency": "contingency"}
+
+
+def table_phase(s: InvincibleState) -> str:
+    """The phase the moves and the table's buttons go by: a question's own while one waits (the
+    rescue die's roll, a choice, an effect applied by hand), else the round's."""
+    return QUESTIONS[s.pending["kind"]] if s.pending is not None else s.phase
+
+
 def expect(s: InvincibleState, actions: list[str],
            hero_actions: dict[str, list[str]]) -> dict[str, Any]:
     """``actions``: the moves open now; ``hero_actions``: each hero's own moves among them (the
     Hero Phase's pull, play, drop, defiance and done)."""
-    base = {"phase": s.phase, "round": s.round, "space": s.space + 1, "dice": []}
+    # the table's phase: a button's meaning follows the question waiting, not the round under it
+    base = {"phase": table_phase(s), "round": s.round, "space": s.space + 1, "dice": []}
     if s.result is not None:
         return {**base, "actions": [], "prompt": f"The game is over: {s.result['reason']}."}
     if s.pending is not None:
@@ -191,6 +203,8 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
                 out.append({"text": f"{h.name} has learned {over} confidence past the "
                                     "companion's count: those costs are assumed, not printed, "
                                     "and were not checked.", "rule": R_LEARN})
+            out.extend({"text": why, "rule": R_LEARN}
+                       for why in training.placement_reminders(d, h))
         out.append({"text": "Confidence left unspent is lost at the end of the phase; one cube "
                             "per hero per phase.", "rule": R_LEARN})
         out.append({"text": "Refill to five cards: at most one from the Ultimate deck.",

@@ -45,11 +45,12 @@ def deploy_problem(s: XMenState, team: Team, z: int, heroes: list[str],
     return zone_problem(s, team, z) or heroes_problem(s, team, z, heroes, leader, lenient=lenient)
 
 
-def trusted(s: XMenState, hero_id: str) -> bool:
-    """A rule may refuse on this character's Power Stat card: it is printed, or the owner
-    confirmed it (the Your box page), or the players asked for strict checks (option
-    ``unconfirmed = "refuse"``)."""
-    return not s.data.characters[hero_id].assumption or s.options.get("unconfirmed") == "refuse"
+def unchecked_wounded(s: XMenState, team: Team, heroes: list[str]) -> list[str]:
+    """Of ``heroes`` deploying, those at Headquarters whose hits reach a Durability that is only
+    assumed: the deployment is accepted, with a reminder, not refused (deploy_problem lenient)."""
+    data = s.data
+    return [h for h in heroes if (x := team.hero(h)) is not None and x.where == HQ
+            and not x.acted and x.hits >= data.characters[h].durability and not s.trusted(h)]
 
 
 def unchecked_joiners(s: XMenState, team: Team, z: int, heroes: list[str]) -> list[str]:
@@ -58,15 +59,18 @@ def unchecked_joiners(s: XMenState, team: Team, z: int, heroes: list[str]) -> li
     side = s.zones[z].side(team.player)
     if side is None or not side.started:
         return []
-    return [h for h in heroes if not can_fly(s.data, s, h) and not trusted(s, h)]
+    return [h for h in heroes if not can_fly(s.data, s, h) and not s.trusted(h)]
 
 
 def heroes_problem(s: XMenState, team: Team, z: int, heroes: list[str], leader: str | None,
                    free: list[str] | None = None, lenient: bool = False) -> IllegalAction | None:
     """deploy_problem, for a zone that takes deployments (``free``: deployable(data, team));
-    ``lenient``: what only an assumed card forbids is let through (unchecked_joiners)."""
+    ``lenient``: what only an assumed card forbids is let through (unchecked_joiners,
+    unchecked_wounded)."""
     data = s.data
     free = deployable(data, team) if free is None else free
+    if lenient:
+        free = free + unchecked_wounded(s, team, heroes)
     for hid in heroes:
         if hid not in free:
             return _not_free(data, team, hid)
@@ -83,7 +87,7 @@ def heroes_problem(s: XMenState, team: Team, z: int, heroes: list[str], leader: 
                              "captured or he is forced back to Headquarters", R_NEW)
     walkers = [h for h in heroes if not can_fly(data, s, h)] if side.started else []
     if lenient:
-        walkers = [h for h in walkers if trusted(s, h)]
+        walkers = [h for h in walkers if s.trusted(h)]
     if walkers:
         return IllegalAction(f"{', '.join(data.characters[h].name for h in walkers)} cannot join "
                              f"the battle in progress in Battle Zone {z + 1}: only characters "

@@ -98,6 +98,31 @@ def deployments(s: XMenState) -> dict[int, list[str]]:
     return out
 
 
+def deploy_problem(s: XMenState, z: int, heroes: list[str],
+                   leader: str | None) -> IllegalAction | None:
+    """Why the current team's ``heroes`` may not deploy to zone ``z`` now (None: they may), what
+    only an assumed card forbids let through (battle.heroes_problem lenient)."""
+    team, kind = s.current, s.zones[z].kind
+    return ((stage_problem(s, team, kind) if kind is not None else None) or open_problem(s, z)
+            or battle.deploy_problem(s, team, z, heroes, leader, lenient=True))
+
+
+def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
+    """(zone, character) deployments only an assumed Durability forbids: accepted with a
+    reminder, not listed in deployments."""
+    team = s.current
+    return [(z, h) for h in battle.unchecked_wounded(s, team, [x.id for x in team.heroes])
+            for z in zones_to_enter(s, team)
+            if deploy_problem(s, z, [h], h if s.zones[z].side(team.player) is None else None)
+            is None]
+
+
+def deploy_open(s: XMenState) -> bool:
+    """Whether deploy is open: someone may deploy (can_deploy), or only an assumed Durability
+    keeps a character at Headquarters (unchecked_deployments)."""
+    return can_deploy(s) or bool(unchecked_deployments(s))
+
+
 def can_deploy(s: XMenState) -> bool:
     """Whether deployments(s) has any zone (without listing them all)."""
     team = s.current
@@ -151,16 +176,24 @@ def recoveries(s: XMenState) -> list[dict[str, Any]]:
             for h in s.current.heroes if h.where == HQ and not h.acted and h.hits > 0]
 
 
-def end_problem(s: XMenState) -> IllegalAction | None:
+def unchecked_serious(s: XMenState) -> list[str]:
+    """The seriously wounded yet to roll whose Durability is only assumed: the turn may end
+    without their roll, with a reminder (end_problem lenient)."""
+    return [h for h in s.pending_recovery() if not s.trusted(h)]
+
+
+def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
     """Why the turn may not end yet (None: it may): everyone in a Battle Zone has fought, and
-    every seriously wounded character has rolled to recover."""
+    every seriously wounded character has rolled to recover (``lenient``: but those only an
+    assumed Durability calls seriously wounded, unchecked_serious)."""
     d = s.data
     left = s.unfought(s.current)
     if left:
         z, h = left[0]
         return IllegalAction(f"{d.characters[h].name} is in Battle Zone {z + 1} and must "
                              "continue to battle before the turn ends", R_FIGHT)
-    pending = s.pending_recovery()
+    pending = [h for h in s.pending_recovery()
+               if not (lenient and h in unchecked_serious(s))]
     if pending:
         return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
                              "roll to recover this turn", R_SERIOUS)
@@ -168,7 +201,7 @@ def end_problem(s: XMenState) -> IllegalAction | None:
 
 
 def can_end(s: XMenState) -> bool:
-    return end_problem(s) is None
+    return end_problem(s, lenient=True) is None
 
 
 def must(s: XMenState) -> list[str]:

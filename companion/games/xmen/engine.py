@@ -76,7 +76,7 @@ def move_table(d: XMenData) -> MoveTable:
                    "heroes": Arg(ListOf(NAME, min_len=1, max_len=len(d.characters), one=True),
                                  required=False),
                    "hero": optional, "leader": optional}),
-             when=choices.can_deploy, rule=R_FIGHT, sample=sampler.deploy,
+             when=choices.deploy_open, rule=R_FIGHT, sample=sampler.deploy,
              doc="Move characters from Headquarters to a Battle Zone: data.zone (1-3), "
                  "data.heroes (list of character ids), optional data.leader for a new battle."),
         Move("card.play", play, card_play,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import Play
 from companion.games.xmen import battle, cards, choices, dice, recovery, track, turn
-from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_LUCK, R_NEW, R_PLAYING,
-                                        R_RECRUIT, Side, XMenState)
+from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_JOIN, R_LUCK, R_NEW, R_PLAYING,
+                                        R_RECRUIT, R_SERIOUS, Side, XMenState)
 
 
 def hero_id(state: XMenState, play: Play, key: str, value: str | None = None) -> str:
@@ -38,23 +38,27 @@ def deploy(state: XMenState, play: Play) -> XMenState:
     heroes = [hero_id(state, play, "heroes", h) for h in names]
     leader = hero_id(state, play, "leader") if args["leader"] is not None else None
     kind = state.zones[z].kind
-    problem = ((choices.stage_problem(state, team, kind) if kind is not None else None)
-               or choices.open_problem(state, z)
-               or battle.deploy_problem(state, team, z, heroes, leader, lenient=True))
+    problem = choices.deploy_problem(state, z, heroes, leader)
     if problem is not None:
         raise problem
-    unchecked = battle.unchecked_joiners(state, team, z, heroes)
+    joiners = battle.unchecked_joiners(state, team, z, heroes)
+    wounded = battle.unchecked_wounded(state, team, heroes)
     s = state.fork()
     if kind == "recruit":
         s.stage = "recruit"
     battle.deploy(s, z, heroes, leader)
-    if unchecked:
-        names = ", ".join(state.data.characters[h].name for h in unchecked)
-        why = (f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
-               f"characters with flight may, and {names}'s Power Stat card is assumed, not "
-               "confirmed (confirm it on the Your box page)")
-        s.log.append(f"Reminder: {why}.")
-        s.unchecked.append(why[0].upper() + why[1:] + ".")
+    cards = state.data.characters
+    for h in wounded:
+        name = cards[h].name
+        s.remind(f"{name} deployed to Battle Zone {z + 1} unchecked: a character with as many "
+                 f"hits as its Durability ({team.hero(h).hits} of {cards[h].durability}) recovers "
+                 f"first, and {name}'s Power Stat card is assumed, not confirmed (confirm it on "
+                 "the Your box page)", R_FIGHT)
+    if joiners:
+        names = ", ".join(cards[h].name for h in joiners)
+        s.remind(f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
+                 f"characters with flight may, and {names}'s Power Stat card is assumed, not "
+                 "confirmed (confirm it on the Your box page)", R_JOIN)
     return s
 
 
@@ -201,9 +205,15 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
 def turn_end(state: XMenState, play: Play) -> XMenState:
     """Turn in captured Evil Mutants, move on the Experience Track (Step 5), pass play (Step 6)."""
     d, team = state.data, state.current
-    problem = choices.end_problem(state)
+    problem = choices.end_problem(state, lenient=True)
     if problem is not None:
         raise problem
+    skipped = [d.characters[h] for h in choices.unchecked_serious(state)]
+    why = (f"{team.player}'s turn ended without the recovery roll of "
+           + ", ".join(f"{c.name} ({team.hero(c.id).hits} hits, Durability {c.durability})"
+                       for c in skipped)
+           + ": a seriously wounded character must roll to recover, and the Durability is "
+           "assumed, not confirmed (confirm the card on the Your box page)") if skipped else None
     s = state.fork()
     if team.captured:
         # "your team must turn in all the captured Evil Mutant Cards"
@@ -216,10 +226,14 @@ def turn_end(state: XMenState, play: Play) -> XMenState:
         n = dice.capped(d, track.bonus_dice(s, team)) if s.advanced else 0
         if n:
             s.phase, s.bonus = "bonus", {"experience": experience, "dice": n}
+            if why:
+                s.remind(why, R_SERIOUS)
             return s
         track.move(s, s.turn, experience, play.rng)
     if s.phase != "draw":        # the table draws its Training & Luck card first (moves_draw.py)
         turn.finish_turn(s, play.rng)
+    if why:     # after the turn passes: reminded through the next turn
+        s.remind(why, R_SERIOUS)
     return s
 
 

@@ -80,8 +80,13 @@ def recruit_roll(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
 
 def deploy(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
     options = choices.deployments(s)
-    if not options:
-        return None
+    if not options:     # open only for what an assumed Durability forbids (with a reminder)
+        unchecked = choices.unchecked_deployments(s)
+        if not unchecked:
+            return None
+        z, hero = rng.choice(unchecked)
+        new = s.zones[z].side(s.current.player) is None
+        return {"zone": z + 1, "heroes": [hero], **({"leader": hero} if new else {})}
     z = rng.choice(list(options))
     pick = rng.sample(options[z], rng.randint(1, len(options[z])))
     data: dict[str, Any] = {"zone": z + 1, "heroes": pick}
@@ -114,7 +119,7 @@ def card_play(s: XMenState, rng: random.Random) -> Action | None:
 
 
 def turn_end(s: XMenState, rng: random.Random) -> dict[str, Any] | None:
-    return {} if choices.end_problem(s) is None else None
+    return {} if choices.can_end(s) else None
 
 
 def draw(s: XMenState, rng: random.Random) -> dict[str, Any] | None:

@@ -140,7 +140,8 @@ class XMenState:
     ended: str | None = None       # why the game ended without a winner
     log: list[str] = field(default_factory=list)
     # what this turn accepted without checking, on assumed cards (option unconfirmed): reminders
-    unchecked: list[str] = field(default_factory=list)
+    # ({"text", "rule"}) until the turn ends
+    unchecked: list[dict[str, str]] = field(default_factory=list)
     data: XMenData = data_field()  # the component data with the game's typed cards, shared
     # which teams and zones this state has copied for itself (see own_team): not game state
     mine: set[tuple[str, int]] = field(default_factory=set, repr=False, compare=False,
@@ -203,6 +204,19 @@ class XMenState:
         return [(h.where, h.id) for h in team.heroes
                 if h.where != HQ and not h.acted and (kind is None or self.zones[h.where].kind == kind)]
 
+    def trusted(self, hero_id: str) -> bool:
+        """A rule may refuse on this character's Power Stat card: it is printed, or the owner
+        confirmed it (the Your box page), or the players asked for strict checks (option
+        ``unconfirmed = "refuse"``)."""
+        return (not self.data.characters[hero_id].assumption
+                or self.options.get("unconfirmed") == "refuse")
+
+    def remind(self, why: str, rule: str) -> None:
+        """What a rule would refuse on an assumed card was accepted: said in the log and in the
+        reminders until the turn ends."""
+        self.log.append(f"Reminder: {why}.")
+        self.unchecked.append({"text": why[0].upper() + why[1:] + ".", "rule": rule})
+
     def pending_recovery(self) -> list[str]:
         """The seriously wounded of the current team who have yet to roll to recover."""
         team = self.current
@@ -255,7 +269,8 @@ def _teams_in_place(s: XMenState) -> list[str]:
                 side = s.zones[h.where].side(t.player)
                 if side is None or h.id not in side.order:
                     bad.append(f"{h.id} stands in Battle Zone {h.where + 1} outside its team's area")
-                if h.hits >= d.characters[h.id].durability:
+                # an assumed Durability does not refuse the deployment (battle.unchecked_wounded)
+                if h.hits >= d.characters[h.id].durability and s.trusted(h.id):
                     bad.append(f"{h.id} fights with every X symbol covered")
     return bad
 

@@ -85,7 +85,7 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
     if s.advanced:
         out.append({"text": "Only characters with flight can join a battle already in progress.",
                     "rule": R_JOIN})
-    out.extend({"text": text, "rule": R_JOIN} for text in s.unchecked)
+    out.extend(s.unchecked)
     if team.captured:
         out.append({"text": "End the turn to turn in captured Evil Mutants and move on the "
                             "Experience Track.", "rule": R_TURN_IN})

@@ -60,10 +60,7 @@ def test_a_cost_only_assumed_numbers_forbid_is_learned_with_a_reminder(training,
     assumed"): by default a power the assumed numbers say is too dear is learned, and the table
     reminded the cost was not checked; with unconfirmed = "refuse", or once the owner confirms the
     deck on the Your box page, it is refused with the rule."""
-    from companion import box_items
-    from companion.games import Catalog
     from companion.games.invincible.state import R_LEARN
-    from invincible_helpers import Table
 
     t = training()
     t.state.hero("invincible").hand = ["turn-the-tide#1", "flurry-of-blows#1"]
@@ -82,17 +79,94 @@ def test_a_cost_only_assumed_numbers_forbid_is_learned_with_a_reminder(training,
     with pytest.raises(IllegalAction, match="Turn the Tide costs 3 confidence; Invincible has 2 left"):
         strict.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
 
-    catalog = Catalog(tmp_path / "components")          # the owner confirms the deck's cards
-    engine = catalog("invincible")
-    box = box_items.edit(engine, "deck", None)
-    engine.boxed.store.save(box)
-    catalog.reload("invincible")
-    engine = catalog("invincible")
-    assert not engine.data.powers["turn-the-tide"].assumed
-    confirmed = to_training(Table(engine, engine.boxed.record({"heroes": ["invincible", "atom-eve"]})))
+    confirmed = to_training(confirmed_table(tmp_path, "deck"))  # the owner confirms the deck
+    assert not confirmed.engine.data.powers["turn-the-tide"].assumed
     confirmed.state.hero("invincible").hand = ["turn-the-tide#1"]
     with pytest.raises(IllegalAction, match="Turn the Tide costs 3 confidence"):
         confirmed.act("learn", hero="invincible", card="turn-the-tide#1", slot="orange")
+
+
+def confirmed_table(tmp_path, *items, **options):
+    """A table whose owner confirmed ``items`` (box paths) on the Your box page."""
+    from companion import box_items
+    from companion.games import Catalog
+    from invincible_helpers import Table
+
+    catalog = Catalog(tmp_path / "components")
+    engine = catalog("invincible")
+    for item in items:
+        engine.boxed.store.save(box_items.edit(engine, item, None))
+        catalog.reload("invincible")
+        engine = catalog("invincible")
+    return Table(engine, engine.boxed.record({"heroes": ["invincible", "atom-eve"], **options}))
+
+
+def test_a_slot_only_an_assumed_colour_forbids_is_filled_with_a_reminder(training, tmp_path):
+    """'When you learn a Super Power, slot it into the color-matched space beneath your hero
+    board' — but the deck's colours are assumed, not printed: by default Clean Slate (assumed
+    purple) is learned into the yellow slot, and the table reminded the colour was not checked,
+    in the log and the Training Phase's reminders; swapping it back is let through the same way
+    ('as long as the color restrictions on your first four slots are respected'); with
+    unconfirmed = "refuse", or once the owner confirms the deck, it is refused with the rule."""
+    from companion.games.invincible.state import R_LEARN
+
+    t = training()
+    t.state.hero("invincible").hand = ["clean-slate#1"]
+    # what the table is offered stays what the colours allow: no yellow slot for Clean Slate
+    assert ("clean-slate#1", "yellow") not in learnable(t.state, t.state.hero("invincible"))
+    s = t.act("learn", hero="invincible", card="clean-slate#1", slot="yellow")
+    assert s.hero("invincible").powers["yellow"].power == "clean-slate"
+    why = ("Clean Slate is purple in the yellow slot: its colours are assumed, not printed, so "
+           "the slot's colour was not checked (confirm the card on the Your box page)")
+    assert s.log[-1] == f"Reminder: {why}."
+    assert {"text": f"Invincible: {why}.", "rule": R_LEARN} in t.engine.reminders(s)
+    s = t.act("arrange", hero="invincible", slots=["yellow", "blue"])
+    assert s.hero("invincible").powers["blue"].power == "clean-slate"
+    assert s.log[-1].startswith("Reminder: Clean Slate is purple in the blue slot")
+
+    strict = training(unconfirmed="refuse")
+    strict.state.hero("invincible").hand = ["clean-slate#1"]
+    with pytest.raises(IllegalAction, match="the yellow slot holds a yellow power; Clean Slate"):
+        strict.act("learn", hero="invincible", card="clean-slate#1", slot="yellow")
+
+    confirmed = to_training(confirmed_table(tmp_path, "deck"))
+    assert not confirmed.engine.data.powers["clean-slate"].assumed
+    confirmed.state.hero("invincible").hand = ["clean-slate#1"]
+    with pytest.raises(IllegalAction, match="the yellow slot holds a yellow power"):
+        confirmed.act("learn", hero="invincible", card="clean-slate#1", slot="yellow")
+
+
+def test_an_ultimate_only_assumed_colours_keep_apart_is_learned_with_a_reminder(table, tmp_path):
+    """'When you learn an Ultimate Power, it must be placed beneath a Super Power that shares at
+    least one cube color with it' — both decks' colours are assumed: by default Immortality
+    (assumed orange) goes beneath Flurry of Blows (assumed yellow), with a reminder in the log
+    and the Training Phase's reminders; with unconfirmed = "refuse", or once the owner confirms
+    the deck (Super and Ultimate Powers are one section), it is refused."""
+    from companion.games.invincible.state import R_LEARN
+
+    def ultimate_table(t):
+        t.to_hero_phase()
+        inv = t.state.hero("invincible")
+        inv.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", [None, None])
+        inv.bonus_confidence = 9
+        inv.hand = ["immortality#1"]
+        t.everyone_done()
+        return t
+
+    t = ultimate_table(table(episode=2))
+    s = t.act("learn", hero="invincible", card="immortality#1", slot="yellow")
+    assert s.hero("invincible").powers["under:yellow"].power == "immortality"
+    why = ("Immortality shares no cube colour with Flurry of Blows above it: their colours are "
+           "assumed, not printed, so this was not checked (confirm the cards on the Your box "
+           "page)")
+    assert s.log[-1] == f"Reminder: {why}."
+    assert {"text": f"Invincible: {why}.", "rule": R_LEARN} in t.engine.reminders(s)
+
+    for strict in (table(episode=2, unconfirmed="refuse"),
+                   confirmed_table(tmp_path, "deck", episode=2)):   # the owner confirmed the deck
+        with pytest.raises(IllegalAction, match="share a cube colour"):
+            ultimate_table(strict).act("learn", hero="invincible", card="immortality#1",
+                                       slot="yellow")
 
 
 def test_learn_by_punching_once_in_play(training):
@@ -172,8 +246,9 @@ def test_at_most_one_ultimate_per_refill_and_unpaired_ultimates_discarded(table)
 
 def test_ultimate_learned_beneath_a_super_sharing_a_colour(table):
     """'When you learn an Ultimate Power, it must be placed beneath a Super Power that shares at
-    least one cube color with it (you cannot pair one with your signature power).'"""
-    t = table(episode=2)
+    least one cube color with it (you cannot pair one with your signature power).' Refused as
+    the players asked (option unconfirmed = "refuse": the decks' colours are assumed)."""
+    t = table(episode=2, unconfirmed="refuse")
     t.to_hero_phase()
     inv = t.state.hero("invincible")
     inv.powers["yellow"] = Played("flurry-of-blows#1", "flurry-of-blows", [None, None])

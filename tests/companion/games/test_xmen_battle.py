@@ -91,6 +91,46 @@ def test_a_wounded_character_with_every_x_covered_cannot_deploy(game):
     t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
 
 
+def test_a_deployment_only_an_assumed_durability_forbids_is_accepted_with_a_reminder(game,
+                                                                                   tmp_path):
+    """The same rule on Havok, whose Power Stat card the rulebook does not print ("It does NOT
+    print the other 15 stat cards": his Durability of 3 is assumed): "If you have one or more
+    characters at Headquarters and they have fewer hits than their Durability number, they can
+    move to a Battle Zone Deployment Area." With 3 hits, by default he deploys and the players
+    are reminded it was not checked; with ``unconfirmed = "refuse"``, or once the owner confirms
+    his card on the Your box page, it is refused."""
+    from companion.games.xmen.state import R_FIGHT, invariants
+    from xmen_helpers import confirmed_table
+
+    def wounded(t):
+        t.hero("Ana", "havok").hits = 3
+        return t.do("deploy", "Ana", zone=1, heroes=["havok"])
+
+    t = basic(game, stat_cards={"Ana": ["havok"], "Ben": ["archangel"]})
+    t.hero("Ana", "havok").hits = 3
+    assert t.engine.expect(t.s)["deploy"] == {}             # expect lists what the data allows
+    s = wounded(t)
+    assert t.hero("Ana", "havok").where == 0 and invariants(s) == []
+    text = ("Havok deployed to Battle Zone 1 unchecked: a character with as many hits as its "
+            "Durability (3 of 3) recovers first, and Havok's Power Stat card is assumed, not "
+            "confirmed (confirm it on the Your box page).")
+    assert {"text": text, "rule": R_FIGHT} in t.engine.reminders(s)
+    assert s.log[-1] == "Reminder: " + text
+    t.do("battle.roll", "Ana", zone=1, faces=roll(t.engine.expect(t.s)["dice"][0]["count"]))
+    t.do("turn.end", "Ana")                                 # the reminder lasts the turn
+    assert not [r for r in t.engine.reminders(t.s) if "unchecked" in r["text"]]
+
+    with pytest.raises(IllegalAction, match="fewer than a Durability"):
+        wounded(basic(game, stat_cards={"Ana": ["havok"], "Ben": ["archangel"]},
+                      unconfirmed="refuse"))
+
+    confirmed = confirmed_table(tmp_path, "havok", {         # the owner confirms Havok's card
+        "players": ["Ana", "Ben"], "first_player": "Ana", "alert_deck": BASIC_DECK,
+        "stat_cards": {"Ana": ["havok"], "Ben": ["archangel"]}})
+    with pytest.raises(IllegalAction, match="fewer than a Durability"):
+        wounded(confirmed)
+
+
 def test_leaders_bump_on_the_strength_track(game):
     """ "If your leader lands on the same space as another leader, move the other leader back one
     space. Two leaders cannot occupy the same space on the Strength Track." """
@@ -312,10 +352,8 @@ def test_a_join_only_an_assumed_card_forbids_is_accepted_with_a_reminder(game, t
     print the other 15 stat cards": whether he flies is assumed): by default the join is accepted
     and the players reminded it was not checked; with ``unconfirmed = "refuse"``, or once the
     owner confirms his card on the Your box page, it is refused."""
-    from companion import box_items
-    from companion.games import Catalog
     from companion.games.xmen.state import R_JOIN
-    from xmen_helpers import Table
+    from xmen_helpers import confirmed_table
 
     def joined(t):
         t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
@@ -342,17 +380,10 @@ def test_a_join_only_an_assumed_card_forbids_is_accepted_with_a_reminder(game, t
     with pytest.raises(Exception, match='unconfirmed: "remind"'):
         adv(game, ["wolverine", "havok"], unconfirmed="sometimes")
 
-    catalog = Catalog(tmp_path / "components")           # the owner confirms Havok's card
-    engine = catalog("xmen-alert")
-    engine.boxed.store.save(box_items.edit(engine, "characters/havok", None))
-    catalog.reload("xmen-alert")
-    engine = catalog("xmen-alert")
-    options = {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
-               "alert_deck": BASIC_DECK, "stat_cards": {"Ana": ["wolverine", "havok"],
-                                                        "Ben": ["cable", "colossus"]}}
-    import random
-
-    confirmed = Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
+    confirmed = confirmed_table(tmp_path, "havok", {         # the owner confirms Havok's card
+        "players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+        "alert_deck": BASIC_DECK, "stat_cards": {"Ana": ["wolverine", "havok"],
+                                                 "Ben": ["cable", "colossus"]}})
     with pytest.raises(IllegalAction, match="only characters with flight"):
         joined(confirmed)
 

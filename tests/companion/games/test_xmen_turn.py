@@ -151,6 +151,43 @@ def test_the_seriously_wounded_must_roll_on_the_next_turn(game):
         t.do("turn.end", "Ana")
 
 
+def test_a_serious_wound_only_an_assumed_durability_makes_may_go_unrolled_with_a_reminder(
+        game, tmp_path):
+    """The same rule on Havok, whose Power Stat card the rulebook does not print ("It does NOT
+    print the other 15 stat cards": his Durability of 3 is assumed, so whether 5 hits make him
+    seriously wounded is too): "On your next turn, the seriously wounded character must roll to
+    recover." By default the turn may end without his roll, and the players are reminded it was
+    not checked; with ``unconfirmed = "refuse"``, or once the owner confirms his card on the Your
+    box page, it is refused."""
+    from companion.games.xmen.state import R_SERIOUS
+    from xmen_helpers import confirmed_table
+
+    def wounded(t):
+        t.hero("Ana", "havok").hits = 5              # 3 X symbols covered, 2 on the picture
+        t.do("turn.end", "Ana")
+        t.do("turn.end", "Ben")
+        assert t.s.must_recover == ["havok"]
+        return t.do("turn.end", "Ana")
+
+    options = {"stat_cards": {"Ana": ["havok"], "Ben": ["storm"]}, "stat_deck": ["cable"]}
+    t = game(**options)
+    s = wounded(t)
+    assert s.current.player == "Ben" and t.hero("Ana", "havok").hits == 5
+    text = ("Ana's turn ended without the recovery roll of Havok (5 hits, Durability 3): a "
+            "seriously wounded character must roll to recover, and the Durability is assumed, "
+            "not confirmed (confirm the card on the Your box page).")
+    assert {"text": text, "rule": R_SERIOUS} in t.engine.reminders(s)
+    assert "Reminder: " + text in s.log
+    t.do("turn.end", "Ben")                                 # the reminder lasts Ben's turn
+    assert {"text": text, "rule": R_SERIOUS} not in t.engine.reminders(t.s)
+
+    with pytest.raises(IllegalAction, match="must roll to recover"):
+        wounded(game(unconfirmed="refuse", **options))
+    with pytest.raises(IllegalAction, match="must roll to recover"):
+        wounded(confirmed_table(tmp_path, "havok", {"players": ["Ana", "Ben"],
+                                                    "first_player": "Ana", **options}))
+
+
 def test_a_failed_serious_recovery_loses_the_character(game):
     """ "The roll must be successful in removing all the Hit Chips from the character's picture (not
     the X symbols) or the character is lost!" "the character's Power Stat Card is placed at the

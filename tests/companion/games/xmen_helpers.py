@@ -47,3 +47,18 @@ def roll(n, marvel=0, xmen=0, evil=0):
 
 
 BASIC_DECK = ["sabretooth", "mystique", "blob", "toad", "pyro"]
+
+
+def confirmed_table(tmp_path, hero_id, options):
+    """A table set up with ``options`` after the owner confirmed ``hero_id``'s Power Stat card on
+    the Your box page (a box under ``tmp_path``)."""
+    from companion import box_items
+    from companion.games import Catalog
+
+    catalog = Catalog(tmp_path / "components")
+    engine = catalog("xmen-alert")
+    engine.boxed.store.save(box_items.edit(engine, f"characters/{hero_id}", None))
+    catalog.reload("xmen-alert")
+    engine = catalog("xmen-alert")
+    assert not engine.data.characters[hero_id].assumption
+    return Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
