@@ -59,14 +59,19 @@ class Device:
 
     def event(self, *fields):
         """Queue one event, e.g. event("BTN", 1, "DOWN") or event("TAG", 2, "04A1B2", "ON")."""
-        if self.dropped and len(self.pending) < self.window:
-            self._queue(("DROPPED", self.dropped))
-            self.dropped = 0
+        self._report_dropped()
         if len(self.pending) >= self.window:
             self.dropped += 1
             return False
         self._queue(fields)
         return True
+
+    def _report_dropped(self):
+        # As soon as the window has room, not at the next press: after the last press of a
+        # burst there may be no next one, and the host would never learn that presses were lost.
+        if self.dropped and len(self.pending) < self.window:
+            self._queue(("DROPPED", self.dropped))
+            self.dropped = 0
 
     def _queue(self, fields):
         seq = self.next_seq
@@ -96,6 +101,7 @@ class Device:
                 upto = int(fields[0])
                 while self.pending and self.pending[0][0] <= upto:
                     self.pending.pop(0)
+                self._report_dropped()
             elif kind == "LED":
                 n, state = int(fields[0]), fields[1]
                 if state not in ("ON", "OFF", "BLINK"):

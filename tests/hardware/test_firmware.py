@@ -59,6 +59,15 @@ def test_a_full_window_drops_and_later_reports_how_many():
     assert [str(m) for m in wire.lines if m.type == "EV"][-2:] == ["EV 3 DROPPED 2", "EV 4 E"]
 
 
+def test_drops_are_reported_once_the_window_has_room_even_with_no_later_event():
+    device, wire, now = make(window=2)
+    host(device, "HI", 1)
+    device.event("A"), device.event("B"), device.event("C")      # C finds the window full
+    host(device, "ACK", 1)                                       # room again, and no next press
+    assert [str(m) for m in wire.lines if m.type == "EV"][-1] == "EV 3 DROPPED 1"
+    assert device.dropped == 0
+
+
 def test_heartbeat_every_second_and_commands_reach_the_outputs():
     leds, texts, beeps = {}, [], []
     now = [0]

@@ -51,7 +51,7 @@ def test_a_noise_flood_drops_no_press_and_invents_none():
                 stop.set()
                 noise.join(5)
             assert wait_until(lambda: len(delivered) >= 2 * PRESSES and dev.pending == 0, 10), \
-                (len(delivered), dev.pending, link.status())
+                (len(delivered), dev.pending, dev.device.dropped, link.status()["counters"])
             counters = link.status()["counters"]
     assert sent[0] > RATE                                       # a second or more of noise
     assert [e.kind for e in delivered].count("DROPPED") == 0
