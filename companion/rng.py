@@ -28,23 +28,35 @@ class _SeededOnFirstDraw(random.Random):
         if self._text is not None:
             text, self._text = self._text, None
             super().seed(text)
+            # Seeded now: later draws go straight to the generator's own methods (a shuffle
+            # draws dozens of times; this check would cost each of them a Python call). The
+            # same methods and state, so the same draws. A draw under way (a shuffle) still
+            # holds the methods below, so they ask ``_text`` rather than calling ``_ready``.
+            self.__class__ = _Seeded
 
     def seed(self, a=None, version=2) -> None:
         self._text = None
         super().seed(a, version)
 
     def random(self) -> float:
-        self._ready()
-        return super().random()
+        if self._text is not None:
+            self._ready()
+        return random.Random.random(self)      # not super(): self is a _Seeded by now
 
     def getrandbits(self, k: int) -> int:
-        self._ready()
-        return super().getrandbits(k)
+        if self._text is not None:
+            self._ready()
+        return random.Random.getrandbits(self, k)
 
     def getstate(self):
-        self._ready()
-        return super().getstate()
+        if self._text is not None:
+            self._ready()
+        return random.Random.getstate(self)
 
     def setstate(self, state) -> None:
         self._text = None
         super().setstate(state)
+
+
+class _Seeded(random.Random):
+    """A step's generator once seeded: ``random.Random`` itself, under a name of its own."""

@@ -195,7 +195,8 @@ class Game:
             raise NotImplementedError(f"{type(self).__name__} has no move table")
         if self.is_over(state):
             raise self.refuse_over(state, action)
-        self.check_type(action)
+        if action.type not in self.actions:
+            self.check_type(action)               # raises, naming the types there are
         move = self.moves.get(self.phase_of(state), action.type)
         if move is None or (move.when is not None and not move.when(state)):
             raise self.refuse_closed(state, action)
@@ -203,10 +204,11 @@ class Game:
         if player is not None:
             if move.who == TURN and player not in self.turn_of(state):
                 raise self.refuse_player(state, action)
-            everyone = self.players_of(state)
-            if move.who == ANY and everyone and player not in everyone:
-                raise BadAction(f"{action.type}: {player!r} is not a player of this game "
-                                f"({', '.join(everyone)})")
+            if move.who == ANY:
+                everyone = self.players_of(state)
+                if everyone and player not in everyone:
+                    raise BadAction(f"{action.type}: {player!r} is not a player of this game "
+                                    f"({', '.join(everyone)})")
         return move, move.args.check(action.data, action.type)
 
     def after_move(self, state: Any, play: Play) -> Any:

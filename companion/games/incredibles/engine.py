@@ -22,7 +22,7 @@ from companion.games.incredibles import data as incredibles_data
 from companion.games.incredibles import moves, sampler, setup, view
 from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
-                                               IncrediblesState, invariants, outcome)
+                                               IncrediblesState, invariants, outcome, playing)
 from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
 from companion.schema import Arg, Args, Choice, Text
 
@@ -108,6 +108,9 @@ class Incredibles(Game):
     def outcome(self, s: IncrediblesState) -> dict[str, Any]:
         return outcome(s)
 
+    def is_over(self, s: IncrediblesState) -> bool:
+        return not playing(s)
+
     def turn_of(self, s: IncrediblesState) -> tuple[str, ...]:
         return (s.mover.hero, s.mover.name)
 
@@ -141,8 +144,8 @@ class Incredibles(Game):
     # -- after every move -------------------------------------------------------------------------
 
     def after_move(self, s: IncrediblesState, play: Play) -> IncrediblesState:
-        status = outcome(s)["status"]
-        if status != "playing":
+        if not playing(s):
+            status = outcome(s)["status"]
             s.phase = "over"
             s.log.append("The city is saved! Everyone wins." if status == "won"
                          else "Too late! The problem could not be fixed in time.")

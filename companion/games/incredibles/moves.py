@@ -39,6 +39,10 @@ Faces = Spaces = Lenient
 
 
 def _one_of(values, value: str, what: str, where: str, fold: bool = False) -> str:
+    # what the schema would return for a value already in its normal form, without building
+    # the schema (a move's data is nearly always that): the schema only for the rest, or the error
+    if isinstance(value, str) and value in values and (not fold or value == value.strip().lower()):
+        return value
     return Choice(tuple(values), what=what, fold=fold).check(value, where)
 
 

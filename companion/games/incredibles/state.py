@@ -31,6 +31,7 @@ R_EMPTY = "Card Types › IMPORTANT (the cards run out)"
 R_END = "Ending the Game"
 
 LOG_LENGTH = 30
+REACHABLE_KEPT = 4096   # answers of reachable() kept per game data (a board has some 40 spaces)
 
 
 @dataclass
@@ -95,6 +96,18 @@ class IncrediblesState:
 
     def reachable(self, start: str, steps: int) -> list[str]:
         """Spaces a mover can end on within ``steps``, never onto or through rubble."""
+        # The same few questions come back every turn (the random player's, the move's check,
+        # the view's): the answers are kept with the game's data, which they depend on.
+        known = self.data.__dict__.setdefault("_reachable", {})
+        key = (start, steps, tuple(self.rubble))
+        found = known.get(key)
+        if found is None:
+            if len(known) >= REACHABLE_KEPT:
+                known.clear()
+            found = known[key] = self._reachable(start, steps)
+        return list(found)
+
+    def _reachable(self, start: str, steps: int) -> tuple[str, ...]:
         adjacency, rubble = self.data.adjacency, self.rubble
         seen = {start: 0}
         queue = deque([start])
@@ -106,7 +119,7 @@ class IncrediblesState:
                 if nxt not in seen and nxt not in rubble:
                     seen[nxt] = seen[here] + 1
                     queue.append(nxt)
-        return sorted(seen, key=self.data.rank.__getitem__)
+        return tuple(sorted(seen, key=self.data.rank.__getitem__))
 
     def slot_for(self, space: str) -> Slot | None:
         """The face-up problem on ``space``, if one is there."""
@@ -114,6 +127,14 @@ class IncrediblesState:
             if slot is not None and slot.face_up and slot.tile == space:
                 return slot
         return None
+
+
+def playing(s: IncrediblesState) -> bool:
+    """Whether outcome(s) is "playing", without building its answer (asked several times an
+    action: the move's check, what is open, the end of the game after it)."""
+    if s.too_late is not None and s.too_late.face_up:
+        return False
+    return s.jackjack is not None or any(slot is not None and slot.face_up for slot in s.track)
 
 
 def outcome(s: IncrediblesState) -> dict[str, Any]:
