@@ -1,7 +1,10 @@
 """Core figures: journaled actions per second (SQLite, WAL, synchronous=FULL, on disk),
-in-memory random full games per second for every engine, and what start-up after a crash pays
-to read the write-ahead log frame by frame (against reading the same bytes with zlib's CRC)."""
+in-memory random full games per second for every engine, the same against the code before issue
+17 (``f55824e``, unpacked from git: both trees in interleaved rounds, each timed by its own
+process's CPU time, ab_random_games.py), and what start-up after a crash pays to read the
+write-ahead log frame by frame (against reading the same bytes with zlib's CRC)."""
 
+import os
 import random
 import statistics
 import tempfile
@@ -13,6 +16,10 @@ from companion.games import Catalog, available
 from companion.journal import Journal
 from companion.rng import rng_for
 from companion.session import Session
+
+BEFORE = os.environ.get("CORE_BENCH_BEFORE", "f55824e")     # main before issue 17
+AB_ROUNDS = int(os.environ.get("CORE_BENCH_ROUNDS", "3"))
+AB_GAMES = {"incredibles": 400, "xmen-alert": 60, "invincible": 60}   # a second or so a round
 
 
 def journaled_actions_per_second(n: int = 400) -> tuple[float, float]:
@@ -78,6 +85,39 @@ def wal_scan_ms(frames: int = 1000) -> tuple[float, float]:
     return scanned, reference
 
 
+def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
+    """One row a game: random full games per second, this tree over ``BEFORE``."""
+    from ab_random_games import compare
+    from trees import unpack
+
+    old = unpack(BEFORE)
+    if old is None:
+        return [(f"random games against {BEFORE}", "skipped",
+                 f"{BEFORE} is not in this checkout's git history (a shallow clone or a tarball): "
+                 "nothing to compare with")]
+    rows = []
+    with old:
+        for game in games:
+            try:
+                got = compare(Path(old.name), game, AB_GAMES.get(game, 60), AB_ROUNDS,
+                              say=lambda line: None)
+            except Exception as exc:    # a game the code before lacks, or fails to play
+                why = (getattr(exc, "stderr", None) or str(exc)).strip().splitlines()
+                rows.append((f"random games {game}: this / {BEFORE}", "skipped",
+                             f"{type(exc).__name__}: {why[-1][-200:] if why else ''}"))
+                continue
+            was = statistics.median(r["games"] for r in got["other"])
+            now = statistics.median(r["games"] for r in got["this"])
+            low, high = got["range"]
+            rows.append((f"random games {game}: this / {BEFORE}", f"{got['games']:.2f}x",
+                         f"{now:,.0f} against {was:,.0f} games/s (CPU time; {low:.2f} to "
+                         f"{high:.2f}x over {AB_ROUNDS} interleaved rounds of "
+                         f"{AB_GAMES.get(game, 60)} games); actions/s {got['actions']:.2f}x; "
+                         f"{statistics.median(r['length'] for r in got['this']):.0f} against "
+                         f"{statistics.median(r['length'] for r in got['other']):.0f} actions a game"))
+    return rows
+
+
 def run():
     scanned, reference = wal_scan_ms()
     rate, median_ms = journaled_actions_per_second()
@@ -87,6 +127,7 @@ def run():
         per_second, length = random_games_per_second(game)
         rows.append((f"random full games per second: {game}", f"{per_second:,.0f}/s",
                      f"{length:.0f} actions a game, in memory"))
+    rows += random_games_against_before(available())
     rows.append(("start-up after a crash: reading a 4 MB write-ahead log", f"{scanned:.0f} ms",
                  f"{scanned / reference:.0f}x zlib.crc32 of the same bytes ({reference:.1f} ms); "
                  "after a clean stop there is no log"))
