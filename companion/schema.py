@@ -225,32 +225,29 @@ class Args(Schema):
     extra: str = "ignore"
 
     def __post_init__(self):
-        # Read once, not per action: each field's check, and the field's name in an error
-        # message for each action type that has asked (a handful; a dict look-up, not an
-        # f-string per field per action).
-        plan = tuple((key, arg.required, arg.default, arg.schema.check)
-                     for key, arg in self.fields.items())
-        object.__setattr__(self, "_plan", plan)
-        object.__setattr__(self, "_labels", {})
+        # each field's check, read once per table rather than once per action
+        object.__setattr__(self, "_plan", tuple((key, arg.required, arg.default, arg.schema.check)
+                                                for key, arg in self.fields.items()))
 
     def check(self, value: Any, where: str) -> dict[str, Any]:
         """The checked data: every declared field (a missing optional one at its default)."""
         if not isinstance(value, dict):
             raise BadAction(f"{where}: data must be an object")
-        labels = self._labels.get(where)
-        if labels is None:
-            labels = tuple(f"{where}: data.{key}" for key in self.fields)
-            if len(self._labels) < 64:       # bounded, whatever callers pass as ``where``
-                self._labels[where] = labels
         out = {}
-        for (key, required, default, check), label in zip(self._plan, labels):
+        for key, required, default, check in self._plan:
             got = value.get(key)
             if got is None:
                 if required:
                     raise BadAction(f"{where} needs data.{key} ({self.fields[key].schema.wanted()})")
                 out[key] = default
                 continue
-            out[key] = check(got, label)
+            try:
+                out[key] = check(got, where)
+            except BadAction:
+                # the field's name goes into the message only when there is one to write: the
+                # same check again, naming it (a check is a pure function of its value)
+                check(got, f"{where}: data.{key}")
+                raise
         if self.extra == "refuse":
             unknown = sorted(set(value) - set(self.fields))
             if unknown:
