@@ -6,6 +6,8 @@ fork's own copies of what it touches; the rest only read.
 
 from __future__ import annotations
 
+import functools
+
 from companion.games.invincible import campaign
 from companion.games.invincible.data import InvincibleData
 from companion.games.invincible.state import (
@@ -15,9 +17,20 @@ from companion.games.invincible.state import (
 
 def adjacent(d: InvincibleData, a: str, b: str) -> bool:
     """'the two outer zones are not adjacent to each other'."""
+    return adjacent_in(d.zones, a, b)
+
+
+def adjacent_in(zones: tuple[str, ...], a: str, b: str) -> bool:
     if a == HQ or b == HQ:
         return False
-    return abs(d.zones.index(a) - d.zones.index(b)) == 1
+    return abs(zones.index(a) - zones.index(b)) == 1
+
+
+@functools.lru_cache(maxsize=256)
+def neighbours(zones: tuple[str, ...], zone: str) -> tuple[str, ...]:
+    """The zones adjacent to ``zone``, in the episode's order (read-only: a power's move and
+    Telekimeanness's options ask it for every hero, every time they are listed)."""
+    return tuple(z for z in zones if adjacent_in(zones, zone, z))
 
 
 def in_range(d: InvincibleData, here: str, there: str, ranged: bool) -> bool:

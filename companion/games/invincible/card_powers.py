@@ -8,6 +8,7 @@ data's assumptions.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -20,16 +21,23 @@ Answer = dict[str, Any]
 R_AUTOSAVE = R_CLARIFY
 
 
-def zones_in_reach(s: InvincibleState, h: HeroState, ranged: bool | str) -> list[str]:
+def zones_in_reach(s: InvincibleState, h: HeroState, ranged: bool | str) -> tuple[str, ...]:
     """'it can only affect your own zone'; Ranged 'lets a power reach into an adjacent zone';
     'While at Guardians HQ, you can't target anything in any zone'; a helper card's effects
     (``ranged``: ANYWHERE) 'aren't restricted to a hero's current zone — they can affect any
     zone'."""
     if ranged == effects.ANYWHERE:
-        return list(s.data.zones)
+        return s.data.zones
     if h.zone == HQ:
-        return []
-    return [z for z in s.data.zones if board.in_range(s.data, h.zone, z, ranged)]
+        return ()
+    return _reach(s.data.zones, h.zone, bool(ranged))
+
+
+@functools.lru_cache(maxsize=256)
+def _reach(zones: tuple[str, ...], here: str, ranged: bool) -> tuple[str, ...]:
+    """The zones a power from ``here`` reaches (read-only; asked of every option of every step
+    while a power resolves, so worked out once per episode layout)."""
+    return tuple(z for z in zones if here == z or (ranged and board.adjacent_in(zones, here, z)))
 
 
 def chosen(s: InvincibleState, hero: str, step: Step) -> None:

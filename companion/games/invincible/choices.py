@@ -39,7 +39,7 @@ def _destinations(s: InvincibleState, zone: str) -> list[str]:
     Guardians HQ back to anywhere)'."""
     if zone == HQ:
         return list(s.data.zones)
-    return [z for z in s.data.zones if board.adjacent(s.data, zone, z)] + [HQ]
+    return [*board.neighbours(s.data.zones, zone), HQ]
 
 
 def _damage(s, h, step, ranged) -> list[Answer]:
@@ -60,7 +60,7 @@ def _move_enemy(s, h, step, ranged) -> list[Answer]:
     if h.zone == HQ:
         return []
     here, out = s.zone(h.zone), []
-    for to in (z for z in s.data.zones if board.adjacent(s.data, h.zone, z)):
+    for to in board.neighbours(s.data.zones, h.zone):
         if board.open_slot(s.zone(to)) is not None:
             out += [{"target": v.id, "to": to} for v in here.villains if v is not None]
         if here.minions and s.zone(to).minions < s.data.minion_cap:

@@ -59,13 +59,15 @@ class Power:
     def hints(self) -> list[str]:
         return [e.hint for e in self.effects]
 
-    @property
-    def damaging(self) -> bool:
-        return any(e.kind in ("damage", "explosive", "knock") for e in self.effects)
-
-    @property
-    def colours(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(c for c in self.symbols if c in COLOURS))
+    def __post_init__(self) -> None:
+        # worked out once per card (the record never changes), when it is made, so that a state
+        # holding it pickles the same before and after a move: the Hero and Training Phases ask
+        # them of every power a hero holds, action after action
+        put = object.__setattr__
+        put(self, "damaging", any(e.kind in ("damage", "explosive", "knock") for e in self.effects))
+        #: the kinds of its effects (the random player picks a slot by them)
+        put(self, "kinds", frozenset(e.kind for e in self.effects))
+        put(self, "colours", tuple(dict.fromkeys(c for c in self.symbols if c in COLOURS)))
 
 
 @dataclass(frozen=True)

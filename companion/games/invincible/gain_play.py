@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.invincible import card_rules, moves_pull
+from companion.games.invincible import card_rules, cube_fit
 from companion.games.invincible.state import HeroState, InvincibleState
 
 PLACE = "place_cube"
@@ -53,12 +53,12 @@ def options(s: InvincibleState, h: HeroState, step: Step) -> list[dict[str, Any]
     me = s.hero(step["target"])
     if step["colour"] not in me.ready or (me.id != h.id and me.id in s.resolutions):
         return []
-    return [{"slot": slot} for slot in moves_pull.fitting(s, me, step["colour"])]
+    return [{"slot": slot} for slot in cube_fit.fitting(s, me, step["colour"])]
 
 
 def place(s: InvincibleState, resolver: str, step: Step, slot: str) -> None:
     me, colour = s.own_hero(step["target"]), step["colour"]
-    index = moves_pull.fit(s, me, colour, slot)
+    index = cube_fit.fit(s, me, colour, slot)
     if index.__class__ is not int:
         raise index()
     me.ready.remove(colour)

@@ -11,47 +11,22 @@ import random
 
 from companion.games.base import forbid
 from companion.games.invincible import board, card_powers, moves_training, resolve
+from companion.games.invincible.cube_fit import black_count, can_play, fit, in_play
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.state import (
-    R_CLARIFY, R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_POWERS, R_PULL, HeroState,
-    InvincibleState,
+    R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_PULL, HeroState, InvincibleState,
 )
 from companion.games.move_table import Play
-
-WILD = ("black", "red")
-
-
-def black_count(h: HeroState) -> int:
-    """'Every black cube on that hero's board and powers counts toward the limit, including
-    cubes sitting in the dropped area.'"""
-    on_powers = sum(c == "black" for p in h.powers.values() for c in p.cubes)
-    return on_powers + h.ready.count("black") + h.dropped.count("black")
-
 
 def finished(h: HeroState) -> bool:
     """Stopped by choice (done), or forced to stop by a crash nobody has rescued yet."""
     return h.done or (h.crashed and not h.rescued)
 
 
-def in_play(s: InvincibleState, h: HeroState, rule: str) -> bool:
-    """A filled power of ``h`` with ``pull_rule`` ``rule``: 'in play' is read as filled this
-    round."""
-    powers = s.data.powers
-    return any(p.filled and powers[p.power].pull_rule == rule for p in h.powers.values())
-
-
 def limitless(s: InvincibleState, h: HeroState) -> bool:
     """Going to the Limit and Chain Lightning: 'You may pull cubes even in situations that would
     normally stop you (already crashed, or having just attempted a crash rescue)'."""
     return in_play(s, h, "return_black") or in_play(s, h, "no_crash")
-
-
-def _too_black(s: InvincibleState, h: HeroState) -> bool:
-    """Chain Lightning: 'you still can't play a black cube if doing so would cause you to
-    crash'. Black cubes it lets wait in the ready area are counted once played or dropped."""
-    on_board = sum(c == "black" for p in h.powers.values() for c in p.cubes)
-    return (on_board + h.dropped.count("black") + 1 >= s.data.limits["crash_black"]
-            and in_play(s, h, "no_crash"))
 
 
 def _bag(h: HeroState) -> int:
@@ -80,59 +55,6 @@ IN_PLAY = (
 )
 READY = Need(lambda s, h: bool(h.ready),
              lambda s, h: f"{h.name} has no cube in the ready area: pull first", R_PULL)
-
-
-def fit(s: InvincibleState, h: HeroState, cube: str, slot: str, symbol: int | None = None):
-    """The symbol ``cube`` would cover on the power in ``slot`` (``symbol``: the one asked for),
-    or a function that makes the refusal saying why it cannot go there (made only when it is
-    raised: the Hero Phase asks this of every cube and slot)."""
-    played = h.powers.get(slot)
-    if played is None:
-        return lambda: forbid(f"{h.name} has no power in slot {slot!r} (slots: "
-                              f"{', '.join(h.powers)})", R_POWERS)
-    power = s.data.powers[played.power]
-    if cube == "black" and _too_black(s, h):
-        return lambda: forbid(f"Chain Lightning: {h.name} 'still can't play a black cube if doing "
-                              "so would cause you to crash'", R_CLARIFY)
-    if played.filled:
-        return lambda: forbid(f"{power.name} is already filled this round: 'Cubes are not "
-                              "removed after a power resolves — they stay put, blocking the "
-                              "power'", R_PULL)
-    if slot.startswith("under:"):
-        above = h.powers.get(slot[6:])
-        if above is None or not above.filled:
-            return lambda: forbid(f"{power.name} is an Ultimate Power: 'you can't play any cubes "
-                                  "on it until the Super Power above it is filled'", R_POWERS)
-    cubes, symbols = played.cubes, power.symbols
-    if symbol is not None:
-        if symbol >= len(cubes) or cubes[symbol] is not None:
-            free = [i for i, c in enumerate(cubes) if c is None]
-            return lambda: forbid(f"symbol {symbol} of {power.name} is not an open symbol "
-                                  f"(open: {free})", R_PULL)
-        if cube not in WILD and symbols[symbol] != cube:
-            return lambda: forbid(f"a {cube} cube cannot cover a {symbols[symbol]} symbol (only "
-                                  "black cubes are wild)", R_PULL)
-        return symbol
-    first = None
-    for i, c in enumerate(cubes):
-        if c is None:
-            if symbols[i] == cube:
-                return i
-            if first is None:
-                first = i
-    if cube in WILD and first is not None:
-        return first
-    return lambda: forbid(f"{power.name} has no open {cube} symbol (open: " + ", ".join(
-        symbols[i] for i, c in enumerate(cubes) if c is None) + "); black cubes are wild", R_PULL)
-
-
-def fitting(s: InvincibleState, h: HeroState, cube: str) -> list[str]:
-    """The slots a ready ``cube`` can be played on now."""
-    return [slot for slot in h.powers if fit(s, h, cube, slot).__class__ is int]
-
-
-def _can_play(s: InvincibleState, h: HeroState) -> bool:
-    return any(fit(s, h, c, slot).__class__ is int for c in set(h.ready) for slot in h.powers)
 
 
 # -- the moves --------------------------------------------------------------------------------------
@@ -261,7 +183,7 @@ PLAY = HeroMove(
     Need(lambda s, h: not (h.crashed and not h.rescued),
          lambda s, h: f"{h.name} has crashed: they can use the cubes from that pull only once "
                       "rescued", R_CRASH),
-    choice=_can_play,
+    choice=can_play,
 )
 
 

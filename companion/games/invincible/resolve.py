@@ -66,16 +66,35 @@ def open_helper(s: InvincibleState, h: HeroState, card, now: float) -> None:
 
 def open_steps(s: InvincibleState, hero: str) -> list[int]:
     """The steps of ``hero``'s power the table may answer now (an ordered power: its next)."""
+    return [i for i, _ in _open(s, hero)]
+
+
+def open_options(s: InvincibleState, hero: str) -> dict[int, list]:
+    """``open_steps`` with each step's options (the random player answers one of them)."""
+    return dict(_open(s, hero))
+
+
+def has_open(s: InvincibleState, hero: str) -> bool:
+    """``open_steps`` is not empty: asked after every move while a power resolves, and the
+    first open step is enough to know (each step's options are worked out in full)."""
+    return next(_open(s, hero), None) is not None
+
+
+def _open(s: InvincibleState, hero: str):
+    """Each open step of ``hero``'s power with its options, one at a time."""
     r = s.resolutions[hero]
     h = s.hero(hero)
-    indices = range(min(1, len(r["steps"]))) if r["ordered"] else range(len(r["steps"]))
-    return [i for i in indices if card_rules.open_now(r["steps"], i)
-            and choices.options(s, h, r["steps"][i], r["ranged"])]
+    steps = r["steps"]
+    for i in (range(min(1, len(steps))) if r["ordered"] else range(len(steps))):
+        if card_rules.open_now(steps, i):
+            options = choices.options(s, h, steps[i], r["ranged"])
+            if options:
+                yield i, options
 
 
 def answerable(s: InvincibleState) -> list[str]:
     """The heroes whose power resolving has an effect the table can answer now."""
-    return [hero for hero in s.resolutions if open_steps(s, hero)]
+    return [hero for hero in s.resolutions if has_open(s, hero)]
 
 
 def settle(s: InvincibleState, hero: str, now: float) -> None:
@@ -89,7 +108,7 @@ def settle(s: InvincibleState, hero: str, now: float) -> None:
         if auto is not None:
             _take(s, hero, auto)
             _apply(s, h, steps[auto], {}, None)
-        elif steps and not open_steps(s, hero):
+        elif steps and not has_open(s, hero):
             gone = [i for i, st in enumerate(steps) if st["kind"] != card_rules.REPEAT]
             s.say(f"{r['name']}: nothing in range for "
                   + ", ".join(steps[i]["hint"] for i in gone) + ".")
@@ -149,12 +168,12 @@ def _take(s: InvincibleState, hero: str, *indices: int) -> None:
     s.resolutions = {**s.resolutions, hero: r}
 
 
-def _whose(s: InvincibleState, play: Play, what: str, heroes: list[str]) -> dict:
+def _whose(s: InvincibleState, play: Play, what: str, heroes) -> dict:
     """The power resolving the action answers: the named hero's (data.hero, or the player's),
-    else the first of ``heroes`` (those the action could answer)."""
+    else the first of ``heroes(s)`` (those the action could answer, asked only then)."""
     h = hero_named(s, play.args["hero"], play.player, what, required=False)
     if h is None:
-        return s.resolutions[(heroes or list(s.resolutions))[0]]
+        return s.resolutions[(heroes(s) or list(s.resolutions))[0]]
     if h.id not in s.resolutions:
         r = s.resolving
         raise forbid(f"{h.name} has no power resolving; {s.hero(r['hero']).name}'s {r['name']} "
@@ -162,10 +181,11 @@ def _whose(s: InvincibleState, play: Play, what: str, heroes: list[str]) -> dict
     return s.resolutions[h.id]
 
 
-def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
-    r = _whose(s, play, what, answerable(s))
+def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int, list]:
+    """The hero, the step the action answers and that step's options."""
+    r = _whose(s, play, what, answerable)
     i = play.args["step"]
-    open_now = open_steps(s, r["hero"])
+    open_now = open_options(s, r["hero"])
     if i is None:
         if not open_now:
             raise forbid(f"{r['name']} has no effect left to answer", R_POWERS)
@@ -176,9 +196,10 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
 
         def names(j: int, whole: bool) -> bool:
             return any(choices.matches(r["steps"][j], answer, o, h) and (not whole or set(answer) <= set(o))
-                       for o in choices.options(s, h, r["steps"][j], r["ranged"]))
-        i = open_now[0] if not answer or names(open_now[0], False) else next(
-            (j for j in open_now if names(j, True)), open_now[0])
+                       for o in open_now[j])
+        first = next(iter(open_now))
+        i = first if not answer or names(first, False) else next(
+            (j for j in open_now if names(j, True)), first)
     if i >= len(r["steps"]):
         raise BadAction(f"{what}: data.step is 0 to {len(r['steps']) - 1} ({r['name']}: "
                         + "; ".join(st["hint"] for st in r["steps"]) + ")")
@@ -188,16 +209,15 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int]:
                if r["ordered"] or card_rules.waits(r["steps"], i) else
                "nothing in range can take it now")
         raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)
-    return s.hero(r["hero"]), i
+    return s.hero(r["hero"]), i, open_now[i]
 
 
 def _effect(state: InvincibleState, play: Play) -> InvincibleState:
     """Apply step ``data.step`` (omitted: the first open) with the table's choice."""
-    h, i = _step(state, play, "effect")
+    h, i, allowed = _step(state, play, "effect")
     r = state.resolutions[h.id]
     step = r["steps"][i]
     answer = {k: v for k, v in play.args.items() if v is not None}
-    allowed = choices.options(state, h, step, r["ranged"])
     s = state.fork()
     if not any(choices.matches(step, answer, o, h) for o in allowed):
         # the rule's own words where effects.py has them, else the choices the card leaves
@@ -222,7 +242,7 @@ def skippable(s: InvincibleState) -> list[str]:
 
 def _decline(state: InvincibleState, play: Play) -> InvincibleState:
     """'skip any you don't want, unless the card says otherwise', or a printed 'may' declined."""
-    r = _whose(state, play, "decline", skippable(state))
+    r = _whose(state, play, "decline", skippable)
     skips = [i for i, st in enumerate(r["steps"]) if st["skip"]]
     i = play.args["step"] if play.args["step"] is not None else (skips or [0])[0]
     if i >= len(r["steps"]) or not r["steps"][i]["skip"]:
@@ -248,7 +268,8 @@ def _resolving(s: InvincibleState, h) -> bool:
 NOTHING = Need(_resolving, lambda s, h: "no power is resolving: play a power's last cube to "
                                         "resolve it", R_HERO)
 EFFECT = TableMove(_effect, NOTHING, Need(
-    lambda s, h: bool(answerable(s)), lambda s, h: "no effect is left to answer", R_POWERS))
+    lambda s, h: any(has_open(s, hero) for hero in s.resolutions),
+    lambda s, h: "no effect is left to answer", R_POWERS))
 DECLINE = TableMove(_decline, NOTHING, Need(
     lambda s, h: bool(skippable(s)),
     lambda s, h: f"{s.resolving['name']}'s effects may not be skipped: 'Filling a power means "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from companion.actions import Action
-from companion.games.invincible import board, choices, moves_pull, moves_round, resolve
+from companion.games.invincible import board, choices, cube_fit, moves_pull, moves_round, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.sampler import crash_faces
@@ -76,7 +76,9 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         h = next(h for h in s.heroes if not h.done)
         return Action("done", data={"hero": h.id})
     # an owner's helper with effects: 'the team decides together when and how to use one'
-    helpers = [x for x in moves_round.usable_helpers(s) if s.data.helpers[x].effects]
+    # usable_helpers' list, filtered first by what is cheap to ask (most helpers have no effects)
+    cards = s.data.helpers
+    helpers = [x for x in s.helpers if cards[x].effects and moves_round.helper_refusal(s, x) is None]
     if helpers and rng.random() < 0.1:
         return Action("use_helper", data={"helper": rng.choice(helpers),
                                           "hero": rng.choice(moves_round.helper_heroes(s))})
@@ -85,13 +87,13 @@ def _hero(s: InvincibleState, rng: random.Random) -> Action:
         return Action("defiance", data={"hero": h.id})
     if h.ready:
         cube = rng.choice(h.ready)
-        slots = moves_pull.fitting(s, h, cube)
+        slots = cube_fit.fitting(s, h, cube)
         if slots and rng.random() < 0.9:
             return Action("play", data={"hero": h.id, "cube": cube,
                                         "power": _slot(s, h, slots, rng)})
         return Action("drop", data={"hero": h.id, "cube": cube})
     # like a careful player: keep pulling while few black cubes are out, then now and then
-    keep_going = rng.random() < (0.9 if moves_pull.black_count(h) < 3 else PULL_AGAIN)
+    keep_going = rng.random() < (0.9 if cube_fit.black_count(h) < 3 else PULL_AGAIN)
     if keep_going and moves_pull.PULL.open_for(s, h):
         return Action("pull", data={"hero": h.id})
     return Action("done", data={"hero": h.id})
@@ -102,8 +104,8 @@ def _slot(s: InvincibleState, h, slots: list[str], rng: random.Random) -> str:
     here = s.zone(h.zone) if h.zone != HQ else None
     kinds = (("damage", "explosive") if here is not None and board.enemies_in(here) else
              ("rescue",) if here is not None and here.danger else ("move",))
-    good = [x for x in slots
-            if any(e.kind in kinds for e in s.data.powers[h.powers[x].power].effects)]
+    powers = s.data.powers
+    good = [x for x in slots if not powers[h.powers[x].power].kinds.isdisjoint(kinds)]
     return rng.choice(good if good and rng.random() < 0.8 else slots)
 
 
@@ -115,16 +117,21 @@ def _toward(s: InvincibleState, options: list[dict]) -> list[dict]:
 
 def _resolve(s: InvincibleState, rng: random.Random) -> Action:
     """Answer the power resolving: mostly an open effect (damage first), now and then a skip."""
-    r = s.resolutions[rng.choice(resolve.answerable(s) or resolve.skippable(s))]
+    # each power's open steps with their options, worked out once (resolve.open_steps and
+    # answerable ask the same of choices.options)
+    opened = {hero: resolve.open_options(s, hero) for hero in s.resolutions}
+    answerable = [hero for hero, steps in opened.items() if steps]
+    r = s.resolutions[rng.choice(answerable or resolve.skippable(s))]
     skippable = [i for i, st in enumerate(r["steps"]) if st["skip"]]
     if skippable and rng.random() < 0.15:
         return Action("decline", data={"hero": r["hero"], "step": rng.choice(skippable)})
-    steps = resolve.open_steps(s, r["hero"])
+    open_now = opened[r["hero"]]
+    steps = list(open_now)
     if not steps:
         return Action("decline", data={"hero": r["hero"], "step": skippable[0]})
     hitting = [i for i in steps if r["steps"][i]["kind"] in ("damage", "explosive")]
     i = rng.choice(hitting) if hitting and rng.random() < 0.8 else rng.choice(steps)
-    options = choices.options(s, s.hero(r["hero"]), r["steps"][i], r["ranged"])
+    options = open_now[i]
     option = rng.choice(_toward(s, options) if rng.random() < 0.8 else options)
     if "crashed" in option and r["steps"][i]["kind"] == "rescue":
         option = {**option, "face": rng.choice(s.data.rescue_die).id}

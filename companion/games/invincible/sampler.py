@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.invincible import board, choices, effects, moves_pull, moves_round, resolve
+from companion.games.invincible import (
+    board, choices, cube_fit, effects, moves_pull, moves_round, resolve,
+)
 from companion.games.invincible import moves_training as training
 from companion.games.invincible.data import COLOURS, InvincibleData
 from companion.games.invincible.moves_hero import EFFECTS as EFFECT_MOVES
@@ -126,8 +128,8 @@ def _for_hero(move, choose_data=None):
 
 
 def _play(s, h, rng) -> Data:
-    cube = rng.choice(sorted(c for c in set(h.ready) if moves_pull.fitting(s, h, c)))
-    return {"cube": cube, "power": rng.choice(moves_pull.fitting(s, h, cube))}
+    cube = rng.choice(sorted(c for c in set(h.ready) if cube_fit.fitting(s, h, c)))
+    return {"cube": cube, "power": rng.choice(cube_fit.fitting(s, h, cube))}
 
 
 pull = _for_hero(moves_pull.PULL)
