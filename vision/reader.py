@@ -38,9 +38,19 @@ class Tuning:
     unread: float = 0.2  # a peak from this score that is not read flags the frame
     not_die: float = 0.5  # a crop the face network calls "not a die" this surely is none
     sure_not: float = 0.9  # ... and from this, an unread peak does not flag the frame
-    confirm: float = 0.8  # a die's raw confidence from which it is confirmed
+    confirm: float = 0.8  # a pip die's raw confidence from which it is confirmed
     det_sure: float = 0.5  # a peak this strong takes nothing off a die's confidence
     obstructed: float = 0.03  # share of the frame under a hand for "obstructed"
+    # a taught set's raw confidence (nearest taught photos, a different score) from which
+    # its die is confirmed; None: the same as ``confirm``
+    confirm_taught: float | None = None
+    # a die the pip reader calls "another face" flags the frame from this peak score (0:
+    # always; a tray's holes and prints read as other faces, a die with another face is sure)
+    other: float = 0.0
+
+    def __post_init__(self):
+        if self.confirm_taught is None:
+            self.confirm_taught = self.confirm
 
     @classmethod
     def shipped(cls) -> "Tuning":
@@ -112,7 +122,7 @@ class Reader:
     def confidence(self, raw: float) -> float:
         """The raw confidence mapped so that the tuned cut-off lands on the default threshold
         (monotonic: a higher threshold still asks more often)."""
-        c = self.tuning.confirm
+        c = self.tuning.confirm if self.model is None else self.tuning.confirm_taught
         if raw < c:
             return DEFAULT_THRESHOLD * raw / c
         return DEFAULT_THRESHOLD + (1 - DEFAULT_THRESHOLD) * (raw - c) / max(1 - c, 1e-6)
@@ -159,7 +169,8 @@ class Reader:
             if taught is None:
                 face_i = int(np.argmax(p[1:7])) + 1
                 if p[facenet.OTHER_FACE] > p[face_i]:  # a die, but not a pip die
-                    unread.append(d.box)
+                    if d.score >= t.other:
+                        unread.append(d.box)
                     continue
                 face, p_face = str(face_i), float(p[face_i])
             else:

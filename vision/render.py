@@ -122,9 +122,53 @@ def draw_face(face: str, size: int = 96, body=(235, 235, 235), ink=(30, 30, 30),
         cv2.rectangle(img, (int(s * .38), int(s * .68)), (int(s * .62), int(s * .82)), ink, -1)
         for x in (0.45, 0.53):
             cv2.line(img, (int(s * x), int(s * .7)), (int(s * x), int(s * .82)), body, max(1, s // 40))
+    elif face.startswith("num:"):  # training only: "num:TEXT:FONT" (see draw_numeral)
+        _, text, font = face.split(":")
+        draw_numeral(img, text, int(font), ink)
+    elif face.startswith("gsym:"):  # training only: a symbol on a coloured ground
+        draw_grounded_symbol(img, int(face[5:]), ink, body)
     else:  # any other face id the game data names: a symbol of its own, the same every time
         draw_symbol(img, zlib.crc32(face.encode()), ink, body)
     return img
+
+
+# Training faces (the second stage of `make train-vision`): numerals in OpenCV's other
+# fonts, so that the embedding learns numerals as a kind; the stand-ins' own font (DUPLEX
+# with an underline) is left out so the game sets stay symbols it never trained on.
+NUMERAL_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX,
+                 cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+                 cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC,
+                 cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC)
+
+
+def draw_numeral(img: np.ndarray, text: str, font: int, ink) -> None:
+    """``text`` in ``NUMERAL_FONTS[font]``, centred, as large as the face allows."""
+    s = img.shape[0]
+    f = NUMERAL_FONTS[font % len(NUMERAL_FONTS)]
+    th = max(2, int(s / 14))
+    fs = 1.0
+    (tw, tht), _ = cv2.getTextSize(text, f, fs, th)
+    fs = 0.7 * s / max(tw, tht, 1)
+    (tw, tht), _ = cv2.getTextSize(text, f, fs, th)
+    cv2.putText(img, text, ((s - tw) // 2, (s + tht) // 2), f, fs, ink, th, cv2.LINE_AA)
+
+
+def draw_grounded_symbol(img: np.ndarray, seed: int, ink, body) -> None:
+    """A random symbol on a ground of its own colour and shape (disc, square, diamond):
+    printed dice often set a light symbol on a coloured badge."""
+    rng = np.random.default_rng(1_000_003 + seed)
+    s = img.shape[0]
+    ground = tuple(int(v) for v in rng.integers(0, 256, 3))
+    kind = int(rng.integers(3))
+    if kind == 0:
+        cv2.circle(img, (s // 2, s // 2), int(s * 0.4), ground, -1, cv2.LINE_AA)
+    elif kind == 1:
+        cv2.rectangle(img, (int(s * .12), int(s * .12)), (int(s * .88), int(s * .88)), ground, -1)
+    else:
+        _poly(img, [(0.5, 0.08), (0.92, 0.5), (0.5, 0.92), (0.08, 0.5)], ground, s)
+    # the symbol in whichever of ink and body stands out from the ground
+    far = max((ink, body), key=lambda c: sum(abs(int(a) - int(b)) for a, b in zip(c, ground)))
+    draw_symbol(img, seed, far, ground)
 
 
 def draw_symbol(img: np.ndarray, seed: int, ink, body) -> None:

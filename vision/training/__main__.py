@@ -3,6 +3,13 @@ reader's thresholds on the tuning part, and write vision/models/ (detector.onnx,
 training.json: the training record).
 
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
+        [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR] [--tune-only]
+
+Two stages: the first trains both networks from the seed; the second continues both from the
+first's export on steeper views, hard negatives and more symbol kinds
+(vision/training/stage2.py). ``--first DIR`` skips the first stage and continues from the
+ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
+``--tune-only`` only chooses the reader's thresholds for the models in --out again.
 
 Needs the training extra (`pip install -e '.[train]'`: PyTorch, CPU build) and
 ../shared/data/dice-real. Rendered data is cached in build/train-vision/.
@@ -30,18 +37,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--scenes", type=int, default=3000, help="rendered training scenes")
     ap.add_argument("--det-steps", type=int, default=3000)
     ap.add_argument("--face-steps", type=int, default=3000)
-    ap.add_argument("--tune-scenes", type=int, default=12, help="per rendered condition")
+    ap.add_argument("--tune-scenes", type=int, default=30, help="per rendered condition")
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     ap.add_argument("--out", type=Path, default=REPO / "vision" / "models")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (1: a shared machine makes spinning threads crawl)")
+    ap.add_argument("--stage2-scenes", type=int, default=600)
+    ap.add_argument("--stage2-steps", type=int, default=1000, help="each network; 0: no second stage")
+    ap.add_argument("--first", type=Path, help="continue from this first-stage output")
+    ap.add_argument("--tune-only", action="store_true")
     a = ap.parse_args(argv)
 
-    import torch
-
-    from vision.training import data, split, train
-
     import cv2
+    import torch
 
     torch.set_num_threads(a.threads)
     cv2.setNumThreads(1)
@@ -57,7 +65,118 @@ def main(argv: list[str]) -> int:
     if not root.is_dir():
         print(f"{root}: the real photos are needed for training", file=sys.stderr)
         return 2
-    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, REPO / "build" / "train-vision")
+    if a.tune_only:
+        return tune_only(a, root, log, log_lines)
+    cache = REPO / "build" / "train-vision"
+    first = cache / f"stage1-{a.seed}"
+    first.mkdir(parents=True, exist_ok=True)
+    if a.first is not None:
+        for name in ("detector.onnx", "faces.onnx", "training.json"):
+            shutil.copy(a.first / name, first / name)
+        stage1 = json.loads((first / "training.json").read_text())
+        stage1 = stage1.get("stage 1", stage1)
+        log(f"first stage: {a.first} (made {stage1.get('made')}, seed {stage1.get('seed')})")
+    else:
+        stage1 = first_stage(a, root, cache, log, log_lines, started)
+        if stage1 is None:
+            return 1
+        for name in ("detector.onnx", "faces.onnx"):
+            shutil.copy(a.out / name, first / name)
+    record = {"seed": a.seed, "command": "python -m vision.training " + " ".join(argv),
+              "machine": f"{platform.machine()}, {a.threads} threads, torch {torch.__version__}",
+              "stage 1": {k: v for k, v in stage1.items() if k not in ("tuning", "tuning figures")}}
+    if a.stage2_steps > 0:
+        record["stage 2"] = second_stage(a, root, cache, first, log, log_lines, started)
+    else:
+        for name in ("detector.onnx", "faces.onnx"):
+            shutil.copy(first / name, a.out / name)
+    record["seconds"] = round(time.time() - started)
+    record["made"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return tune(a, root, record, log, log_lines)
+
+
+def _export(det, faces, out: Path, log) -> None:
+    import torch
+
+    from vision.training import train
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        train.export(det, torch.rand(1, 3, 256, 320) * 255, tmp / "detector.onnx", ["image"],
+                     ["maps"], {"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
+        train.export(faces, torch.rand(4, 3, 40, 40) * 255, tmp / "faces.onnx", ["crops"],
+                     ["classes", "embedding"], {"crops": {0: "n"}, "classes": {0: "n"},
+                                                "embedding": {0: "n"}})
+        for name in ("detector.onnx", "faces.onnx"):
+            shutil.copy(tmp / name, out / name)
+    log("exported " + ", ".join(f"{p.name} {p.stat().st_size / 1e6:.2f} MB"
+                                for p in (out / "detector.onnx", out / "faces.onnx")))
+
+
+def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, started) -> dict:
+    import multiprocessing as mp
+
+    import torch
+
+    from vision.training import data, stage2, train
+    from vision.training.nets import DiceDetector, FaceNet
+
+    t0 = time.time()
+    rendered, real, crops, real_crops = stage2.build(root, a.seed, a.stage2_scenes, cache,
+                                                     first / "detector.onnx")
+    log(f"stage 2 data: {len(rendered)} rendered scenes, {len(real)} real photos; "
+        f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops "
+        f"({sum(c == 0 for c in crops.classes) + sum(c == 0 for c in real_crops.classes)} "
+        f"not a die) ({time.time() - t0:.0f} s)")
+    faces_out = cache / f"faces2-{a.seed}.pt"
+    job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
+        str(stage2.cache_path(cache, a.seed, a.stage2_scenes)), str(first / "faces.onnx"),
+        a.stage2_steps, a.seed, str(faces_out), started))
+    job.start()
+    det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
+    det, det_loss = train.train_detector(rendered, real, a.stage2_steps, a.seed + 2, log=log,
+                                         net=det, lr=stage2.LR, name="detector (stage 2)")
+    job.join()
+    if job.exitcode != 0:
+        raise SystemExit("training the face network (stage 2) failed")
+    saved = torch.load(faces_out)
+    faces = FaceNet()
+    faces.load_state_dict(saved["state"])
+    faces.eval()
+    log_lines += saved["log"]
+    _export(det, faces, a.out, log)
+    n_det = len(rendered) + len(real)
+    n_face = len(crops.images) + len(real_crops.images)
+    return {
+        "from": "the first stage's ONNX export (batch norm folded and frozen)",
+        "seconds": round(time.time() - t0),
+        "data": {"rendered scenes": len(rendered),
+                 "rendered seeds": f"{stage2.SEED0} + {a.seed} * 100000 + i, i < {a.stage2_scenes}",
+                 "views": "60% steeper (oblique 0.8-1.6 die sides, sides showing faces, tilt "
+                          "0.05-0.12), 2-9 clutter items each",
+                 "faces": "40% pips, 20% random symbols, 20% numerals in 7 other fonts "
+                          f"({len(data.NUMERALS)} texts), 20% symbols on a coloured ground "
+                          f"({data.GROUNDED})",
+                 "real training photos used": len(real),
+                 "face crops": {"rendered": len(crops.images), "real": len(real_crops.images)},
+                 "hard negatives": f"first-stage peaks >= {stage2.HARD_LOW} half a die or more "
+                                   "from every die, as not-a-die crops"},
+        "detector": {"steps": a.stage2_steps, "batch": train.DET_BATCH, "lr": stage2.LR,
+                     "epochs": round(a.stage2_steps * train.DET_BATCH / n_det, 1),
+                     "final_loss": round(det_loss, 4)},
+        "faces": {"steps": a.stage2_steps, "batch": 128, "lr": stage2.LR,
+                  "epochs": round(a.stage2_steps * 128 / n_face, 1),
+                  "final_loss": round(saved["loss"], 4)},
+    }
+
+
+def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | None:
+    import torch
+
+    from vision.training import data, split, train
+
+    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, cache)
     log(f"data: {len(rendered)} rendered scenes, {len(real)} real photos; "
         f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops")
     # The face network trains in a second process beside the detector (two cores).
@@ -65,14 +184,14 @@ def main(argv: list[str]) -> int:
 
     faces_out = REPO / "build" / "train-vision" / f"faces-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=train.faces_job, args=(
-        str(data.cache_path(REPO / "build" / "train-vision", a.seed, a.scenes)), a.face_steps,
+        str(data.cache_path(cache, a.seed, a.scenes)), a.face_steps,
         a.seed, str(faces_out), started))
     job.start()
     det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log)
     job.join()
     if job.exitcode != 0:
         print("training the face network failed", file=sys.stderr)
-        return 1
+        return None
     from vision.training.nets import FaceNet
 
     saved = torch.load(faces_out)
@@ -82,37 +201,13 @@ def main(argv: list[str]) -> int:
     faces.eval()
     face_loss = saved["loss"]
 
-    a.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        train.export(det, torch.rand(1, 3, 256, 320) * 255, tmp / "detector.onnx", ["image"],
-                     ["maps"], {"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
-        train.export(faces, torch.rand(4, 3, 40, 40) * 255, tmp / "faces.onnx", ["crops"],
-                     ["classes", "embedding"], {"crops": {0: "n"}, "classes": {0: "n"},
-                                                "embedding": {0: "n"}})
-        for name in ("detector.onnx", "faces.onnx"):
-            shutil.copy(tmp / name, a.out / name)
-    log("exported " + ", ".join(f"{p.name} {p.stat().st_size / 1e6:.2f} MB"
-                                for p in (a.out / "detector.onnx", a.out / "faces.onnx")))
-
-    from vision.training import tune_sets
-    from vision.training.calibrate import choose
-
-    sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log)
-    tuning, figures = choose(sets, log=log)
-    for name, f in figures.items():
-        log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
-            f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")
-    parts = split.load()
+    _export(det, faces, a.out, log)
     counts: dict[str, dict[str, int]] = {}
-    for k, v in parts.items():
+    for k, v in split.load().items():
         counts.setdefault(k.split("/")[0], {}).setdefault(v, 0)
         counts[k.split("/")[0]][v] += 1
-    record = {
+    return {
         "seed": a.seed,
-        "command": "python -m vision.training " + " ".join(argv),
-        "made": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {a.threads} threads, torch {torch.__version__}",
         "seconds": round(time.time() - started),
         "data": {
             "split": "vision/models/split.json (rule in vision/training/split.py)",
@@ -130,11 +225,33 @@ def main(argv: list[str]) -> int:
         "faces": {"steps": a.face_steps, "batch": 128,
                   "epochs": round(a.face_steps * 128 / (len(crops.images) + len(real_crops.images)), 1),
                   "final_loss": round(face_loss, 4)},
+        "log": list(log_lines),
+    }
+
+
+def tune_only(a, root: Path, log, log_lines) -> int:
+    path = a.out / "training.json"
+    record = json.loads(path.read_text())
+    record["tuned again"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    record["tune command"] = "python -m vision.training --tune-only --tune-scenes " + str(a.tune_scenes)
+    return tune(a, root, record, log, log_lines, "tune log")
+
+
+def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> int:
+    from vision.training import tune_sets
+    from vision.training.calibrate import choose
+
+    sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log)
+    tuning, figures = choose(sets, log=log)
+    for name, f in figures.items():
+        log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
+            f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")
+    record.update({
         "tuning": {k: round(float(v), 4) for k, v in tuning.__dict__.items()},
         "tuning figures": {n: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
                            for n, f in figures.items()},
-        "log": log_lines,
-    }
+        log_key: log_lines,
+    })
     (a.out / "training.json").write_text(json.dumps(record, indent=1) + "\n")
     log(f"wrote {a.out / 'training.json'}")
     return 0

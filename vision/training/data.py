@@ -75,9 +75,20 @@ def _scene_faces(rng, n: int, pips: bool) -> list[str]:
     return [f"sym:{int(v)}" for v in rng.integers(0, SYMBOLS, n)]
 
 
+# The second stage's symbol kinds (vision.training.stage2): numerals in other fonts (one class
+# a text, any font) and symbols on a coloured ground; 6 and 9 are left out (a turned 6 is a 9).
+NUMERALS = ("0", "1", "2", "3", "4", "5", "7", "8", "10", "12", "1+", "2+", "3+", "+1", "-1", "x2")
+GROUNDED = 200
+CLASSES = 6 + SYMBOLS + len(NUMERALS) + GROUNDED  # embedding classes of both stages
+
+
 def _face_class(face: str) -> tuple[int, int]:
     if face.startswith("sym:"):
         return facenet.OTHER_FACE, 6 + int(face[4:])
+    if face.startswith("num:"):
+        return facenet.OTHER_FACE, 6 + SYMBOLS + NUMERALS.index(face.split(":")[1])
+    if face.startswith("gsym:"):
+        return facenet.OTHER_FACE, 6 + SYMBOLS + len(NUMERALS) + int(face[5:])
     return int(face), int(face) - 1
 
 
@@ -136,7 +147,14 @@ def _crops_of(img, centres, sides, faces, rng, per_die: int, negatives: int) -> 
 def render_one(seed: int) -> tuple[DetSample, Crops]:
     rng = np.random.default_rng(seed)
     opt, n, pips = scene_options(rng)
-    sc = render_labelled(rng, _scene_faces(rng, n, pips), opt, pips=pips)
+    det, crops, _ = labelled_sample(rng, opt, _scene_faces(rng, n, pips), pips, per_die=2)
+    return det, crops
+
+
+def labelled_sample(rng, opt: RenderOptions, faces: list[str], pips: bool,
+                    per_die: int) -> tuple[DetSample, Crops, np.ndarray]:
+    """A rendered scene of ``faces`` as a detector sample, its face crops and the frame."""
+    sc = render_labelled(rng, faces, opt, pips=pips)
     centres, sizes, keep = [], [], []
     for top in sc.tops:
         c = top.mean(0)
@@ -153,8 +171,8 @@ def render_one(seed: int) -> tuple[DetSample, Crops]:
     faces = [f for f, k in zip(sc.faces, keep) if k]
     det = _det_sample(sc.image, centres, sizes, sc.hand)
     sides = [max(s) for s in sizes]
-    crops = _crops_of(sc.image, centres, sides, faces, rng, per_die=2, negatives=2)
-    return det, crops
+    crops = _crops_of(sc.image, centres, sides, faces, rng, per_die=per_die, negatives=2)
+    return det, crops, sc.image
 
 
 def real_photo(root: Path, key: str) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:

@@ -109,24 +109,26 @@ def _schedule(opt, step, steps, lr):
         g["lr"] = lr * max(f, 0.02)
 
 
-def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH, log=print):
+def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH, log=print,
+                   net: DiceDetector | None = None, lr: float = 3e-3, name: str = "detector"):
+    """Train a new detector, or continue ``net`` (the second stage)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = DiceDetector()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    net = net or DiceDetector()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0, run = time.time(), []
     for step in range(steps):
         nreal = int(round(batch * 0.4))
         parts = [det_batch(rendered, rng, batch - nreal), det_batch(real, rng, nreal)]
         tensors = [torch.cat([a, b]) for a, b in zip(*parts)]
-        _schedule(opt, step, steps, 3e-3)
+        _schedule(opt, step, steps, lr)
         loss, focal = det_loss(net(tensors[0]), *tensors[1:])
         opt.zero_grad()
         loss.backward()
         opt.step()
         run.append(loss.item())
         if (step + 1) % 50 == 0:
-            log(f"detector step {step + 1}/{steps}: loss {np.mean(run[-50:]):.3f} "
+            log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-50:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
     return net.eval(), float(np.mean(run[-50:]))
 
@@ -145,10 +147,14 @@ def face_batch(crops: Crops, idx: np.ndarray, rng):
 
 
 def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int = 128,
-                log=print, lr: float = 3e-3):
+                log=print, lr: float = 3e-3, net: FaceNet | None = None,
+                proto: torch.Tensor | None = None, name: str = "faces"):
+    """Train a new face network, or continue ``net`` with the class centres ``proto``."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    net, proto = FaceNet(), torch.nn.Parameter(torch.randn(6 + SYMBOLS, EMBED) * 0.1)
+    if net is None:
+        net, proto = FaceNet(), torch.randn(6 + SYMBOLS, EMBED) * 0.1
+    proto = torch.nn.Parameter(proto.clone())
     opt = torch.optim.AdamW(list(net.parameters()) + [proto], lr=lr, weight_decay=1e-4)
     both = Crops()
     both.extend(rendered)
@@ -173,7 +179,7 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
         opt.step()
         run.append(loss.item())
         if (step + 1) % 100 == 0:
-            log(f"faces step {step + 1}/{steps}: loss {np.mean(run[-100:]):.3f} "
+            log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-100:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
     return net.eval(), float(np.mean(run[-100:])), proto
 
@@ -183,11 +189,8 @@ def export(net, example, path, names_in, names_out, dynamic):
                       dynamic_axes=dynamic, opset_version=17, dynamo=False)
 
 
-def faces_job(cache: str, steps: int, seed: int, out: str, started: float) -> None:
-    """Train the face network in its own process (beside the detector) and save it."""
-    import pickle
-    from pathlib import Path
-
+def job_log(started: float):
+    """A training job's set-up in its own process (one thread) and its log: (lines, log)."""
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     lines: list[str] = []
@@ -197,6 +200,15 @@ def faces_job(cache: str, steps: int, seed: int, out: str, started: float) -> No
         lines.append(line)
         print(line, flush=True)
 
+    return lines, log
+
+
+def faces_job(cache: str, steps: int, seed: int, out: str, started: float) -> None:
+    """Train the face network in its own process (beside the detector) and save it."""
+    import pickle
+    from pathlib import Path
+
+    lines, log = job_log(started)
     _, _, crops, real_crops = pickle.loads(Path(cache).read_bytes())
     net, loss, proto = train_faces(crops, real_crops, steps, seed, log=log)
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
