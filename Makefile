@@ -33,7 +33,7 @@ bench: $(STAMP)
 pi-check:
 	tests/pi/pi_check.sh
 
-# Retrain the dice detector and face network from a seed (vision/models/; about 30 min on 2
+# Retrain the dice detector and face network from a seed, two stages (vision/models/; about 80 min on 2
 # cores). Needs the training extra (PyTorch, CPU) and ../shared/data/dice-real.
 SEED ?= 0
 train-vision: $(STAMP)

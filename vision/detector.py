@@ -83,8 +83,9 @@ def decode(out: np.ndarray, scale: float, frame_shape: tuple[int, ...], low: flo
 class Detector:
     """The shipped detector on onnxruntime, one thread."""
 
-    def __init__(self, path: Path | str = MODEL):
-        self.session = onnx_runtime.session(path)
+    def __init__(self, path: Path | str | None = None):
+        # MODEL as it is at the call: training points it at the networks it just wrote
+        self.session = onnx_runtime.session(path or MODEL)
         self.input = self.session.get_inputs()[0].name
 
     def run(self, frame_bgr: np.ndarray, low: float) -> tuple[list[Detection], np.ndarray, float]:

@@ -36,8 +36,9 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 
 class FaceNet:
-    def __init__(self, path: Path | str = MODEL):
-        self.session = onnx_runtime.session(path)
+    def __init__(self, path: Path | str | None = None):
+        # MODEL as it is at the call: training points it at the networks it just wrote
+        self.session = onnx_runtime.session(path or MODEL)
         self.input = self.session.get_inputs()[0].name
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -38,24 +38,20 @@ class Tuning:
     unread: float = 0.2  # a peak from this score that is not read flags the frame
     not_die: float = 0.5  # a crop the face network calls "not a die" this surely is none
     sure_not: float = 0.9  # ... and from this, an unread peak does not flag the frame
-    confirm: float = 0.8  # a pip die's raw confidence from which it is confirmed
+    confirm: float = 0.8  # a die's raw confidence from which it is confirmed
     det_sure: float = 0.5  # a peak this strong takes nothing off a die's confidence
     obstructed: float = 0.03  # share of the frame under a hand for "obstructed"
-    # a taught set's raw confidence (nearest taught photos, a different score) from which
-    # its die is confirmed; None: the same as ``confirm``
-    confirm_taught: float | None = None
     # a die the pip reader calls "another face" flags the frame from this peak score (0:
     # always; a tray's holes and prints read as other faces, a die with another face is sure)
     other: float = 0.0
 
-    def __post_init__(self):
-        if self.confirm_taught is None:
-            self.confirm_taught = self.confirm
-
     @classmethod
-    def shipped(cls) -> "Tuning":
+    def shipped(cls, taught: bool = False) -> "Tuning":
+        """The thresholds chosen for pip dice (``tuning``) or for taught sets (``tuning
+        taught``: their confidence is another score, nearest taught photos)."""
         if RECORD.is_file():
-            got = json.loads(RECORD.read_text()).get("tuning", {})
+            record = json.loads(RECORD.read_text())
+            got = record.get("tuning taught" if taught and "tuning taught" in record else "tuning", {})
             return cls(**{f.name: float(got[f.name]) for f in fields(cls) if f.name in got})
         return cls()
 
@@ -97,10 +93,10 @@ class Reader:
                  die_side: float | None = None, tuning: Tuning | None = None):
         cv2.setNumThreads(1)  # one read, one core (the networks run on one thread too)
         self.set_name = set_name
-        self.tuning = tuning or Tuning.shipped()
         self.detector = Detector()
         self.facenet = facenet.FaceNet()
         self.model = sets.load(set_name, Path(data_dir) if data_dir else None)
+        self.tuning = tuning or Tuning.shipped(taught=self.model is not None)
         self.threshold = threshold
         self.region = region
         self.die_side = die_side  # kept for callers; the detector measures each die itself
@@ -122,7 +118,7 @@ class Reader:
     def confidence(self, raw: float) -> float:
         """The raw confidence mapped so that the tuned cut-off lands on the default threshold
         (monotonic: a higher threshold still asks more often)."""
-        c = self.tuning.confirm if self.model is None else self.tuning.confirm_taught
+        c = self.tuning.confirm
         if raw < c:
             return DEFAULT_THRESHOLD * raw / c
         return DEFAULT_THRESHOLD + (1 - DEFAULT_THRESHOLD) * (raw - c) / max(1 - c, 1e-6)
@@ -162,7 +158,10 @@ class Reader:
         unread: list[tuple[int, int, int, int]] = []
         for k, d in enumerate(dets):
             p = probs[k]
-            if p[facenet.NOT_A_DIE] >= t.not_die or d.score < t.keep:
+            # a crop as near a taught photo as the set's own photos are to each other is a
+            # die of the set, whatever the face network says (a blank face looks like a card)
+            like_taught = taught is not None and taught[k][2] >= self.model.reject
+            if (p[facenet.NOT_A_DIE] >= t.not_die and not like_taught) or d.score < t.keep:
                 if d.score >= t.unread and p[facenet.NOT_A_DIE] < t.sure_not:
                     unread.append(d.box)
                 continue

@@ -36,11 +36,9 @@ def test_another_face_flags_the_frame_from_its_peak_score():
     assert reader.decide([die], probs, None)[1] == [die.box]
 
 
-def test_pip_and_taught_dice_have_their_own_confirmation_cut_off():
-    t = Tuning(confirm=0.5, confirm_taught=0.9)
-    pips = Reader("d6", tuning=t)
-    assert pips.confidence(0.5) == pytest.approx(pips.threshold)
-    assert Tuning(confirm=0.7).confirm_taught == 0.7  # unset: the pip dice's
+def test_pip_and_taught_readers_take_their_own_thresholds(taught_learned):
+    assert Reader("d6").tuning == Tuning.shipped(taught=False)
+    assert Reader("xmen", taught_learned).tuning == Tuning.shipped(taught=True)
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +56,13 @@ def rendered_sets():
 
 
 def test_the_choice_is_scored_by_the_reader_and_keeps_the_budget(rendered_sets):
-    tuning, figures = calibrate.choose(rendered_sets, log=lambda *_: None, budget=0.01)
+    tunings, figures = calibrate.choose(rendered_sets, log=lambda *_: None, budget=0.01)
     # choose() scores its pick again through Reader.decide and raises if the two disagree
     assert set(figures) == set(rendered_sets)
+    assert tunings["taught"] == Tuning()  # no taught set to choose on: the defaults
     assert all(f["silent"] <= 0.01 for f in figures.values()), figures
     for name, (reader, outs) in rendered_sets.items():
-        reader.tuning = tuning
+        reader.tuning = tunings["pips"]
         assert calibrate.score(reader, outs) == figures[name]
 
 

@@ -24,9 +24,12 @@ def test_the_shipped_models_are_small_and_recorded():
     assert {p.name for p in MODELS.glob("*.onnx")} == {"detector.onnx", "faces.onnx"}
     assert size <= 5e6, size
     record = json.loads(RECORD.read_text())
-    for key in ("seed", "data", "detector", "faces", "tuning", "tuning figures"):
+    for key in ("seed", "stage 1", "stage 2", "tuning", "tuning taught", "tuning figures"):
         assert key in record, key
-    assert record["detector"]["epochs"] > 0 and record["faces"]["epochs"] > 0
+    for stage in ("stage 1", "stage 2"):  # both stages say what they trained on and how long
+        for key in ("data", "detector", "faces"):
+            assert key in record[stage], (stage, key)
+        assert record[stage]["detector"]["epochs"] > 0 and record[stage]["faces"]["epochs"] > 0
 
 
 def test_every_real_photo_has_one_part_and_the_parts_hold_apart():

@@ -238,16 +238,21 @@ def tune_only(a, root: Path, log, log_lines) -> int:
 
 
 def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> int:
+    from vision import detector, facenet
     from vision.training import tune_sets
     from vision.training.calibrate import choose
 
+    # the networks just written, wherever --out put them
+    detector.MODEL, facenet.MODEL = a.out / "detector.onnx", a.out / "faces.onnx"
+
     sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log)
-    tuning, figures = choose(sets, log=log)
+    tunings, figures = choose(sets, log=log)
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
             f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")
     record.update({
-        "tuning": {k: round(float(v), 4) for k, v in tuning.__dict__.items()},
+        "tuning": {k: round(float(v), 4) for k, v in tunings["pips"].__dict__.items()},
+        "tuning taught": {k: round(float(v), 4) for k, v in tunings["taught"].__dict__.items()},
         "tuning figures": {n: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
                            for n, f in figures.items()},
         log_key: log_lines,

@@ -2,7 +2,9 @@
 from the tuning seeds. The networks run once per frame; every candidate threshold is then
 scored on their outputs. The figure that matters is *silent* errors (a die read wrong,
 missed or invented in a roll with nothing flagged); among thresholds that keep those under
-the budget on every tuning set, the one that asks the players least often wins.
+the budget on every tuning set, the one that asks the players least often wins. Pip dice
+and taught sets are read by different rules (a pip class probability, the nearest taught
+photos), so each has thresholds of its own, chosen on its own sets.
 
 The search scores tens of thousands of candidates, so the reader's rule for "ask" is
 restated here over arrays (`_Frames`, `_ask`); the chosen thresholds are then scored again
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from vision.reader import Reader, Tuning
 # of dice, on every tuning set: the goal is 0.005 on held-out data, and the tuning part's
 # figures are a little kinder than data the thresholds never saw
 SILENT_BUDGET = 0.003
+RP_SLACK = 0.01  # mean recall + precision given up at most for fewer taps
 CONFIRMS = np.linspace(0.3, 0.98, 35)
 DET_SURE = (0.5, 0.7)
 
@@ -61,7 +64,6 @@ LOW, OTHER, REJECT = 0, 1, 2  # why a peak went unread: too weak / not a die, an
 @dataclass
 class _Frames:
     """One tuning set's outputs under a ``keep`` and ``not_die``: what the ask rule needs."""
-    taught: bool
     frames: int
     want: int
     got: int
@@ -84,7 +86,8 @@ def _frames(reader: Reader, outputs, keep: float, not_die: float) -> _Frames:
         for k, d in enumerate(dets):
             p = probs[k]
             why = None
-            if p[facenet.NOT_A_DIE] >= not_die or d.score < keep:
+            like_taught = taught is not None and taught[k][2] >= reader.model.reject
+            if (p[facenet.NOT_A_DIE] >= not_die and not like_taught) or d.score < keep:
                 why = LOW
             elif taught is None:
                 face_i = int(np.argmax(p[1:7])) + 1
@@ -109,16 +112,15 @@ def _frames(reader: Reader, outputs, keep: float, not_die: float) -> _Frames:
         errors.append(max(len(faces), len(reads)) - ok)
         for s in DET_SURE:
             least[s].append(min((pf * min(1.0, sc / s) for _, pf, sc in reads), default=9.0))
-    return _Frames(reader.model is not None, len(outputs), want, got, right, np.asarray(errors),
+    return _Frames(len(outputs), want, got, right, np.asarray(errors),
                    {s: np.asarray(v) for s, v in least.items()}, np.asarray(frame, int),
                    np.asarray(kind, int), np.asarray(peak), np.asarray(p_not))
 
 
 def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
     """(silent errors per die, taps per frame) of one set under ``t``."""
-    confirm = t.confirm_taught if f.taught else t.confirm
     # the reader maps raw confidence so that the cut-off lands on its threshold
-    flagged = f.least_raw[t.det_sure] < confirm
+    flagged = f.least_raw[t.det_sure] < t.confirm
     asks = np.where(f.kind == LOW, (f.peak >= t.unread) & (f.p_not < t.sure_not),
                     np.where(f.kind == OTHER, f.peak >= t.other, True))
     flagged = flagged.copy()
@@ -127,46 +129,47 @@ def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
 
 
 def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILENT_BUDGET,
-           ) -> tuple[Tuning, dict]:
-    """The thresholds for ``sets`` ({name: (reader, frame outputs)}), and their figures."""
+           ) -> tuple[dict[str, Tuning], dict]:
+    """The thresholds for ``sets`` ({name: (reader, frame outputs)}): {"pips": ..., "taught":
+    ...} (a kind without sets keeps the defaults), and each set's figures under its kind's."""
+    chosen, figures = {}, {}
+    for kind in ("pips", "taught"):
+        part = {n: v for n, v in sets.items() if (v[0].model is not None) == (kind == "taught")}
+        if part:
+            chosen[kind], got = _choose(part, log, budget, kind)
+            figures.update(got)
+        else:
+            chosen[kind] = Tuning()
+    return chosen, {n: figures[n] for n in sets}
+
+
+def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
+            ) -> tuple[Tuning, dict]:
     base = Tuning()
-    # 1. which peaks are dice: the best recall + precision over the sets (the worst set first
-    # let the weakest taught set decide for the pip dice, at their cost)
-    best_key, best = None, None
+    # 1. which peaks are dice: recall + precision over the sets; every keep and not_die within
+    # RP_SLACK of the best mean goes on to the second step
+    pres = {}
     for keep, not_die in itertools.product((0.2, 0.25, 0.3, 0.35, 0.4, 0.5), (0.3, 0.5, 0.7)):
         pre = {n: _frames(r, o, keep, not_die) for n, (r, o) in sets.items()}
-        figs = [f.right / max(f.want, 1) + f.right / max(f.got, 1) for f in pre.values()]
-        key = (sum(figs), min(figs))
-        if best_key is None or key > best_key:
-            best_key, best = key, (keep, not_die, pre)
-    keep, not_die, pre = best
-    log(f"tuning: keep {keep}, not_die {not_die} (mean r+p {best_key[0] / len(pre):.3f})")
-    # 2. when to ask: the fewest taps that keep silent errors within the budget everywhere.
-    # A pip die's and a taught die's confidence are different scores: each has its cut-off,
-    # chosen for its own sets (they share nothing else that depends on it).
-    groups = {g: [n for n, f in pre.items() if f.taught == g] for g in (False, True)}
+        rp = float(np.mean([f.right / max(f.want, 1) + f.right / max(f.got, 1) for f in pre.values()]))
+        pres[keep, not_die] = (rp, pre)
+    top = max(rp for rp, _ in pres.values())
+    near = {k: v for k, v in pres.items() if v[0] >= top - RP_SLACK}
+    log(f"tuning {kind}: best mean r+p {top:.3f}; within {RP_SLACK}: "
+        + ", ".join(f"keep {k} not_die {n} ({v[0]:.3f})" for (k, n), v in near.items()))
+    # 2. when to ask: the fewest taps (mean over the sets) that keep silent errors within the
+    # budget on every set
     chosen_key, chosen = None, None
-    for unread, sure_not, sure, other in itertools.product(
+    for ((keep, not_die), (_, pre)), unread, sure_not, sure, other, confirm in itertools.product(
+            near.items(),
             (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4), (0.5, 0.7, 0.8, 0.9, 0.97, 1.01), DET_SURE,
-            (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)):
+            (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01), CONFIRMS):
         if unread > keep:
             continue
-        t = replace(base, keep=keep, not_die=not_die, unread=unread, sure_not=sure_not,
-                    det_sure=sure, other=other)
-        cut = {}
-        for g, names in groups.items():
-            group_best = None
-            for c in CONFIRMS:
-                tc = replace(t, confirm=float(c), confirm_taught=float(c))
-                got = [_ask(pre[n], tc) for n in names]
-                worst = max((s for s, _ in got), default=0.0)
-                k = (worst > budget, sum(tp for _, tp in got) if worst <= budget else worst)
-                if group_best is None or k < group_best[0]:
-                    group_best = (k, float(c))
-            cut[g] = group_best[1] if group_best else float(base.confirm)
-        t = replace(t, confirm=cut[False], confirm_taught=cut[True])
+        t = Tuning(low=base.low, keep=keep, not_die=not_die, unread=unread, sure_not=sure_not,
+                   confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other)
         got = {n: _ask(f, t) for n, f in pre.items()}
-        worst = max(s for s, _ in got.values())
+        worst = max(sl for sl, _ in got.values())
         taps = float(np.mean([tp for _, tp in got.values()]))
         key = (worst > budget, taps if worst <= budget else worst)
         if chosen_key is None or key < chosen_key:
@@ -179,5 +182,5 @@ def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILE
         if abs(figures[name]["silent"] - s) > 1e-9 or abs(figures[name]["taps"] - tp) > 1e-9:
             raise AssertionError(f"{name}: the search's rule and Reader.decide disagree "
                                  f"({s}, {tp} against {figures[name]})")
-    log(f"tuning: {chosen} (silent budget {budget} of dice on every set)")
+    log(f"tuning {kind}: {chosen} (silent budget {budget} of dice on every set)")
     return chosen, figures
