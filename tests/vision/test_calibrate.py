@@ -55,7 +55,8 @@ def rendered_sets():
     return sets
 
 
-def test_the_choice_is_scored_by_the_reader_and_keeps_the_budget(rendered_sets):
+def test_the_choice_is_scored_by_the_reader_and_keeps_the_budget(rendered_sets, monkeypatch):
+    monkeypatch.setattr(calibrate, "CONFIRMS", np.linspace(0.3, 0.98, 5))  # a coarser search
     tunings, figures = calibrate.choose(rendered_sets, log=lambda *_: None, budget=0.01)
     # choose() scores its pick again through Reader.decide and raises if the two disagree
     assert set(figures) == set(rendered_sets)
