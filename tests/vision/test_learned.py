@@ -49,8 +49,9 @@ def test_reads_dice_packed_edge_to_edge():
 @pytest.mark.parametrize("set_name, least", [("xmen", 0.9), ("incredibles", 0.6),
                                              ("invincible", 0.6)])
 def test_reads_rendered_taught_game_dice(taught_learned, set_name, least):
-    """Symbols the embedding never saw, taught from six rendered photos per face. Incredibles
-    and Invincible read far below the classical recognizer (docs/benchmarks.md)."""
+    """Symbols the embedding never saw (the numerals: never in this font), taught from six
+    rendered photos per face. Incredibles and Invincible read far below the classical
+    recognizer (docs/benchmarks.md)."""
     recall, precision = _sweep(Reader(set_name, taught_learned), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
 
