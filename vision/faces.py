@@ -11,7 +11,7 @@ set.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +32,9 @@ class FaceModel:
     labels: np.ndarray  # T, index into faces
     reject: float  # a best similarity below this is not a die of this set
     net_digest: str = ""  # which face network made the embeddings
+    # per face, how much the face network takes its taught photos for a pip face (0..1; a
+    # set taught before this was kept has none)
+    pips: dict = field(default_factory=dict)
 
     def classify(self, emb: np.ndarray) -> list[tuple[str, float, float]]:
         """(face, probability, best similarity) per embedding row."""
@@ -55,7 +58,7 @@ class FaceModel:
                             labels=self.labels.astype(np.int16))
         (folder / "model.json").write_text(json.dumps(
             {"name": self.name, "faces": self.faces, "reject": self.reject,
-             "version": MODEL_VERSION, "net": self.net_digest}, indent=1))
+             "version": MODEL_VERSION, "net": self.net_digest, "pips": self.pips}, indent=1))
 
     @classmethod
     def load(cls, folder: Path, net_digest: str = "") -> "FaceModel":
@@ -65,11 +68,16 @@ class FaceModel:
                            f"teach it again (`companion dice teach {folder.name} FOLDER`)")
         z = np.load(folder / "model.npz")
         return cls(meta["name"], list(meta["faces"]), z["embeddings"].astype(np.float32),
-                   z["labels"].astype(np.int64), float(meta["reject"]), meta.get("net", ""))
+                   z["labels"].astype(np.int64), float(meta["reject"]), meta.get("net", ""),
+                   {str(f): float(v) for f, v in dict(meta.get("pips") or {}).items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)})
 
 
-def build_model(name: str, examples: list[tuple[str, np.ndarray]], net_digest: str) -> FaceModel:
-    """A set from (face, embeddings of one photo's views) pairs."""
+def build_model(name: str, examples: list[tuple[str, tuple[np.ndarray, float]]],
+                net_digest: str) -> FaceModel:
+    """A set from (face, (embeddings of one photo's views, its pip-likeness)) pairs."""
+    pips = {f: float(np.mean([q for g, (_, q) in examples if g == f])) for f, _ in examples}
+    examples = [(f, e) for f, (e, _) in examples]
     faces = sorted({f for f, _ in examples})
     embs = np.concatenate([e for _, e in examples])
     labels = np.concatenate([np.full(len(e), faces.index(f)) for f, e in examples])
@@ -85,4 +93,4 @@ def build_model(name: str, examples: list[tuple[str, np.ndarray]], net_digest: s
         if same.any():
             near.append(float((e[:1] @ embs[same].T).max()))
     reject = (min(near) - 0.1) if near else 0.0
-    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest)
+    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest, pips)

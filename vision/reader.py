@@ -23,11 +23,12 @@ import cv2
 import numpy as np
 
 from companion.dice_reads import DEFAULT_THRESHOLD  # one threshold: the session's and ours
-from vision import facenet, sets
+from vision import facenet, hands, sets
 from vision.detector import Detection, Detector
 
 RECORD = Path(__file__).with_name("models") / "training.json"
 MAX_DICE = 40  # peaks looked at per frame (bounded time)
+PIP_FACE = 0.2  # a taught face whose photos the face network reads as pips less than this
 
 
 @dataclass
@@ -44,6 +45,13 @@ class Tuning:
     # a die the pip reader calls "another face" flags the frame from this peak score (0:
     # always; a tray's holes and prints read as other faces, a die with another face is sure)
     other: float = 0.0
+    # a die's side face: a peak below one read as a die (nearer the camera) within this many
+    # face sides down and ``side_across`` across is that die's front face, not a die (0: off)
+    side_gap: float = 0.0
+    side_across: float = 0.5
+    # a taught set's die the face network reads as a pip face from this probability, nearest
+    # a taught face it does not take for pips, is a pip die in the tray: not of this set
+    pip_die: float = 0.7
 
     @classmethod
     def shipped(cls, taught: bool = False) -> "Tuning":
@@ -85,6 +93,30 @@ def _distinct(dets: list[Detection]) -> list[Detection]:
     return kept
 
 
+def side_faces(dets: list[Detection], passing: list[bool], gap: float, across: float) -> list[bool]:
+    """Which peaks are the front face of a die read above them. A camera that looks across
+    the table sees each die's top face and, below it, the side that faces the camera; the
+    detector fires on both (half of a real webcam's false dice on the tuning part). Dice side
+    by side lie a whole face apart or more, so ``gap`` < 1 (in the upper face's sides) leaves
+    dice packed edge to edge alone; the upper peak must itself be read (``passing``), so that
+    a die whose top face is too thin to fire is still read by its front face."""
+    out = [False] * len(dets)
+    if gap <= 0:
+        return out
+    order = sorted(range(len(dets)), key=lambda k: dets[k].cy)
+    for n, j in enumerate(order):
+        dj = dets[j]
+        for i in order[:n]:
+            di = dets[i]
+            if not passing[i] or out[i]:
+                continue
+            dy = dj.cy - di.cy
+            if 0 < dy <= gap * di.side and abs(dj.cx - di.cx) <= across * di.side:
+                out[j] = True
+                break
+    return out
+
+
 class Reader:
     """Reads dice of one set. ``region`` is an optional 0/255 tray mask from calibration."""
 
@@ -124,11 +156,16 @@ class Reader:
         return DEFAULT_THRESHOLD + (1 - DEFAULT_THRESHOLD) * (raw - c) / max(1 - c, 1e-6)
 
     def detect(self, frame_bgr: np.ndarray):
-        """(candidate dice, their crops, the obstruction map's verdict) of a frame."""
+        """(candidate dice, their crops) of a frame; sets ``last_obstructed`` (the
+        detector's obstruction map, or a hand reaching in: vision/hands.py)."""
         t = self.tuning
         dets, obstruction, scale = self.detector.run(frame_bgr, t.low)
         hand = obstruction > 0.5
         self.last_obstructed = float(hand.mean()) > t.obstructed if hand.size else False
+        if not self.last_obstructed:  # the map misses hands: a skin-coloured one reaching in
+            sides = [d.side for d in dets if d.score >= t.keep]
+            self.last_obstructed = hands.reaches_in(
+                frame_bgr, float(np.median(sides)) if sides else None)
         out = []
         for d in _distinct(dets):
             gx, gy = int(d.cx * scale / 4), int(d.cy * scale / 4)
@@ -151,17 +188,30 @@ class Reader:
         reads, self.last_unread = self.decide(dets, probs, taught)
         return reads
 
+    def _pip_die(self, face: str, p: np.ndarray) -> bool:
+        """A pip die among a taught set's dice: the face network is sure of a pip face, and
+        the nearest taught face is not one it takes for pips (a set taught before the sets
+        kept this, or a face like pips: not told apart)."""
+        return float(p[1:7].max()) >= self.tuning.pip_die and \
+            self.model.pips.get(face, 1.0) < PIP_FACE
+
     def decide(self, dets: list[Detection], probs: np.ndarray, taught) -> tuple[list[DieRead], list]:
         """The reads and the unread die-like boxes, from the networks' outputs."""
         t = self.tuning
         reads: list[DieRead] = []
         unread: list[tuple[int, int, int, int]] = []
+        # a crop as near a taught photo as the set's own photos are to each other is a die of
+        # the set, whatever the face network says (a blank face looks like a card)
+        like_taught = [taught is not None and taught[k][2] >= self.model.reject
+                       for k in range(len(dets))]
+        passing = [d.score >= t.keep and (probs[k][facenet.NOT_A_DIE] < t.not_die or like_taught[k])
+                   for k, d in enumerate(dets)]
+        behind = side_faces(dets, passing, t.side_gap, t.side_across)
         for k, d in enumerate(dets):
             p = probs[k]
-            # a crop as near a taught photo as the set's own photos are to each other is a
-            # die of the set, whatever the face network says (a blank face looks like a card)
-            like_taught = taught is not None and taught[k][2] >= self.model.reject
-            if (p[facenet.NOT_A_DIE] >= t.not_die and not like_taught) or d.score < t.keep:
+            if behind[k]:
+                continue  # the front face of a die read above it
+            if not passing[k]:
                 if d.score >= t.unread and p[facenet.NOT_A_DIE] < t.sure_not:
                     unread.append(d.box)
                 continue
@@ -174,7 +224,7 @@ class Reader:
                 face, p_face = str(face_i), float(p[face_i])
             else:
                 face, p_face, best = taught[k]
-                if best < self.model.reject:  # a die, but not one of this set's
+                if best < self.model.reject or self._pip_die(face, p):  # not of this set
                     unread.append(d.box)
                     continue
                 p_face *= 1.0 - float(p[facenet.NOT_A_DIE])

@@ -41,9 +41,11 @@ def load_image(path: str | Path) -> np.ndarray:
     return images.read_image(path)
 
 
-def views(frame: np.ndarray, reader=None) -> np.ndarray | None:
+def views(frame: np.ndarray, reader=None) -> tuple[np.ndarray, float] | None:
     """Embeddings of a one-die teaching photo's die (the strongest detection, nearest the
-    centre), at four quarter turns and small shifts and scales; None when no die is found."""
+    centre), at four quarter turns and small shifts and scales, and how much the face network
+    takes it for a pip face (its views' mean highest pip probability); None when no die is
+    found."""
     from vision.reader import Reader  # noqa: PLC0415 (the reader loads sets)
 
     reader = reader or Reader("d6")
@@ -56,7 +58,8 @@ def views(frame: np.ndarray, reader=None) -> np.ndarray | None:
         return None
     crops = [facenet.crop(frame, d.cx + dx * d.side, d.cy + dy * d.side, d.side * k, turn)
              for turn in TURNS for dx, dy, k in JITTER]
-    return reader.facenet.run(np.stack(crops))[1]
+    probs, emb = reader.facenet.run(np.stack(crops))
+    return emb, float(probs[:, 1:7].max(axis=1).mean())
 
 
 def teach(name: str, folder: str | Path, data_dir: Path) -> dict:

@@ -49,9 +49,7 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
 
     import cv2
-    import torch
 
-    torch.set_num_threads(a.threads)
     cv2.setNumThreads(1)
     started = time.time()
     log_lines: list[str] = []
@@ -65,8 +63,11 @@ def main(argv: list[str]) -> int:
     if not root.is_dir():
         print(f"{root}: the real photos are needed for training", file=sys.stderr)
         return 2
-    if a.tune_only:
+    if a.tune_only:  # the shipped networks on onnxruntime: no training framework needed
         return tune_only(a, root, log, log_lines)
+    import torch
+
+    torch.set_num_threads(a.threads)
     cache = REPO / "build" / "train-vision"
     first = cache / f"stage1-{a.seed}"
     first.mkdir(parents=True, exist_ok=True)
@@ -246,7 +247,7 @@ def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> i
     detector.MODEL, facenet.MODEL = a.out / "detector.onnx", a.out / "faces.onnx"
 
     sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log)
-    tunings, figures = choose(sets, log=log)
+    tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes))
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
             f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import facenet
-from vision.reader import Reader, Tuning
+from vision.reader import Reader, Tuning, side_faces
 
 # of dice, on every tuning set: the goal is 0.005 on held-out data, and the tuning part's
 # figures are a little kinder than data the thresholds never saw
@@ -28,6 +28,13 @@ SILENT_BUDGET = 0.003
 RP_SLACK = 0.01  # mean recall + precision given up at most for fewer taps
 CONFIRMS = np.linspace(0.3, 0.98, 35)
 DET_SURE = (0.5, 0.7)
+# a peak below a read die within SIDE_GAPS face sides down, SIDE_ACROSS across, is its front
+# face (`vision.reader.side_faces`; 0: off)
+SIDE_GAPS = (0.0, 0.6, 0.7, 0.8, 0.9)
+SIDE_ACROSS = (0.25, 0.35, 0.5)
+# ... and only where it takes no more than this off the recall of any tuning set or guarded
+# part (dice packed edge to edge must not lose dice to it)
+RECALL_GUARD = 0.003
 
 
 def frame_outputs(reader: Reader, frames):
@@ -69,6 +76,8 @@ class _Frames:
     got: int
     right: int
     errors: np.ndarray  # per frame: dice wrong, missed or invented
+    rights: np.ndarray  # per frame: dice read right
+    wants: np.ndarray  # per frame: labelled dice
     least_raw: dict  # det_sure -> per frame, the least raw confidence of a read (9: none)
     frame: np.ndarray  # per unread peak: its frame
     kind: np.ndarray  # LOW, OTHER or REJECT
@@ -76,18 +85,25 @@ class _Frames:
     p_not: np.ndarray  # the face network's "not a die"
 
 
-def _frames(reader: Reader, outputs, keep: float, not_die: float) -> _Frames:
-    """Mirrors `Reader.decide` for every threshold but ``keep`` and ``not_die``."""
+def _frames(reader: Reader, outputs, keep: float, not_die: float, side_gap: float = 0.0,
+            side_across: float = 0.5) -> _Frames:
+    """Mirrors `Reader.decide` for every threshold but ``keep``, ``not_die`` and the side
+    face rule's."""
     want = got = right = 0
-    errors, least = [], {s: [] for s in DET_SURE}
+    errors, rights, least = [], [], {s: [] for s in DET_SURE}
     frame, kind, peak, p_not = [], [], [], []
     for fi, (faces, dets, probs, taught) in enumerate(outputs):
         reads = []
+        like = [taught is not None and taught[k][2] >= reader.model.reject for k in range(len(dets))]
+        passing = [d.score >= keep and (probs[k][facenet.NOT_A_DIE] < not_die or like[k])
+                   for k, d in enumerate(dets)]
+        behind = side_faces(dets, passing, side_gap, side_across)
         for k, d in enumerate(dets):
             p = probs[k]
             why = None
-            like_taught = taught is not None and taught[k][2] >= reader.model.reject
-            if (p[facenet.NOT_A_DIE] >= not_die and not like_taught) or d.score < keep:
+            if behind[k]:
+                continue
+            if not passing[k]:
                 why = LOW
             elif taught is None:
                 face_i = int(np.argmax(p[1:7])) + 1
@@ -97,7 +113,7 @@ def _frames(reader: Reader, outputs, keep: float, not_die: float) -> _Frames:
                     reads.append((str(face_i), float(p[face_i]), d.score))
             else:
                 face, p_face, best = taught[k]
-                if best < reader.model.reject:
+                if best < reader.model.reject or reader._pip_die(face, p):
                     why = REJECT
                 else:
                     reads.append((face, p_face * (1.0 - float(p[facenet.NOT_A_DIE])), d.score))
@@ -110,9 +126,11 @@ def _frames(reader: Reader, outputs, keep: float, not_die: float) -> _Frames:
         ok = sum(min(n, g[f]) for f, n in w.items())
         want, got, right = want + len(faces), got + len(reads), right + ok
         errors.append(max(len(faces), len(reads)) - ok)
+        rights.append(ok)
         for s in DET_SURE:
             least[s].append(min((pf * min(1.0, sc / s) for _, pf, sc in reads), default=9.0))
-    return _Frames(len(outputs), want, got, right, np.asarray(errors),
+    return _Frames(len(outputs), want, got, right, np.asarray(errors), np.asarray(rights),
+                   np.asarray([len(faces) for faces, *_ in outputs]),
                    {s: np.asarray(v) for s, v in least.items()}, np.asarray(frame, int),
                    np.asarray(kind, int), np.asarray(peak), np.asarray(p_not))
 
@@ -129,45 +147,74 @@ def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
 
 
 def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILENT_BUDGET,
+           guarded: dict[str, tuple[str, list[int]]] | None = None,
            ) -> tuple[dict[str, Tuning], dict]:
     """The thresholds for ``sets`` ({name: (reader, frame outputs)}): {"pips": ..., "taught":
-    ...} (a kind without sets keeps the defaults), and each set's figures under its kind's."""
+    ...} (a kind without sets keeps the defaults), and each set's figures under its kind's.
+    ``guarded``: {name: (set name, frame indices)}, parts of sets whose recall the side face
+    rule must keep (within RECALL_GUARD) besides every whole set's."""
     chosen, figures = {}, {}
     for kind in ("pips", "taught"):
         part = {n: v for n, v in sets.items() if (v[0].model is not None) == (kind == "taught")}
         if part:
-            chosen[kind], got = _choose(part, log, budget, kind)
+            guard = {g: v for g, v in (guarded or {}).items() if v[0] in part}
+            chosen[kind], got = _choose(part, log, budget, kind, guard)
             figures.update(got)
         else:
             chosen[kind] = Tuning()
     return chosen, {n: figures[n] for n in sets}
 
 
+def _recalls(pre: dict[str, _Frames], guard: dict[str, tuple[str, list[int]]]) -> np.ndarray:
+    """Recall of every set, then of every guarded part."""
+    out = [f.right / max(f.want, 1) for f in pre.values()]
+    for name, idx in guard.values():
+        f = pre[name]
+        out.append(f.rights[idx].sum() / max(f.wants[idx].sum(), 1))
+    return np.asarray(out)
+
+
 def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
-            ) -> tuple[Tuning, dict]:
+            guard: dict[str, tuple[str, list[int]]] | None = None) -> tuple[Tuning, dict]:
+    guard = guard or {}
     base = Tuning()
     # 1. which peaks are dice: recall + precision over the sets; every keep and not_die within
     # RP_SLACK of the best mean goes on to the second step
+    # (the side face rule's gap and breadth count as one of these: for each keep and not_die,
+    # the rule's setting with the best mean, none unless it is better and takes no more than
+    # RECALL_GUARD off any set's or guarded part's recall)
     pres = {}
     for keep, not_die in itertools.product((0.2, 0.25, 0.3, 0.35, 0.4, 0.5), (0.3, 0.5, 0.7)):
-        pre = {n: _frames(r, o, keep, not_die) for n, (r, o) in sets.items()}
-        rp = float(np.mean([f.right / max(f.want, 1) + f.right / max(f.got, 1) for f in pre.values()]))
-        pres[keep, not_die] = (rp, pre)
-    top = max(rp for rp, _ in pres.values())
+        best, off = None, None
+        for gap, across in [(0.0, base.side_across)] + list(itertools.product(SIDE_GAPS[1:], SIDE_ACROSS)):
+            pre = {n: _frames(r, o, keep, not_die, gap, across) for n, (r, o) in sets.items()}
+            recalls = _recalls(pre, guard)
+            if off is None:
+                off = recalls
+            elif (recalls < off - RECALL_GUARD).any():
+                continue
+            rp = float(np.mean([f.right / max(f.want, 1) + f.right / max(f.got, 1)
+                                for f in pre.values()]))
+            if best is None or rp > best[0] + 1e-9:
+                best = (rp, pre, gap, across)
+        pres[keep, not_die] = best
+    top = max(v[0] for v in pres.values())
     near = {k: v for k, v in pres.items() if v[0] >= top - RP_SLACK}
     log(f"tuning {kind}: best mean r+p {top:.3f}; within {RP_SLACK}: "
-        + ", ".join(f"keep {k} not_die {n} ({v[0]:.3f})" for (k, n), v in near.items()))
+        + ", ".join(f"keep {k} not_die {n} side {v[2]}/{v[3]} ({v[0]:.3f})"
+                    for (k, n), v in near.items()))
     # 2. when to ask: the fewest taps (mean over the sets) that keep silent errors within the
     # budget on every set
     chosen_key, chosen = None, None
-    for ((keep, not_die), (_, pre)), unread, sure_not, sure, other, confirm in itertools.product(
+    for ((keep, not_die), (_, pre, gap, across)), unread, sure_not, sure, other, confirm in itertools.product(
             near.items(),
             (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4), (0.5, 0.7, 0.8, 0.9, 0.97, 1.01), DET_SURE,
             (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01), CONFIRMS):
         if unread > keep:
             continue
         t = Tuning(low=base.low, keep=keep, not_die=not_die, unread=unread, sure_not=sure_not,
-                   confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other)
+                   confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other,
+                   side_gap=gap, side_across=across)
         got = {n: _ask(f, t) for n, f in pre.items()}
         worst = max(sl for sl, _ in got.values())
         taps = float(np.mean([tp for _, tp in got.values()]))

@@ -18,6 +18,13 @@ from vision.training.calibrate import frame_outputs
 TAUGHT = ("incredibles", "invincible", "xmen")
 
 
+def guarded(per_condition: int) -> dict[str, tuple[str, list[int]]]:
+    """The rendered pip set's conditions, each a part whose recall the side face rule must
+    keep (vision/training/calibrate.py): the frames of ``build``'s "rendered d6", in order."""
+    return {f"rendered d6, {name}": ("rendered d6", list(range(k * per_condition, (k + 1) * per_condition)))
+            for k, name in enumerate(CONDITIONS)}
+
+
 def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
     d6 = Reader("d6")
     sets = {}
