@@ -69,9 +69,26 @@ def test_the_choice_is_scored_by_the_reader_and_keeps_the_budget(rendered_sets, 
 
 def test_the_restated_rule_agrees_with_the_reader_on_every_kind_of_threshold(rendered_sets):
     for t in (Tuning(), Tuning(keep=0.2, unread=0.1, sure_not=0.7, confirm=0.95, other=0.9),
-              Tuning(keep=0.5, not_die=0.7, unread=0.4, confirm=0.3, det_sure=0.7)):
+              Tuning(keep=0.5, not_die=0.7, unread=0.4, confirm=0.3, det_sure=0.7),
+              Tuning(keep=0.25, side_gap=0.9, side_across=0.6)):
         for reader, outs in rendered_sets.values():
             reader.tuning = t
             want = calibrate.score(reader, outs)
-            silent, taps = calibrate._ask(calibrate._frames(reader, outs, t.keep, t.not_die), t)
+            got = calibrate._frames(reader, outs, t.keep, t.not_die, t.side_gap, t.side_across)
+            assert got.right == round(want["recall"] * want["dice"])
+            silent, taps = calibrate._ask(got, t)
             assert (silent, taps) == pytest.approx((want["silent"], want["taps"])), t
+
+
+def test_the_side_face_rule_is_kept_only_where_it_costs_no_recall(rendered_sets, monkeypatch):
+    """The guard: the rule's settings are weighed only where they keep every set's and every
+    guarded part's recall within RECALL_GUARD of the rule switched off (here: none may)."""
+    monkeypatch.setattr(calibrate, "CONFIRMS", np.linspace(0.3, 0.98, 3))
+    outs = rendered_sets["packed edge to edge"][1]
+    guard = {"packed": ("packed edge to edge", list(range(len(outs))))}
+    pre = {n: calibrate._frames(r, o, 0.3, 0.5) for n, (r, o) in rendered_sets.items()}
+    recalls = calibrate._recalls(pre, guard)
+    assert len(recalls) == len(rendered_sets) + 1 and recalls[-1] == recalls[2]
+    monkeypatch.setattr(calibrate, "RECALL_GUARD", -1.0)
+    tunings, _ = calibrate.choose(rendered_sets, log=lambda *_: None, budget=0.01, guarded=guard)
+    assert tunings["pips"].side_gap == 0.0
