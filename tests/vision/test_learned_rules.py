@@ -146,3 +146,26 @@ def test_the_pip_rule_leaves_a_set_taught_before_it_alone(taught_learned, tmp_pa
     reader = Reader("xmen", tmp_path / "data")
     assert reader.model.pips == {}
     assert not reader._pip_die("marvel", np.eye(8, dtype=np.float32)[3])
+
+
+def test_an_unconfirmed_pip_read_is_read_again_higher_up_and_stays_unconfirmed():
+    """A camera looking across the table may centre a die on its front face: the crop above
+    (on the top face) gives the face where the face network is surer there; the read still
+    asks the players, so a second look can never make a silent error."""
+    reader = Reader("d6", tuning=dataclasses.replace(Tuning.shipped(), reaim=0.45))
+    dets = [Detection(100, 100, 50, 50, 0.6), Detection(300, 100, 50, 50, 0.9)]
+    probs = np.stack([_pips(6, 0.5), _pips(3, 0.99)])
+    reads, _ = reader.decide(dets, probs, None)
+    assert [(r.face, r.confirmed) for r in reads] == [("6", False), ("3", True)]
+    above = np.stack([_pips(2, 0.9), _pips(5, 0.99)])
+    again = reader.reaim(None, dets, probs, reads, above)
+    assert [(r.face, r.confirmed) for r in again] == [("2", False), ("3", True)]
+    assert again[0].confidence <= reads[0].confidence
+    not_a_die = np.stack([_pips(0, 0.9), _pips(5, 0.99)])
+    assert reader.reaim(None, dets, probs, reads, not_a_die) == reads
+    weaker = np.stack([_pips(2, 0.4), _pips(5, 0.99)])
+    assert reader.reaim(None, dets, probs, reads, weaker) == reads
+    # on a frame the reader crops itself: same reads when nothing is unconfirmed
+    img = blank_frame()
+    assert reader.reaim(img, dets, probs, [reads[1]]) == [reads[1]]
+    assert Tuning.shipped().reaim > 0  # chosen by the search on the tuning part
