@@ -142,7 +142,7 @@ def _read_real(photos):
 def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
     photos = [(p, f) for p, f in _held_out(shared, "byler_d6") if len(f) <= 9]
     (recall, precision), silent, taps = _read_real(photos)
-    assert recall >= 0.93 and precision >= 0.93, (recall, precision)  # measured 0.948 / 0.959
+    assert recall >= 0.93 and precision >= 0.93, (recall, precision)  # measured 0.942 / 0.953
     assert silent <= 0.01, silent
     assert taps <= 0.8, taps  # measured 0.69 (the first stage's thresholds asked on every roll)
 
@@ -150,9 +150,10 @@ def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
 @pytest.mark.shared
 def test_reads_held_out_webcam_photos(shared):
     (recall, precision), silent, taps = _read_real(_held_out(shared, "webcam"))
-    assert recall >= 0.95 and precision >= 0.8, (recall, precision)  # measured 0.974 / 0.840
+    # measured 0.981 / 0.867 (0.974 / 0.840 before the side face rule and the second look)
+    assert recall >= 0.95 and precision >= 0.845, (recall, precision)
     assert silent <= 0.01, silent
-    assert taps <= 0.7, taps  # measured 0.56 (0.96 before)
+    assert taps <= 0.7, taps  # measured 0.53 (0.56 before, 0.96 on the first stage)
 
 
 @pytest.mark.shared
