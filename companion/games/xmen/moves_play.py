@@ -113,6 +113,9 @@ def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
 def _fighter(state: XMenState, play: Play, kind: str) -> tuple[int, str]:
     """The zone (data.zone, or the one the team is in) and the character who rolls there
     (data.hero, or the next to fight), as the rules allow."""
+    listed = _listed(state, play, kind)
+    if listed is not None:
+        return listed
     d, team = state.data, state.current
     z = play.args["zone"] - 1 if play.args["zone"] is not None else _zone_in_progress(state, kind)
     if z is None:
@@ -143,6 +146,20 @@ def _fighter(state: XMenState, play: Play, kind: str) -> tuple[int, str]:
         raise IllegalAction(f"the team leader {d.characters[side.leader].name} is always the "
                             "first character to battle", R_NEW)
     return z, hid
+
+
+def _listed(state: XMenState, play: Play, kind: str) -> tuple[int, str] | None:
+    """The zone and character of a roll that choices.fights lists now (data.zone and data.hero
+    by number and id, as expect and the random player name them), in a made state where that
+    list is kept: a listed roll passes every check of _fighter, so they are not asked again."""
+    args = play.args
+    if state.kept is None or args["zone"] is None or args["hero"] is None:
+        return None
+    z, hid = args["zone"] - 1, args["hero"]
+    for f in choices.fights(state, kind):
+        if f["zone"] == z and f["hero"] == hid:
+            return z, hid
+    return None
 
 
 def _zone_in_progress(state: XMenState, kind: str) -> int | None:
@@ -205,9 +222,8 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
 def turn_end(state: XMenState, play: Play) -> XMenState:
     """Turn in captured Evil Mutants, move on the Experience Track (Step 5), pass play (Step 6)."""
     d, team = state.data, state.current
-    problem = choices.end_problem(state, lenient=True)
-    if problem is not None:
-        raise problem
+    if not choices.can_end(state):     # kept: the table's when asked it of this state
+        raise choices.end_problem(state, lenient=True)
     skipped = [d.characters[h] for h in choices.unchecked_serious(state)]
     why = (f"{team.player}'s turn ended without the recovery roll of "
            + ", ".join(f"{c.name} ({team.hero(c.id).hits} hits, Durability {c.durability})"

@@ -1,0 +1,106 @@
+"""What X-Men Alert keeps for speed (issue 17): what the random player found open in a state,
+kept from its sample_action to the apply of the action it chose (``XMenState.kept``), so the
+move table's ``when`` and the handler do not ask again. It must be what asking afresh gives, and
+no move or later edit may see a stale answer.
+"""
+
+import json
+import random
+
+import pytest
+
+from companion.games import Catalog
+from companion.games.xmen import cards, choices
+from companion.games.xmen.state import HQ
+from companion.rng import rng_for
+
+KINDS = (None, "battle", "recruit")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Catalog()("xmen-alert")
+
+
+def fresh(s):
+    """The same state with nothing kept: every question asked afresh."""
+    f = s.fork()
+    assert f.kept is None
+    return f
+
+
+def answers(s):
+    team = s.current
+    return {"unfought": [s.unfought(team, k) for k in KINDS],
+            "other teams": [s.unfought(t) for t in s.teams],
+            "pending": s.pending_recovery(),
+            "fights": [choices.fights(s, k) for k in KINDS],
+            "can_fight": [choices.can_fight(s, k) for k in ("battle", "recruit")],
+            "deployments": choices.deployments(s),
+            "unchecked": choices.unchecked_deployments(s),
+            "deploy_open": choices.deploy_open(s), "can_deploy": choices.can_deploy(s),
+            "recoveries": choices.recoveries(s), "can_recover": choices.can_recover(s),
+            "unchecked_serious": choices.unchecked_serious(s), "can_end": choices.can_end(s),
+            "playable": cards.playable(s), "any_playable": cards.any_playable(s)}
+
+
+def random_states(engine, games=6):
+    """(state, the sampled action, its generator) along seeded random games, each state asked
+    what the random player and the table ask before its move is applied."""
+    n = 0
+    for g in range(games):
+        rng = random.Random(1000 + g)
+        state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            engine.check(state, action)
+            yield state, action, rng_for(g, n)
+            state = engine.apply(state, action, rng_for(g, n))
+            n += 1
+
+
+def test_kept_answers_are_the_fresh_answers_of_every_state(engine):
+    asked = 0
+    for state, _, _ in random_states(engine):
+        if state.phase != "play":
+            continue
+        assert state.kept, "the random player keeps what it found open"
+        kept = answers(state)
+        assert answers(state) == kept == answers(fresh(state))
+        asked += 1
+    assert asked > 500
+
+
+def test_a_move_never_changes_the_state_it_came_from_and_lets_go_of_what_was_kept(engine):
+    moved = 0
+    for state, action, rng in random_states(engine, games=4):
+        before = json.dumps(engine.to_json(state), sort_keys=True)
+        after = engine.apply(state, action, rng)
+        assert json.dumps(engine.to_json(state), sort_keys=True) == before
+        assert state.kept is None and after.kept is None
+        moved += 1
+    assert moved > 300
+
+
+def test_a_state_edited_after_its_move_or_being_changed_is_asked_afresh(engine):
+    """Tests edit a state in place between moves (a hero's hits set by hand): after the apply
+    nothing kept stands in the way. A fork keeps nothing either: what its move changes is seen at
+    once, and the state it came from is unchanged."""
+    for state, action, rng in random_states(engine, games=3):
+        team = state.current
+        if state.phase != "play" or not state.unfought(team):
+            continue
+        left = list(state.unfought(team))
+        s = state.fork()
+        assert s.kept is None
+        mine = s.own_team(s.turn)
+        for h in mine.heroes:
+            h.acted = True
+        assert s.unfought(mine) == [] and choices.fights(s) == []
+        assert state.unfought(state.current) == left and state.current is team
+        engine.apply(state, action, rng)
+        for h in state.current.heroes:      # edited in place, as the rule tests do
+            h.acted = True
+        assert state.unfought(state.current) == [] and not choices.can_fight(state, "battle")
+        return
+    pytest.fail("no state with a character left to fight")
