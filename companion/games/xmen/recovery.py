@@ -38,7 +38,7 @@ def recover(s: XMenState, hero_id: str, faces: list[str]) -> bool:
             # "If the character attempts to recover and fails, ... the character's Power Stat Card
             # is placed at the bottom of the X-Men Power Stat Card deck."
             team.heroes.remove(hero)
-            s.stat_deck.append(hero_id)
+            s.own("stat_deck").append(hero_id)
             s.log.append(f"{card.name} removes {removed} of {picture} chips on the picture "
                          f"and is lost: the card goes to the bottom of the Power Stat deck.")
             return False

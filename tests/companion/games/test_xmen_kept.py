@@ -4,14 +4,16 @@ move table's ``when`` and the handler do not ask again. It must be what asking a
 no move or later edit may see a stale answer.
 """
 
+import dataclasses
 import json
+import pickle
 import random
 
 import pytest
 
 from companion.games import Catalog
 from companion.games.xmen import cards, choices
-from companion.games.xmen.state import HQ
+from companion.games.xmen.state import HQ, SHARED
 from companion.rng import rng_for
 
 KINDS = (None, "battle", "recruit")
@@ -71,15 +73,27 @@ def test_kept_answers_are_the_fresh_answers_of_every_state(engine):
     assert asked > 500
 
 
+def every_field(state):
+    """The state's own fields, the decks' order with them (to_json leaves it out)."""
+    return pickle.dumps([getattr(state, f.name) for f in dataclasses.fields(state)
+                         if f.metadata.get("json", True)])
+
+
 def test_a_move_never_changes_the_state_it_came_from_and_lets_go_of_what_was_kept(engine):
-    moved = 0
-    for state, action, rng in random_states(engine, games=4):
-        before = json.dumps(engine.to_json(state), sort_keys=True)
+    """The decks and lists a move shares with the state it came from (SHARED) are copied before
+    it changes them: every deck is drawn from, shuffled and added to in these games."""
+    moved, changed = 0, set()
+    for state, action, rng in random_states(engine, games=8):
+        before = every_field(state)
         after = engine.apply(state, action, rng)
-        assert json.dumps(engine.to_json(state), sort_keys=True) == before
+        assert every_field(state) == before
         assert state.kept is None and after.kept is None
+        changed |= {name for name in SHARED if getattr(after, name) != getattr(state, name)}
+        assert all(getattr(after, name) is not getattr(state, name) for name in after.mine
+                   if isinstance(name, str))
         moved += 1
     assert moved > 300
+    assert changed == set(SHARED), "every shared list is changed by some move"
 
 
 def test_a_state_edited_after_its_move_or_being_changed_is_asked_afresh(engine):
