@@ -76,13 +76,18 @@ def recruit_roll(state: XMenState, play: Play) -> XMenState:
 
 def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
     d, args, team = state.data, play.args, state.current
-    z, hid = _fighter(state, play, kind)
-    side = state.zones[z].side(team.player)
     attack = args["attack"]
-    if attack is not None and kind != "battle":
-        raise IllegalAction("alternative attacks are for battling Evil Mutants, not recruiting",
-                            R_RECRUIT)
-    count = dice.capped(d, battle.dice_for(state, team, side, hid, kind, attack))
+    listed = _listed(state, play, kind)
+    if listed is not None:
+        z, hid, count = listed["zone"], listed["hero"], listed["count"]
+        side = state.zones[z].side(team.player)
+    else:
+        z, hid = _fighter(state, play, kind)
+        side = state.zones[z].side(team.player)
+        if attack is not None and kind != "battle":
+            raise IllegalAction("alternative attacks are for battling Evil Mutants, not "
+                                "recruiting", R_RECRUIT)
+        count = dice.capped(d, battle.dice_for(state, team, side, hid, kind, attack))
     faces = dice.roll(d, args["faces"], count, play.rng)
     n_hits = dice.hits(faces)
     if attack is None:
@@ -113,9 +118,6 @@ def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
 def _fighter(state: XMenState, play: Play, kind: str) -> tuple[int, str]:
     """The zone (data.zone, or the one the team is in) and the character who rolls there
     (data.hero, or the next to fight), as the rules allow."""
-    listed = _listed(state, play, kind)
-    if listed is not None:
-        return listed
     d, team = state.data, state.current
     z = play.args["zone"] - 1 if play.args["zone"] is not None else _zone_in_progress(state, kind)
     if z is None:
@@ -148,17 +150,17 @@ def _fighter(state: XMenState, play: Play, kind: str) -> tuple[int, str]:
     return z, hid
 
 
-def _listed(state: XMenState, play: Play, kind: str) -> tuple[int, str] | None:
-    """The zone and character of a roll that choices.fights lists now (data.zone and data.hero
-    by number and id, as expect and the random player name them), in a made state where that
-    list is kept: a listed roll passes every check of _fighter, so they are not asked again."""
+def _listed(state: XMenState, play: Play, kind: str) -> dict | None:
+    """The roll choices.fights lists now that the data names (data.zone, data.hero and
+    data.attack as expect and the random player name them), where that list is kept (the random
+    player's): a listed roll passes every check of _fighter, and its dice are counted."""
     args = play.args
     if state.kept is None or args["zone"] is None or args["hero"] is None:
         return None
-    z, hid = args["zone"] - 1, args["hero"]
+    z, hid, attack = args["zone"] - 1, args["hero"], args["attack"]
     for f in choices.fights(state, kind):
-        if f["zone"] == z and f["hero"] == hid:
-            return z, hid
+        if f["zone"] == z and f["hero"] == hid and f.get("attack") == attack:
+            return f
     return None
 
 

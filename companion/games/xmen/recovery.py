@@ -16,7 +16,7 @@ def removal(s: XMenState, hero_id: str, faces: list[str]) -> int:
     per = dict(s.data.points)
     for a in s.data.characters[hero_id].abilities_of("recovery", s.advanced):
         per = {"xmen": a.params["xmen"], "marvel": a.params["marvel"]}
-    return sum(per.get(f, 0) for f in faces)
+    return sum(n * faces.count(f) for f, n in per.items())
 
 
 def on_picture(data: XMenData, hero: Hero) -> int:

@@ -51,22 +51,24 @@ Answer = TypeVar("Answer", bound=Callable[..., Any])
 
 
 def kept_answer(ask: Answer) -> Answer:
-    """``ask(s, *args)`` (positional, hashable arguments) answered once and kept in ``s.kept`` while
+    """``ask(s)`` or ``ask(s, arg)`` (a hashable argument) answered once and kept in ``s.kept`` while
     there is one: the random player, the move table's ``when`` and the handler ask the same state
     the same questions between sample_action and the apply of its action (engine.py). Otherwise
     (``kept`` None: a state being changed, or one a test edits in place) asked afresh each time.
     The answer is shared: callers must not change it."""
     name = ask.__name__
 
+    keys: dict[Any, tuple] = {}     # argument -> its key, made once
+
     @functools.wraps(ask)
-    def answer(s, *args):
+    def answer(s, arg=keys):        # ``keys``: no argument given
         kept = s.kept
         if kept is None:
-            return ask(s, *args)
-        key = (name, *args) if args else name
+            return ask(s) if arg is keys else ask(s, arg)
+        key = name if arg is keys else keys.get(arg) or keys.setdefault(arg, (name, arg))
         value = kept.get(key, kept)     # the dict itself: not asked yet (no answer is the dict)
         if value is kept:
-            kept[key] = value = ask(s, *args)
+            kept[key] = value = ask(s) if arg is keys else ask(s, arg)
         return value
     return answer  # type: ignore[return-value]
 
