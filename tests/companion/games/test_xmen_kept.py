@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from companion.actions import Action
+from companion.errors import CompanionError
 from companion.games import Catalog
 from companion.games.xmen import cards, choices
 from companion.games.xmen.state import HQ, SHARED
@@ -118,3 +120,37 @@ def test_a_state_edited_after_its_move_or_being_changed_is_asked_afresh(engine):
         assert state.unfought(state.current) == [] and not choices.can_fight(state, "battle")
         return
     pytest.fail("no state with a character left to fight")
+
+
+def outcome_of(engine, state, action, rng_seed):
+    try:
+        return json.dumps(engine.to_json(engine.apply(state, action, random.Random(rng_seed))),
+                          sort_keys=True)
+    except CompanionError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def test_a_move_checked_against_the_kept_lists_is_accepted_or_refused_as_when_asked_afresh(engine):
+    """The handler takes a roll the random player listed without asking its checks again, and
+    turn.end its kept answer: the same data of a roll or a deployment, with each hero of the team
+    (and a few characters of the box that may not be on it) put as the roller, the leader or the
+    only deployer, gives the same state or the same refusal from a state whose lists are kept as
+    from one asked afresh."""
+    tried, refused = 0, 0
+    for state, action, _ in random_states(engine, games=4):
+        if action.type not in ("battle.roll", "recruit.roll", "deploy"):
+            continue
+        variants = [action.data]
+        for h in [h.id for h in state.current.heroes] + list(state.data.characters)[:4]:
+            variants += [{**action.data, "hero": h}, {**action.data, "leader": h},
+                         {**action.data, "heroes": [h]}]
+        for i, data in enumerate(variants):
+            changed = Action(action.type, action.player, data)
+            state.kept = {}
+            answers(state)                  # every list kept, as the random player leaves it
+            kept = outcome_of(engine, state, changed, i)
+            assert state.kept is None
+            assert kept == outcome_of(engine, fresh(state), changed, i), (action, data)
+            tried += 1
+            refused += kept.startswith(("IllegalAction", "BadAction"))
+    assert tried > 3000 and refused > 1000
