@@ -14,8 +14,7 @@ games by the same rules with the same random player (every draw of its rng in th
 ``parts``: records the states of the games, then replays each step the way the random loop does
 (``sample_action``, ``Game.check``, the move's handler and ``after_move``, ``outcome``,
 ``rng_for``), each part timed on its own call (CPU), summed over every action, best of three
-passes; ``when`` and ``fork()`` (where the state has one) are timed apart, not in the sum. What a
-state keeps for its move (X-Men Alert's ``kept``) is let go after each step, as ``apply`` does.
+passes; ``when`` and ``fork()`` (where the state has one) are timed apart, not in the sum.
 """
 
 from __future__ import annotations
@@ -88,8 +87,6 @@ for _ in range(3):
         engine.after_move(move.handler(s, play), play); t6 = clock()
         s.fork() if hasattr(s, "fork") else None; t7 = clock()
         engine.outcome(s); t8 = clock()
-        if getattr(s, "kept", None) is not None:
-            s.kept = None
         for name, ns in zip(names, (t1 - t0, t2 - t1, t3 - t2, t6 - t5, t7 - t6, t8 - t7,
                                     t4 - t3)):
             total[name] += ns

@@ -1,9 +1,7 @@
 """What the team whose turn it is may do now in the play phase: the rolls it may make (fights,
 recoveries), where each character may deploy, whether the turn may end, and the order of the
 turn's steps. The move table's ``when``s, expect's dice, the handlers' checks and the random
-player all read these, so what is listed and what is accepted cannot differ. The answers without
-arguments but the state's (and a kind) are kept with the state once a move has made it
-(``kept_answer``), so the random player, the table's ``when`` and the handler ask them once.
+player all read these, so what is listed and what is accepted cannot differ.
 
 Steps 2, 3 and 4 come in order: "once a team recruits, it cannot start battles; once it
 recovers, it cannot battle or recruit this turn" (docs/xmen-alert.md).
@@ -16,7 +14,7 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion.games.xmen import battle, dice
 from companion.games.xmen.state import (HQ, R_FIGHT, R_PLAYING, R_RECOVER, R_RECRUIT,
-                                        R_SERIOUS, R_TEAMWORK, Team, XMenState, kept_answer)
+                                        R_SERIOUS, R_TEAMWORK, Team, XMenState)
 
 
 def stage_allows(s: XMenState, kind: str, team: Team) -> bool:
@@ -58,11 +56,9 @@ def zones_to_enter(s: XMenState, team: Team) -> list[int]:
     return [z for z, zone in enumerate(s.zones) if zone.card is not None and allows[zone.kind]]
 
 
-@kept_answer
 def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
     """Every roll a character in a Battle Zone may make now (of ``kind``: "battle" or "recruit"):
-    the leader first, then any backer; with each alternative attack for battles. (Kept: the
-    caller must not change the list.)"""
+    the leader first, then any backer; with each alternative attack for battles."""
     d, team, out = s.data, s.current, []
     for z in zones_to_enter(s, team) if s.unfought(team) else ():
         zone = s.zones[z]
@@ -85,10 +81,7 @@ def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
 
 
 def can_fight(s: XMenState, kind: str) -> bool:
-    """Whether fights(s, kind) has any roll (without listing them; a made state lists them once,
-    for the random player, expect and the handler)."""
-    if s.kept is not None:
-        return bool(fights(s, kind))
+    """Whether fights(s, kind) has any roll (without listing them)."""
     team = s.current
     unfought = s.unfought(team)
     if not unfought or not stage_allows(s, kind, team):
@@ -97,10 +90,8 @@ def can_fight(s: XMenState, kind: str) -> bool:
                for z, _ in unfought)
 
 
-@kept_answer
 def deployments(s: XMenState) -> dict[int, list[str]]:
-    """Zone -> the characters who may deploy there now, one at a time (any of them together).
-    (Kept: the caller must not change it.)"""
+    """Zone -> the characters who may deploy there now, one at a time (any of them together)."""
     team, out = s.current, {}
     free = battle.deployable(s.data, team)
     for z in zones_to_enter(s, team) if free else ():
@@ -120,7 +111,6 @@ def deploy_problem(s: XMenState, z: int, heroes: list[str],
             or battle.deploy_problem(s, team, z, heroes, leader, lenient=True))
 
 
-@kept_answer
 def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
     """(zone, character) deployments only an assumed Durability forbids: accepted with a
     reminder, not listed in deployments."""
@@ -133,9 +123,7 @@ def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
 
 def deploy_open(s: XMenState) -> bool:
     """Whether deploy is open: someone may deploy (can_deploy), or only an assumed Durability
-    keeps a character at Headquarters (unchecked_deployments). A made state lists them once."""
-    if s.kept is not None:
-        return bool(deployments(s)) or bool(unchecked_deployments(s))
+    keeps a character at Headquarters (unchecked_deployments)."""
     return can_deploy(s) or bool(unchecked_deployments(s))
 
 
@@ -177,7 +165,6 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
     return None
 
 
-@kept_answer
 def can_recover(s: XMenState) -> bool:
     return recover_problem(s) is None
 
@@ -185,7 +172,7 @@ def can_recover(s: XMenState) -> bool:
 def recoveries(s: XMenState) -> list[dict[str, Any]]:
     """The characters who may roll to recover now: at Headquarters with hit chips, once every
     character in a Battle Zone has fought."""
-    if not can_recover(s):
+    if recover_problem(s) is not None:
         return []
     pending = s.pending_recovery()
     return [{"hero": h.id, "count": dice.capped(s.data, s.data.characters[h.id].durability),
@@ -217,7 +204,6 @@ def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
     return None
 
 
-@kept_answer
 def can_end(s: XMenState) -> bool:
     return end_problem(s, lenient=True) is None
 

@@ -182,14 +182,6 @@ class XMenAlert(Game):
         del s.log[:-LOG_LENGTH]
         return s
 
-    def apply(self, s: XMenState, action: Action, rng: random.Random) -> XMenState:
-        """Game.apply; then what the random player kept of ``s`` is let go: a state edited in
-        place afterwards (as tests do) is asked afresh."""
-        try:
-            return super().apply(s, action, rng)
-        finally:
-            s.kept = None
-
     def refuse_closed(self, s: XMenState, action: Action) -> CompanionError:
         """A move the table does not list now is refused in its own rule's words where it has
         them ("Battle Zone 1 holds an X-Men to recruit: use recruit.roll there"): its handler's
@@ -210,11 +202,8 @@ class XMenAlert(Game):
 
     def sample_action(self, s: XMenState, rng: random.Random) -> Action:
         """A random open move, in the random player's order of preference (sampler.py), with
-        random valid data from that move's sampler (None: the move has no valid data now).
-        What the samplers find open is kept for the apply of the action (``s.kept``): its
-        ``when`` and handler ask the same questions."""
+        random valid data from that move's sampler (None: the move has no valid data now)."""
         if not self.is_over(s):
-            s.kept = {}
             for kind in sampler.preference(s, rng):
                 action = self.sample_move(s, kind, rng)
                 if action is not None:

@@ -76,18 +76,13 @@ def recruit_roll(state: XMenState, play: Play) -> XMenState:
 
 def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
     d, args, team = state.data, play.args, state.current
+    z, hid = _fighter(state, play, kind)
+    side = state.zones[z].side(team.player)
     attack = args["attack"]
-    listed = _listed(state, play, kind)
-    if listed is not None:
-        z, hid, count = listed["zone"], listed["hero"], listed["count"]
-        side = state.zones[z].side(team.player)
-    else:
-        z, hid = _fighter(state, play, kind)
-        side = state.zones[z].side(team.player)
-        if attack is not None and kind != "battle":
-            raise IllegalAction("alternative attacks are for battling Evil Mutants, not "
-                                "recruiting", R_RECRUIT)
-        count = dice.capped(d, battle.dice_for(state, team, side, hid, kind, attack))
+    if attack is not None and kind != "battle":
+        raise IllegalAction("alternative attacks are for battling Evil Mutants, not recruiting",
+                            R_RECRUIT)
+    count = dice.capped(d, battle.dice_for(state, team, side, hid, kind, attack))
     faces = dice.roll(d, args["faces"], count, play.rng)
     n_hits = dice.hits(faces)
     if attack is None:
@@ -150,20 +145,6 @@ def _fighter(state: XMenState, play: Play, kind: str) -> tuple[int, str]:
     return z, hid
 
 
-def _listed(state: XMenState, play: Play, kind: str) -> dict | None:
-    """The roll choices.fights lists now that the data names (data.zone, data.hero and
-    data.attack as expect and the random player name them), where that list is kept (the random
-    player's): a listed roll passes every check of _fighter, and its dice are counted."""
-    args = play.args
-    if state.kept is None or args["zone"] is None or args["hero"] is None:
-        return None
-    z, hid, attack = args["zone"] - 1, args["hero"], args["attack"]
-    for f in choices.fights(state, kind):
-        if f["zone"] == z and f["hero"] == hid and f.get("attack") == attack:
-            return f
-    return None
-
-
 def _zone_in_progress(state: XMenState, kind: str) -> int | None:
     """The zone a roll without data.zone is for: the one the team is midway through, or the
     only zone where it has characters yet to roll."""
@@ -224,8 +205,9 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
 def turn_end(state: XMenState, play: Play) -> XMenState:
     """Turn in captured Evil Mutants, move on the Experience Track (Step 5), pass play (Step 6)."""
     d, team = state.data, state.current
-    if not choices.can_end(state):     # kept: the table's when asked it of this state
-        raise choices.end_problem(state, lenient=True)
+    problem = choices.end_problem(state, lenient=True)
+    if problem is not None:
+        raise problem
     skipped = [d.characters[h] for h in choices.unchecked_serious(state)]
     why = (f"{team.player}'s turn ended without the recovery roll of "
            + ", ".join(f"{c.name} ({team.hero(c.id).hits} hits, Durability {c.durability})"

@@ -10,9 +10,8 @@ A move changes only what it owns; everything else is shared, never copied.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 from companion.games.move_table import data_field
 from companion.games.xmen.data import XMenData
@@ -45,32 +44,6 @@ R_RECRUIT_SPACE = "Step 5 › X-Men Recruit Space (Advanced)"
 R_LUCK = "Step 5 › Training & Luck Space"
 R_STEP6 = "Step 6"
 R_WIN = "Winning"
-
-
-Answer = TypeVar("Answer", bound=Callable[..., Any])
-
-
-def kept_answer(ask: Answer) -> Answer:
-    """``ask(s)`` or ``ask(s, arg)`` (a hashable argument) answered once and kept in ``s.kept`` while
-    there is one: the random player, the move table's ``when`` and the handler ask the same state
-    the same questions between sample_action and the apply of its action (engine.py). Otherwise
-    (``kept`` None: a state being changed, or one a test edits in place) asked afresh each time.
-    The answer is shared: callers must not change it."""
-    name = ask.__name__
-
-    keys: dict[Any, tuple] = {}     # argument -> its key, made once
-
-    @functools.wraps(ask)
-    def answer(s, arg=keys):        # ``keys``: no argument given
-        kept = s.kept
-        if kept is None:
-            return ask(s) if arg is keys else ask(s, arg)
-        key = name if arg is keys else keys.get(arg) or keys.setdefault(arg, (name, arg))
-        value = kept.get(key, kept)     # the dict itself: not asked yet (no answer is the dict)
-        if value is kept:
-            kept[key] = value = ask(s) if arg is keys else ask(s, arg)
-        return value
-    return answer  # type: ignore[return-value]
 
 
 @dataclass
@@ -177,10 +150,6 @@ class XMenState:
     # which teams and zones this state has copied for itself (see own_team): not game state
     mine: set[tuple[str, int]] = field(default_factory=set, repr=False, compare=False,
                                        metadata={"json": False})
-    # what the random player found open in this state, kept for the move it chose (kept_answer):
-    # from sample_action to the apply of its action, else None (asked afresh each time)
-    kept: dict[Any, Any] | None = field(default=None, repr=False, compare=False,
-                                        metadata={"json": False})
 
     def fork(self) -> "XMenState":
         """A copy to make the next state from: its lists of teams and zones and its log are its
@@ -189,7 +158,7 @@ class XMenState:
         s = object.__new__(XMenState)
         s.__dict__.update(self.__dict__)      # every field, then a container of its own each
         s.teams, s.zones, s.log = list(self.teams), list(self.zones), list(self.log)
-        s.mine, s.kept = set(), None
+        s.mine = set()
         return s
 
     def own(self, name: str) -> Any:
@@ -236,20 +205,13 @@ class XMenState:
         return team.hero(hero_id)
 
     def unfought(self, team: Team, kind: str | None = None) -> list[tuple[int, str]]:
-        """(zone, hero) of every figure of the team in a Battle Zone that has not fought this turn
-        (a list the caller must not change).
+        """(zone, hero) of every figure of the team in a Battle Zone that has not fought this turn.
 
         "If your character(s) is already in a Battle Zone, you must continue to battle that Evil
         Mutant."
         """
-        kept = self.kept
-        if kept is None or team is not self.teams[self.turn]:
-            return _unfought(self, team, kind)
-        key = _UNFOUGHT.get(kind) or ("unfought", kind)
-        got = kept.get(key)
-        if got is None:
-            kept[key] = got = _unfought(self, team, kind)
-        return got
+        return [(h.where, h.id) for h in team.heroes
+                if h.where != HQ and not h.acted and (kind is None or self.zones[h.where].kind == kind)]
 
     def trusted(self, hero_id: str) -> bool:
         """A rule may refuse on this character's Power Stat card: it is printed, or the owner
@@ -264,20 +226,10 @@ class XMenState:
         self.log.append(f"Reminder: {why}.")
         self.own("unchecked").append({"text": why[0].upper() + why[1:] + ".", "rule": rule})
 
-    @kept_answer
     def pending_recovery(self) -> list[str]:
         """The seriously wounded of the current team who have yet to roll to recover."""
         team = self.current
         return [h for h in self.must_recover if (x := team.hero(h)) is not None and not x.acted]
-
-
-_UNFOUGHT = {kind: ("unfought", kind) for kind in (None, "battle", "recruit")}
-
-
-def _unfought(s: XMenState, team: Team, kind: str | None) -> list[tuple[int, str]]:
-    zones = s.zones
-    return [(h.where, h.id) for h in team.heroes
-            if h.where != HQ and not h.acted and (kind is None or zones[h.where].kind == kind)]
 
 
 def invariants(s: XMenState) -> list[str]:

@@ -42,7 +42,7 @@ def expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
                   "or end the turn.")
     return {"phase": "play", "player": team.player, "round": s.round, "stage": s.stage,
             "actions": actions, "dice": rolls(s), "prompt": prompt, "must": must,
-            "deploy": {str(z + 1): list(h) for z, h in choices.deployments(s).items()},
+            "deploy": {str(z + 1): h for z, h in choices.deployments(s).items()},
             "cards": cards.playable(s), "rule": R_PLAYING}
 
 
