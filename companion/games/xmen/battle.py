@@ -269,10 +269,10 @@ def capture(s: XMenState, z: int) -> None:
             team.heroes.append(Hero(zone.recruit, acted=True))
             s.log.append(f"{team.player}'s team recruits {recruit.name}!")
         else:
-            s.stat_deck.append(zone.recruit)
+            s.own("stat_deck").append(zone.recruit)
             s.log.append(f"{team.player}'s team already has {data.max_team} X-Men: {recruit.name} "
                          "goes to the bottom of the Power Stat deck.")
-        s.alert_discard.append(zone.card)
+        s.own("alert_discard").append(zone.card)
     else:
         team.captured.append(zone.card)
         s.log.append(f"{team.player}'s team captures {data.alert[zone.card].name}!")

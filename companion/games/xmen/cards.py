@@ -107,8 +107,8 @@ def play(s: XMenState, i: int, cid: str, target: str | None, hero_id: str | None
         hero = team.hero(hero_id)
         hero.hits = max(0, hero.hits - card.params["hits"])
         if not recovery.on_picture(data, hero) and hero_id in s.must_recover:
-            s.must_recover.remove(hero_id)
+            s.own("must_recover").remove(hero_id)
         s.log.append(f"{player} plays {card.title}: {data.characters[hero_id].name} has "
                      f"{hero.hits} hits.")
     team.held.remove(cid)
-    s.luck_discard.append(cid)   # "place the card face up next to the deck"
+    s.own("luck_discard").append(cid)   # "place the card face up next to the deck"

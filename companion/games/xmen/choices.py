@@ -47,9 +47,13 @@ def open_problem(s: XMenState, z: int) -> IllegalAction | None:
 def zones_to_enter(s: XMenState, team: Team) -> list[int]:
     """The zones the team may act in now: holding a card, in a step that allows it, and the zone
     it is midway through if any."""
-    return [z for z, zone in enumerate(s.zones)
-            if zone.kind is not None and stage_allows(s, zone.kind, team)
-            and (s.zone_open is None or s.zone_open == z)]
+    if s.zone_open is not None:
+        zone = s.zones[s.zone_open]
+        return ([s.zone_open] if zone.kind is not None and stage_allows(s, zone.kind, team)
+                else [])
+    allows = {kind: stage_allows(s, kind, team) for kind in
+              {zone.kind for zone in s.zones if zone.card is not None}}
+    return [z for z, zone in enumerate(s.zones) if zone.card is not None and allows[zone.kind]]
 
 
 def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from companion.schema import ListOf, Schema
 
 ALIASES = {"x-men": "xmen", "x_men": "xmen", "x": "xmen", "evil mutant": "evil_mutant",
            "evil-mutant": "evil_mutant", "evil": "evil_mutant"}
+FACE_SET = frozenset(FACES)
 # a read of more dice than any roll is still a list of faces: the rule refuses it (no more than
 # nine), not the schema
 MOST_READ = 40
@@ -57,8 +58,12 @@ class FacesRead(ListOf):
     max_len: int = MOST_READ
 
     def check(self, value: Any, where: str) -> list[str]:
-        if isinstance(value, list) and len(value) <= self.max_len and all(f in FACES for f in value):
-            return list(value)
+        if isinstance(value, list) and len(value) <= self.max_len:
+            try:
+                if FACE_SET.issuperset(value):
+                    return list(value)
+            except TypeError:       # an unhashable item: the item's check names it
+                pass
         return super().check(value, where)
 
 
@@ -86,7 +91,7 @@ def roll(data: XMenData, faces: list[str] | None, count: int, rng: random.Random
 
 def points(faces: list[str], per_face: dict[str, int]) -> int:
     """Points of a roll: X-Men and Marvel score, Evil Mutants and blanks don't count."""
-    return sum(per_face.get(f, 0) for f in faces)
+    return sum(n * faces.count(f) for f, n in per_face.items())
 
 
 def hits(faces: list[str]) -> int:

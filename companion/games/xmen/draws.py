@@ -43,11 +43,13 @@ def physical(s: XMenState, deck: str) -> bool:
     return deck in s.options.get("physical_decks", ())
 
 
-def piles(s: XMenState, deck: str) -> tuple[list[str], list[str]]:
-    """The deck's cards still face down, and its turned-in (used) cards: the state's own lists."""
-    if deck == "alert":
-        return s.alert_deck, s.alert_discard
-    return s.luck_deck, s.luck_discard
+def piles(s: XMenState, deck: str, own: bool = False) -> tuple[list[str], list[str]]:
+    """The deck's cards still face down, and its turned-in (used) cards (``own``: the fork's own
+    lists, to change)."""
+    names = ("alert_deck", "alert_discard") if deck == "alert" else ("luck_deck", "luck_discard")
+    if own:
+        return s.own(names[0]), s.own(names[1])
+    return getattr(s, names[0]), getattr(s, names[1])
 
 
 def title(s: XMenState, deck: str, card: str) -> str:
@@ -57,7 +59,7 @@ def title(s: XMenState, deck: str, card: str) -> str:
 def wait(s: XMenState, deck: str, **where: int) -> bool:
     """The table draws the top card of ``deck`` now: the game waits in the draw phase for its
     name. False (nothing to wait for) when the deck and its used cards are both empty."""
-    pile, used = piles(s, deck)
+    pile, used = piles(s, deck, own=True)
     reshuffled = 0
     if not pile and used:
         reshuffled = len(used)

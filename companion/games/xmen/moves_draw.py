@@ -22,7 +22,7 @@ def draw(state: XMenState, play: Play) -> XMenState:
     s = state.fork()
     s.drawing, s.phase = None, "play"
     deck = waiting["deck"]
-    draws.piles(s, deck)[0].remove(card)
+    draws.piles(s, deck, own=True)[0].remove(card)
     if deck == "alert":
         turn.alert_drawn(s, waiting["zone"], card)
         turn.zones_filled(s, play.rng)

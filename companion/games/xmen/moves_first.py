@@ -21,8 +21,8 @@ def first_roll(state: XMenState, play: Play) -> XMenState:
     faces = dice.roll(d, play.args["faces"], d.going_first_dice, play.rng)
     total = dice.points(faces, d.points)
     s = state.fork()
-    s.first_rolls[who] = total
-    s.first_to_roll.remove(who)
+    s.own("first_rolls")[who] = total
+    s.own("first_to_roll").remove(who)
     s.last_roll = {"player": who, "purpose": "going first", "faces": faces, "points": total}
     s.log.append(f"{who} rolls {total} for the first turn.")
     if s.first_to_roll:

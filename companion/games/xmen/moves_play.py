@@ -196,7 +196,7 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
                    "removes": recovery.removal(s, hid, faces)}
     recovery.recover(s, hid, faces)
     if hid in s.must_recover:
-        s.must_recover.remove(hid)
+        s.own("must_recover").remove(hid)
     return s
 
 
@@ -221,7 +221,7 @@ def turn_end(state: XMenState, play: Play) -> XMenState:
         experience = sum(d.alert[c].experience for c in team.captured)
         s.log.append(f"{team.player} turns in " + ", ".join(d.alert[c].name for c in team.captured)
                      + f" for {experience} Experience.")
-        s.alert_discard.extend(team.captured)
+        s.own("alert_discard").extend(team.captured)
         team.captured = []
         n = dice.capped(d, track.bonus_dice(s, team)) if s.advanced else 0
         if n:

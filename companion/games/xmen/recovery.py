@@ -16,7 +16,7 @@ def removal(s: XMenState, hero_id: str, faces: list[str]) -> int:
     per = dict(s.data.points)
     for a in s.data.characters[hero_id].abilities_of("recovery", s.advanced):
         per = {"xmen": a.params["xmen"], "marvel": a.params["marvel"]}
-    return sum(per.get(f, 0) for f in faces)
+    return sum(n * faces.count(f) for f, n in per.items())
 
 
 def on_picture(data: XMenData, hero: Hero) -> int:
@@ -38,7 +38,7 @@ def recover(s: XMenState, hero_id: str, faces: list[str]) -> bool:
             # "If the character attempts to recover and fails, ... the character's Power Stat Card
             # is placed at the bottom of the X-Men Power Stat Card deck."
             team.heroes.remove(hero)
-            s.stat_deck.append(hero_id)
+            s.own("stat_deck").append(hero_id)
             s.log.append(f"{card.name} removes {removed} of {picture} chips on the picture "
                          f"and is lost: the card goes to the bottom of the Power Stat deck.")
             return False

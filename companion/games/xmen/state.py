@@ -1,11 +1,11 @@
 """The X-Men Alert game's state: plain dataclasses that serialise to JSON, the rulebook's section
 names, the lookups every part asks, and the checks every state must pass.
 
-A state is never changed once made. A move works on ``fork()``: a copy whose lists and dicts are
-its own (a shallow copy each) and whose teams and Battle Zones are shared with the state it came
-from until the move takes one to change (``own_team``, ``own_zone``: a copy of that record, its
-heroes or sides with it, made once per move). A move changes only what it owns; everything else
-is shared, never copied.
+A state is never changed once made. A move works on ``fork()``: a copy whose log and lists of
+teams and zones are its own, and whose teams, Battle Zones, decks and other lists are shared with
+the state it came from until the move takes one to change (``own_team``, ``own_zone``: a copy of
+that record, its heroes or sides with it; ``own``: a copy of that list; each made once per move).
+A move changes only what it owns; everything else is shared, never copied.
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ from typing import Any
 from companion.games.move_table import data_field
 from companion.games.xmen.data import XMenData
 
+# the state's lists and dicts a move changes now and then: shared with the state it was forked
+# from until the move takes its own copy (XMenState.own)
+SHARED = ("alert_deck", "alert_discard", "stat_deck", "luck_deck", "luck_discard", "must_recover",
+          "first_rolls", "first_to_roll", "unchecked")
 HQ = -1   # Hero.where when the figure stands on its Power Stat card
 LOG_LENGTH = 40
 
@@ -148,17 +152,22 @@ class XMenState:
                                        metadata={"json": False})
 
     def fork(self) -> "XMenState":
-        """A copy to make the next state from: its lists and dicts are its own, its teams and
-        zones are shared until own_team / own_zone copies the one a move changes."""
+        """A copy to make the next state from: its lists of teams and zones and its log are its
+        own; the teams and zones themselves are shared until own_team / own_zone copies the one
+        a move changes, and the decks and other lists (SHARED) until ``own`` copies one."""
         s = object.__new__(XMenState)
         s.__dict__.update(self.__dict__)      # every field, then a container of its own each
-        s.teams, s.zones = list(self.teams), list(self.zones)
-        s.alert_deck, s.alert_discard = list(self.alert_deck), list(self.alert_discard)
-        s.stat_deck, s.luck_deck = list(self.stat_deck), list(self.luck_deck)
-        s.luck_discard, s.must_recover = list(self.luck_discard), list(self.must_recover)
-        s.first_rolls, s.first_to_roll = dict(self.first_rolls), list(self.first_to_roll)
-        s.log, s.mine, s.unchecked = list(self.log), set(), list(self.unchecked)
+        s.teams, s.zones, s.log = list(self.teams), list(self.zones), list(self.log)
+        s.mine = set()
         return s
+
+    def own(self, name: str) -> Any:
+        """The list or dict field ``name`` (one of SHARED), copied for this state the first time
+        a move changes it; until then it is the one of the state this was forked from."""
+        if name not in self.mine:
+            setattr(self, name, getattr(self, name).copy())
+            self.mine.add(name)
+        return getattr(self, name)
 
     def own_team(self, i: int) -> Team:
         """Team ``i``, copied for this state the first time a move asks (then changed freely)."""
@@ -215,7 +224,7 @@ class XMenState:
         """What a rule would refuse on an assumed card was accepted: said in the log and in the
         reminders until the turn ends."""
         self.log.append(f"Reminder: {why}.")
-        self.unchecked.append({"text": why[0].upper() + why[1:] + ".", "rule": rule})
+        self.own("unchecked").append({"text": why[0].upper() + why[1:] + ".", "rule": rule})
 
     def pending_recovery(self) -> list[str]:
         """The seriously wounded of the current team who have yet to roll to recover."""

@@ -10,7 +10,8 @@ from companion.games.xmen.state import HQ, Hero, Team, XMenState
 
 
 def draw(deck: list[str], discard: list[str], rng: random.Random) -> str | None:
-    """The top card; an empty deck first takes its shuffled discards (both the fork's own lists).
+    """The top card; an empty deck first takes its shuffled discards (both the fork's own lists,
+    XMenState.own).
 
     "When all the X-Men Alert Cards have been played, shuffle the cards already turned in" and
     "When all the Training & Luck Cards have been used, shuffle them and put them face down".
@@ -31,7 +32,7 @@ def recruit_top(s: XMenState, i: int, why: str) -> None:
     if not s.stat_deck:
         s.log.append(f"The Power Stat deck is empty: {team.player} recruits nobody from {why}.")
         return
-    hid = s.stat_deck.pop(0)
+    hid = s.own("stat_deck").pop(0)
     s.own_team(i).heroes.append(Hero(hid, acted=True))
     s.log.append(f"{team.player} recruits {data.characters[hid].name} ({why}).")
 
@@ -67,7 +68,7 @@ def move(s: XMenState, i: int, spaces: int, rng: random.Random, by_card: bool = 
             if not draws.wait(s, "training_luck", team=i):    # the table draws: moves_draw.py
                 s.log.append("The Training & Luck deck is empty: no card.")
             return
-        card_id = draw(s.luck_deck, s.luck_discard, rng)
+        card_id = draw(s.own("luck_deck"), s.own("luck_discard"), rng)
         if card_id is None:
             s.log.append("The Training & Luck deck is empty: no card.")
             return
@@ -90,7 +91,7 @@ def luck_drawn(s: XMenState, i: int, card_id: str, rng: random.Random) -> None:
 
 def play_at_once(s: XMenState, i: int, card_id: str, rng: random.Random) -> None:
     card = s.data.luck[card_id]
-    s.luck_discard.append(card_id)
+    s.own("luck_discard").append(card_id)
     if card.effect == "advance":
         move(s, i, card.params["spaces"], rng, by_card=True)
     elif card.effect == "retreat":

@@ -92,7 +92,7 @@ def fill_zones(s: XMenState, rng: random.Random) -> bool:
                 if draws.wait(s, "alert", zone=z):
                     return False
                 break
-            cid = track.draw(s.alert_deck, s.alert_discard, rng)
+            cid = track.draw(s.own("alert_deck"), s.own("alert_discard"), rng)
             if cid is None or alert_drawn(s, z, cid):
                 break
     return True
@@ -108,13 +108,13 @@ def alert_drawn(s: XMenState, z: int, cid: str) -> bool:
             # "If all players already have the maximum number of four X-Men
             # characters on their teams, place the recruit card to the side and draw
             # another card." (an empty Power Stat deck is treated the same way)
-            s.alert_discard.append(cid)
+            s.own("alert_discard").append(cid)
             s.log.append("A Recruit card nobody can use is set aside.")
             return False
         # "turn over the top X-Men Power Stat Card. The Strength Indicator is placed
         # on the number space that corresponds to that X-Men character's Total Power"
         zone = s.own_zone(z)
-        zone.card, zone.recruit = cid, s.stat_deck.pop(0)
+        zone.card, zone.recruit = cid, s.own("stat_deck").pop(0)
         zone.indicator = d.characters[zone.recruit].total_power
         s.log.append(f"Battle Zone {z + 1}: {d.characters[zone.recruit].name} can be "
                      f"recruited (Total Power {zone.indicator}).")
