@@ -75,7 +75,7 @@ class PhotoLog:
         for k, (read, face) in enumerate(zip(meta["reads"], meta["corrected"])):
             x, y, w, h = read["box"]
             # tray around the die, so either recognizer sees it at its usual size
-            m = (6 if self.recognizer == "learned" else 2) * max(w, h)
+            m = (6 if self.recognizer in ("learned", "fused") else 2) * max(w, h)
             crop = frame[max(0, y - m):min(H, y + h + m), max(0, x - m):min(W, x + w + m)]
             d = photos / sets.check_name(face, "face")
             d.mkdir(parents=True, exist_ok=True)

@@ -269,7 +269,7 @@ class Reader:
         return reads, unread
 
 
-RECOGNIZERS = ("learned", "classical")
+RECOGNIZERS = ("learned", "classical", "fused")
 
 
 DEFAULT_RECOGNIZER = "classical"  # until the learned one reads better on every held-out set
@@ -277,9 +277,13 @@ DEFAULT_RECOGNIZER = "classical"  # until the learned one reads better on every 
 
 def make_reader(set_name: str = "d6", data_dir: Path | str | None = None,
                 threshold: float = DEFAULT_THRESHOLD, recognizer: str = DEFAULT_RECOGNIZER, **kw):
-    """A reader of ``recognizer``: the classical finder and pip reader (the default) or the
-    learned detector, opt-in until it reads better on every held-out set
-    (docs/benchmarks.md)."""
+    """A reader of ``recognizer``: the classical finder and pip reader (the default), the
+    learned detector, or both fused (vision/fused.py); opt-in until one reads better on every
+    held-out set (docs/benchmarks.md)."""
+    if recognizer == "fused":
+        from vision.fused import FusedReader  # noqa: PLC0415
+
+        return FusedReader(set_name, data_dir, threshold, **kw)
     if recognizer == "classical":
         from vision.classical.reader import ClassicalReader  # noqa: PLC0415
 
@@ -292,7 +296,12 @@ def make_reader(set_name: str = "d6", data_dir: Path | str | None = None,
 
 
 def teach(set_name: str, folder, data_dir: Path, recognizer: str = DEFAULT_RECOGNIZER) -> dict:
-    """Teach a set for ``recognizer`` (each keeps its own kind of model in the set folder)."""
+    """Teach a set for ``recognizer`` (each keeps its own kind of model in the set folder;
+    the fused one both)."""
+    if recognizer == "fused":
+        from vision import fused  # noqa: PLC0415
+
+        return fused.teach(set_name, folder, data_dir)
     if recognizer == "classical":
         from vision.classical import sets as classical  # noqa: PLC0415
 

@@ -9,10 +9,12 @@ every condition of vision/scenes.py, drawn from seeds the training (10,000,000+)
 Silent errors: dice read wrong, missed or invented in a roll the reader did not flag (a
 flagged roll is one the players are asked to confirm, so they see and correct it); taps: the
 share of rolls flagged. Each set is also read by the classical recognizer
-(`--recognizer classical`: the finder and pip reader of vision/classical/), in the same run.
+(`--recognizer classical`: the finder and pip reader of vision/classical/) and by both
+fused (`--recognizer fused`: vision/fused.py), in the same run.
 
 VISION_BENCH_SCENES: scenes per set and condition (default 12); VISION_BENCH_SEED: another
-draw of them (default 2000); VISION_BENCH_REFERENCE=0 skips the classical reference.
+draw of them (default 2000); VISION_BENCH_REFERENCE=0 skips the classical and fused references;
+VISION_BENCH_RECOGNIZERS (e.g. "fused,classical") names the recognizers to run.
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ _SPEED = (
 
 
 def _recognizers() -> tuple[str, ...]:
-    return ("learned", "classical") if WITH_REFERENCE else ("learned",)
+    if os.environ.get("VISION_BENCH_RECOGNIZERS"):
+        return tuple(os.environ["VISION_BENCH_RECOGNIZERS"].split(","))
+    return ("learned", "classical", "fused") if WITH_REFERENCE else ("learned",)
 
 
 def _cli(args: list[str], out: Path | None = None) -> tuple[int, float]:
@@ -127,7 +131,7 @@ def _figures(line: str) -> str:
 def _measure(what: str, labels_path: Path, labels: dict, root: Path, images: list[str],
              data: Path | None, set_name: str, tmp: Path, extra=(),
              keys: set[str] | None = None):
-    """Rows for one held-out set: this recognizer, and the classical one beside it."""
+    """Rows for one held-out set: each recognizer's, read in the same run."""
     rows = []
     for name in _recognizers():
         reads = tmp / f"reads-{abs(hash((what, name)))}.jsonl"
@@ -213,7 +217,7 @@ def rendered(tmp: Path) -> list[tuple[str, str, str]]:
             _cli(["read", "--set", set_name, "--json", "--data", str(data / name),
                   "--recognizer", name, *by_set[set_name]], out)
             reads_of[(name, set_name)] = out
-    for name in ("learned", "classical"):
+    for name in _recognizers():
         if (name, "d6") not in reads_of:
             continue
         every = tmp / f"rendered-{name}-all.jsonl"

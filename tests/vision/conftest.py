@@ -80,3 +80,36 @@ def teach_webcam_and_read_the_sixth(shared, tmp_path, teach_fn, reader_fn) -> in
         die = max(reads, key=lambda d: d.box[2] * d.box[3])
         right += die.face == face
     return right
+
+
+def held_out_photos(shared, source):
+    """[(path, labelled faces)] of one source's held-out *test* part (vision/models/split.json):
+    "byler_d6" (tray photos) or "webcam"."""
+    import json
+
+    from vision.training import split
+
+    root = shared / "data" / "dice-real"
+    if source == "byler_d6":
+        labels = json.loads((root / "labels.json").read_text())
+        return [(root / k, labels[k]["faces"]) for k in split.photos_in("test")
+                if k.startswith("byler_d6/")]
+    labels = json.loads((root / "penlington_webcam_train" / "labels.json").read_text())
+    return [(root / k, labels[k.split("/", 1)[1]]["faces"]) for k in split.photos_in("test")
+            if k.startswith("penlington_webcam_train/")]
+
+
+def read_real(reader, photos):
+    """((recall, precision), silent errors per die, taps per roll) of ``reader`` over
+    ``photos``: a roll is tapped when the reader flags it or a die is unconfirmed."""
+    pairs, silent, taps = [], 0, 0
+    for path, faces in photos:
+        reads = reader.read(cv2.imread(str(path)))
+        got = [d.face for d in reads]
+        pairs.append((faces, got))
+        if reader.last_flagged or any(not d.confirmed for d in reads):
+            taps += 1
+        else:
+            r, _ = score([(faces, got)])
+            silent += max(len(faces), len(got)) - round(r * len(faces))
+    return score(pairs), silent / sum(len(f) for _, f in photos), taps / len(photos)

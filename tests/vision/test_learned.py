@@ -9,13 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import blank_frame, score, teach_webcam_and_read_the_sixth
+from tests.vision.conftest import held_out_photos, read_real, blank_frame, score, teach_webcam_and_read_the_sixth
 from vision.errors import StaleSet, UnknownSet
 from vision.reader import DieRead, Reader, make_reader
 from vision.render import RenderOptions, render_labelled, render_roll, write_teaching_photos
 from vision.scenes import CONDITIONS
 from vision.sets import sets_dir, teach
-from vision.training import split
 
 
 def _sweep(reader, set_name, scenes, seed, opt=None):
@@ -112,30 +111,11 @@ def test_a_set_taught_by_another_recognizer_is_taught_again_from_its_photos(tmp_
 
 
 def _held_out(shared, source):
-    root = shared / "data" / "dice-real"
-    if source == "byler_d6":
-        labels = json.loads((root / "labels.json").read_text())
-        return [(root / k, labels[k]["faces"]) for k in split.photos_in("test")
-                if k.startswith("byler_d6/")]
-    labels = json.loads((root / "penlington_webcam_train" / "labels.json").read_text())
-    return [(root / k, labels[k.split("/", 1)[1]]["faces"]) for k in split.photos_in("test")
-            if k.startswith("penlington_webcam_train/")]
+    return held_out_photos(shared, source)
 
 
 def _read_real(photos):
-    """((recall, precision), silent errors per die, taps per roll) over ``photos``."""
-    reader = Reader("d6")
-    pairs, silent, taps = [], 0, 0
-    for path, faces in photos:
-        reads = reader.read(cv2.imread(str(path)))
-        got = [d.face for d in reads]
-        pairs.append((faces, got))
-        if reader.last_flagged or any(not d.confirmed for d in reads):
-            taps += 1
-        else:
-            r, _ = score([(faces, got)])
-            silent += max(len(faces), len(got)) - round(r * len(faces))
-    return score(pairs), silent / sum(len(f) for _, f in photos), taps / len(photos)
+    return read_real(Reader("d6"), photos)
 
 
 @pytest.mark.shared

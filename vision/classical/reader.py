@@ -48,25 +48,35 @@ class ClassicalReader:
     def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
         if frame_bgr.ndim == 2:  # a grey camera
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+        scene = self.find(frame_bgr)
+        return [r for r in self.read_found(frame_bgr, scene.dice) if r is not None]
+
+    def find(self, frame_bgr: np.ndarray):
+        """The finder's scene of a BGR frame (its dice, and whether a hand obstructs it)."""
         scene = find_dice(frame_bgr, self.region, self.die_side)
         self.last_obstructed = scene.obstructed
-        out: list[DieRead] = []
-        if self.model is None:
-            for cand in scene.dice:
-                r = read_pips(frame_bgr, cand)
-                if r.count == 0:  # no pips: a tray hole, a coin, not a d6
-                    continue
-                out.append(DieRead(str(r.count), r.confidence, cand.box,
-                                   r.confidence >= self.threshold))
+        return scene
+
+    def read_found(self, frame_bgr: np.ndarray, dice: list, which=None) -> list[DieRead | None]:
+        """A read of each found die (``dice``, the finder's; only those whose index is in
+        ``which`` when given, the rest None), or None where it is no die of the set: no pips,
+        or far from every taught face."""
+        out: list[DieRead | None] = [None] * len(dice)
+        todo = range(len(dice)) if which is None else sorted(which)
+        if not todo:
             return out
-        if not scene.dice:
+        if self.model is None:
+            for i in todo:
+                r = read_pips(frame_bgr, dice[i])
+                if r.count:  # no pips: a tray hole, a coin, not a d6
+                    out[i] = DieRead(str(r.count), r.confidence, dice[i].box,
+                                     r.confidence >= self.threshold)
             return out
         gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
         # the scene's typical outline: a die seen only in part is looked at at this size
-        typical = float(np.median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in scene.dice]))
-        feats = [read_features(frame_bgr, c, gray, typical) for c in scene.dice]
-        for cand, (face, conf, dist) in zip(scene.dice, self.model.classify_dice(feats)):
-            if dist > 2.0 * self.model.reject:  # far from every taught face: not a die
-                continue
-            out.append(DieRead(face, conf, cand.box, conf >= self.threshold))
+        typical = float(np.median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in dice]))
+        feats = [read_features(frame_bgr, dice[i], gray, typical) for i in todo]
+        for i, (face, conf, dist) in zip(todo, self.model.classify_dice(feats)):
+            if dist <= 2.0 * self.model.reject:  # farther from every taught face: not a die
+                out[i] = DieRead(face, conf, dice[i].box, conf >= self.threshold)
         return out

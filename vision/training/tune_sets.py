@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.reader import Reader
-from vision.render import render_labelled, render_roll, write_teaching_photos
+from vision.render import random_roll, render_labelled, render_roll, write_teaching_photos
 from vision.scenes import CONDITIONS
 from vision.sets import teach
 from vision.training import data, split
@@ -25,7 +25,13 @@ def guarded(per_condition: int) -> dict[str, tuple[str, list[int]]]:
             for k, name in enumerate(CONDITIONS)}
 
 
-def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
+def build(root: Path, seed: int, per_condition: int, log=print, outputs=None,
+          taught_conditions: bool = False) -> dict:
+    """{set: (reader, outputs(reader, frames, teaching folder or None))}; ``outputs`` is
+    ``frame_outputs`` (the networks' outputs) unless given. Taught sets are plain renders,
+    or with ``taught_conditions`` drawn under every condition as the d6 scenes are (and as
+    the bench draws them), ``per_condition`` each."""
+    outputs = outputs or (lambda reader, frames, folder: frame_outputs(reader, frames))
     d6 = Reader("d6")
     sets = {}
     for source in ("byler_d6", "penlington_webcam_train"):
@@ -34,7 +40,7 @@ def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
             if key.startswith(source):
                 img, faces, _, _ = data.real_photo(root, key)
                 frames.append((img, faces))
-        sets[f"real {source}"] = (d6, frame_outputs(d6, frames))
+        sets[f"real {source}"] = (d6, outputs(d6, frames, None))
     rng = np.random.default_rng(data.TUNE_SEED0 + seed)
     frames = []
     for name, opt in CONDITIONS.items():
@@ -42,7 +48,7 @@ def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
             faces = [str(v) for v in rng.integers(1, 7, 1 + i % 9)]
             sc = render_labelled(rng, faces, opt)
             frames.append((sc.image, sc.faces))
-    sets["rendered d6"] = (d6, frame_outputs(d6, frames))
+    sets["rendered d6"] = (d6, outputs(d6, frames, None))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for k, name in enumerate(TAUGHT):
@@ -50,9 +56,15 @@ def build(root: Path, seed: int, per_condition: int, log=print) -> dict:
             teach(name, tmp / name, tmp / "data")
             reader = Reader(name, tmp / "data")
             frames = []
-            for i in range(3 * per_condition):
-                img, faces, _ = render_roll(rng, name, 1 + i % 9)
-                frames.append((img, faces))
-            sets[f"rendered {name}"] = (reader, frame_outputs(reader, frames))
+            if taught_conditions:
+                for opt in CONDITIONS.values():
+                    for i in range(per_condition):
+                        sc = render_labelled(rng, random_roll(rng, name, 1 + i % 9), opt, pips=False)
+                        frames.append((sc.image, sc.faces))
+            else:
+                for i in range(3 * per_condition):
+                    img, faces, _ = render_roll(rng, name, 1 + i % 9)
+                    frames.append((img, faces))
+            sets[f"rendered {name}"] = (reader, outputs(reader, frames, tmp / name))
     log("tuning sets: " + ", ".join(f"{n} {len(o)}" for n, (_, o) in sets.items()))
     return sets

@@ -1,0 +1,226 @@
+"""The fused recognizer (``recognizer="fused"``): the learned reader finds and reads the dice,
+and the classical finder and face readers (vision/classical/) read them again as a cross-check.
+
+    reader = FusedReader("d6")
+    reader = FusedReader("xmen", data_dir=data)   # both readers' taught models of the set
+    for die in reader.read(frame_bgr):
+        print(die.face, die.confidence, die.box, die.confirmed)
+
+Each learned die is matched to the classical finder's die at the same place. Where both read
+it, the face is the one of the reader that reads this kind of set better (``primary``); where
+they disagree, or the classical reader finds no die there, the die asks for a tap. A die only
+the classical finder found may be added (it then answers for a learned "something die-like
+unread"). Which reader is primary, which learned dice are checked at all (those under
+``check_below``: the check costs a classical read a die) and what a lone die does are chosen on
+the tuning part, per kind of set (`vision/training/tune_fused.py`, recorded in
+`vision/models/training.json`, section "fused").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reader import DEFAULT_THRESHOLD, RECORD, DieRead, Reader
+
+SECTION = "fused"  # of vision/models/training.json
+MATCH = 0.6  # two dice whose centres are closer than this many sides are the same die
+# a die read only one way or read two ways reads with a confidence just below the threshold
+BELOW = 0.01
+
+
+@dataclass(frozen=True)
+class FusedTuning:
+    """How the two readers' reads are combined (chosen on the tuning part)."""
+    # whose face stands when both read a die: "learned", "classical", or the "surer" read
+    primary: str = "learned"
+    check_below: float = 1.01  # a learned die under this confidence is read again (1.01: all)
+    agree: str = "learned"  # a die both read alike is confirmed when: "learned" confirms it,
+    # or "either" reader does
+    # a checked learned die the classical finder found nothing at: "keep", "ask", or "drop" (it
+    # is then left unread, which flags the roll)
+    alone: str = "ask"
+    # ... and one the finder found but the classical reader says is no die of the set (no
+    # pips, far from every taught face): the same choices
+    empty: str = "ask"
+    drop_below: float = 1.01  # ... "drop" drops only dice under this learned confidence (else asks)
+    extra: str = "drop"  # a die only the classical finder found: "drop", "ask" or "keep" (its own
+    # confidence)
+
+    @classmethod
+    def shipped(cls, taught: bool = False) -> "FusedTuning":
+        record = json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+        got = record.get(SECTION, {}).get("taught" if taught else "pips", {})
+        return cls(**{f.name: type(getattr(cls, f.name))(got[f.name])
+                      for f in fields(cls) if f.name in got})
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def classical_dir(data_dir: Path | str | None) -> Path | None:
+    """Where the fused reader keeps the classical reader's taught sets: inside the data folder,
+    apart from the learned reader's (both are called ``model.json``)."""
+    return None if data_dir is None else Path(data_dir) / "dice" / "classical"
+
+
+def _centre_side(box) -> tuple[float, float, float]:
+    x, y, w, h = box
+    return x + w / 2, y + h / 2, float(max(w, h))
+
+
+def match(learned: list[DieRead], found: list) -> dict[int, int]:
+    """{learned index: found index}: each learned die to the nearest free classical die within
+    MATCH sides (the classical outline holds the sides in view, the learned box the top face)."""
+    pairs = []
+    for i, r in enumerate(learned):
+        lx, ly, ls = _centre_side(r.box)
+        for j, c in enumerate(found):
+            (cx, cy), (rw, rh), _ = c.rect
+            d = float(np.hypot(lx - cx, ly - cy))
+            if d < MATCH * max(ls, float(np.sqrt(rw * rh))):
+                pairs.append((d, i, j))
+    out: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i not in out and j not in taken:
+            out[i] = j
+            taken.add(j)
+    return out
+
+
+def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int], n_found: int) -> set[int]:
+    """The classical dice to read: those matched to a learned die under ``check_below``, and
+    unless lone classical dice are dropped, every unmatched one."""
+    want = {j for i, j in pairs.items() if learned[i].confidence < t.check_below}
+    if t.extra != "drop":
+        want |= set(range(n_found)) - set(pairs.values())
+    return want
+
+
+def _asking(r: DieRead, threshold: float) -> DieRead:
+    return replace(r, confidence=min(r.confidence, threshold - BELOW), confirmed=False)
+
+
+def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: list,
+            found: list, pairs: dict[int, int], classical: list[DieRead | None],
+            ) -> tuple[list[DieRead], list]:
+    """The fused reads and the boxes left unread: ``learned`` and ``unread`` are the learned
+    reader's, ``found`` the classical finder's dice, ``classical`` their reads (None: not read,
+    or no die of the set), ``pairs`` from ``match``."""
+    out: list[DieRead] = []
+    left = list(unread)
+    for i, lr in enumerate(learned):
+        j = pairs.get(i)
+        if lr.confidence >= t.check_below:
+            out.append(lr)  # sure enough: not checked
+        elif j is None or classical[j] is None:
+            what = t.alone if j is None else t.empty
+            if what == "drop" and lr.confidence >= t.drop_below:
+                what = "ask"
+            if what == "drop":
+                left.append(lr.box)
+            else:
+                out.append(lr if what == "keep" else _asking(lr, threshold))
+        else:
+            cr = classical[j]
+            face_of = cr if t.primary == "classical" or (
+                t.primary == "surer" and cr.confidence > lr.confidence) else lr
+            if cr.face != lr.face:
+                out.append(_asking(replace(face_of, box=lr.box), threshold))
+            elif lr.confirmed or (t.agree == "either" and cr.confirmed):
+                out.append(DieRead(lr.face, max(lr.confidence, cr.confidence, threshold), lr.box,
+                                   True))
+            else:
+                out.append(_asking(replace(face_of, box=lr.box), threshold))
+    if t.extra != "drop":
+        matched = set(pairs.values())
+        for j, cr in enumerate(classical):
+            if j in matched or cr is None:
+                continue
+            out.append(cr if t.extra == "keep" else _asking(cr, threshold))
+            # it answers for a learned "die-like, unread" at the same place
+            (cx, cy), (rw, rh), _ = found[j].rect
+            side = float(np.sqrt(rw * rh))
+            left = [b for b in left if np.hypot(_centre_side(b)[0] - cx, _centre_side(b)[1] - cy)
+                    >= MATCH * max(side, _centre_side(b)[2])]
+    return out, left
+
+
+class FusedReader:
+    """Reads dice of one set with both readers. ``region``: an optional 0/255 tray mask."""
+
+    def __init__(self, set_name: str = "d6", data_dir: Path | str | None = None,
+                 threshold: float = DEFAULT_THRESHOLD, region: np.ndarray | None = None,
+                 die_side: float | None = None, tuning: FusedTuning | None = None):
+        from vision.classical.reader import ClassicalReader  # noqa: PLC0415 (imports reader)
+
+        self.learned = Reader(set_name, data_dir, threshold, region=region, die_side=die_side)
+        if self.learned.model is not None:
+            _with_classical_set(set_name, Path(data_dir))
+        self.classical = ClassicalReader(set_name, classical_dir(data_dir), threshold,
+                                         region=region, die_side=die_side)
+        self.set_name = set_name
+        self.threshold = threshold
+        self.model = self.learned.model
+        self.tuning = tuning or FusedTuning.shipped(taught=self.model is not None)
+        self.last_unread: list[tuple[int, int, int, int]] = []
+
+    @property
+    def faces(self) -> list[str]:
+        return self.learned.faces
+
+    @property
+    def last_flagged(self) -> bool:
+        return bool(self.last_unread)
+
+    def __repr__(self) -> str:
+        kind = "taught" if self.model else "pips"
+        return f"<FusedReader set={self.set_name!r} ({kind}) threshold={self.threshold}>"
+
+    def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
+        if frame_bgr.ndim == 2:  # a grey camera
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+        learned = self.learned.read(frame_bgr)
+        t = self.tuning
+        if t.extra == "drop" and all(r.confidence >= t.check_below for r in learned):
+            # nothing to check and nothing to add: the classical finder is not needed
+            self.last_unread = self.learned.last_unread
+            return learned
+        scene = self.classical.find(frame_bgr)
+        pairs = match(learned, scene.dice)
+        which = to_check(self.tuning, learned, pairs, len(scene.dice))
+        classical = self.classical.read_found(frame_bgr, scene.dice, which)
+        reads, self.last_unread = combine(self.tuning, self.threshold, learned,
+                                          self.learned.last_unread, scene.dice, pairs, classical)
+        return reads
+
+    @property
+    def last_obstructed(self) -> bool:
+        """The learned reader's obstruction map's verdict (the finder runs on some frames only)."""
+        return self.learned.last_obstructed
+
+
+def _with_classical_set(set_name: str, data_dir: Path) -> None:
+    """A set taught for the learned reader alone is taught to the classical one from its kept
+    photos (a table switching to the fused recognizer keeps its sets)."""
+    from vision import sets  # noqa: PLC0415
+    from vision.classical import sets as classical  # noqa: PLC0415
+
+    theirs = classical_dir(data_dir)
+    photos = sets.sets_dir(data_dir) / set_name / "photos"
+    if not (sets.sets_dir(theirs) / set_name / "model.json").is_file() and photos.is_dir():
+        classical.teach(set_name, photos, theirs)
+
+
+def teach(set_name: str, folder, data_dir: Path) -> dict:
+    """Teach a set for both readers (the classical one's templates apart: ``classical_dir``)."""
+    from vision import sets  # noqa: PLC0415
+    from vision.classical import sets as classical  # noqa: PLC0415
+
+    classical.teach(set_name, folder, classical_dir(data_dir))
+    return sets.teach(set_name, folder, data_dir)

@@ -1,0 +1,206 @@
+"""Choose how the fused recognizer combines its two readers (vision/fused.py), on the tuning
+part only: the real tuning photos of vision/models/split.json and rendered scenes from the
+tuning seeds (20,000,000+), the same draw as the learned reader's thresholds
+(vision/training/tune_sets.py; the taught sets too drawn under every condition, as the
+bench draws them). Each frame is read once by the learned reader (its shipped
+thresholds) and by the classical finder and face readers (every die it finds); every candidate
+combination is then scored by `vision.fused.combine` itself on those reads.
+
+    python -m vision.training.tune_fused [--tune-scenes 30] [--write]
+
+Per kind of set (pip dice; taught sets), among the combinations whose silent errors stay
+within the learned reader's budget (calibrate.SILENT_BUDGET) on every tuning set of the kind,
+and never more than 0.01 below the classical reader's recall or precision on one of them, the
+one kept reads best by mean recall + precision (see ``choose``). `--write` records it in
+vision/models/training.json, section "fused" (the other sections are left as they are).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import pickle
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from vision import fused
+from vision.reader import RECORD
+from vision.training.calibrate import SILENT_BUDGET
+
+LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
+RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
+GRID = {
+    "primary": ("learned", "classical", "surer"),
+    "check_below": (0.0, 0.6, 0.8, 0.9, 0.95, 1.01),
+    "agree": ("learned", "either"),
+    "alone": ("keep", "ask", "drop"),
+    "empty": ("keep", "ask", "drop"),
+    "drop_below": (0.2, 0.4, 1.01),
+    "extra": ("drop", "ask", "keep"),
+}
+
+
+def frame_reads(classical_for):
+    """The ``outputs`` hook of tune_sets.build: per frame (labelled faces, learned reads,
+    learned unread boxes, the classical finder's dice, their classical reads)."""
+
+    def outputs(reader, frames, folder):
+        from vision.classical.reader import ClassicalReader  # noqa: PLC0415
+
+        classical = classical_for(reader, folder, ClassicalReader)
+        out = []
+        for img, faces in frames:
+            learned = reader.read(img)
+            scene = classical.find(img)
+            out.append((faces, learned, list(reader.last_unread), scene.dice,
+                        classical.read_found(img, scene.dice)))
+        return out
+
+    return outputs
+
+
+def _classical_for(reader, folder, ClassicalReader):
+    if folder is None:
+        return ClassicalReader("d6")
+    from vision.classical import sets as classical_sets  # noqa: PLC0415
+
+    data = Path(str(folder) + "-classical")
+    classical_sets.teach(reader.set_name, folder, data)
+    return ClassicalReader(reader.set_name, data)
+
+
+def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
+    """The figures of one set under ``t`` (None: the classical reader alone)."""
+    want = got = right = silent = tapped = checked = 0
+    for faces, learned, unread, found, classical in outputs:
+        if t is None:
+            reads, left = [r for r in classical if r is not None], []
+        else:
+            pairs = fused.match(learned, found)
+            which = fused.to_check(t, learned, pairs, len(found))
+            checked += len(which)
+            reads, left = fused.combine(t, threshold, learned, unread, found, pairs,
+                                        [r if j in which else None for j, r in enumerate(classical)])
+        w, g = Counter(faces), Counter(r.face for r in reads)
+        ok = sum(min(n, g[f]) for f, n in w.items())
+        want, got, right = want + len(faces), got + len(reads), right + ok
+        flagged = bool(left) or any(not r.confirmed for r in reads)
+        tapped += flagged
+        if not flagged:
+            silent += max(len(faces), len(reads)) - ok
+    n = max(len(outputs), 1)
+    return {"recall": right / max(want, 1), "precision": right / max(got, 1),
+            "silent": silent / max(want, 1), "taps": tapped / n, "classical reads": checked / n,
+            "dice": want, "frames": len(outputs)}
+
+
+def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET):
+    """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
+
+    The goal is to read every set better than the classical reader (the default) in recall
+    and precision, and silently wrong no more often than the learned one. Among combinations
+    within the silent budget on every set, and whose *lead* (the least, over the sets and the
+    two measures, of the fused figure less the classical one) is at least LEAD_FLOOR (else the
+    best lead there is), the best mean recall + precision; within RP_SLACK of it, the fewest
+    taps, then the fewest classical reads (time)."""
+    classical = {n: score(None, o) for n, o in sets.items()}
+    rows = []
+    for values in itertools.product(*GRID.values()):
+        t = fused.FusedTuning(**dict(zip(GRID, values)))
+        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
+            continue  # the same as 1.01
+        figs = {n: score(t, o) for n, o in sets.items()}
+        worst = max(f["silent"] for f in figs.values())
+        lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
+                   for n, f in figs.items())
+        rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
+        taps = float(np.mean([f["taps"] for f in figs.values()]))
+        cost = float(np.mean([f["classical reads"] for f in figs.values()]))
+        rows.append((worst <= budget, lead, rp, taps, cost, t, figs))
+    ok = [r for r in rows if r[0]] or sorted(rows, key=lambda r: max(
+        f["silent"] for f in r[6].values()))[:1]
+    top_lead = max(r[1] for r in ok)
+    near = [r for r in ok if r[1] >= min(LEAD_FLOOR, top_lead)]
+    top = max(r[2] for r in near)
+    near = [r for r in near if r[2] >= top - RP_SLACK]
+    best = min(near, key=lambda r: (r[3], r[4]))
+    log(f"{len(ok)} of {len(rows)} combinations within the silent budget {budget}; best lead "
+        f"over the classical reader {top_lead:+.4f}; chosen (lead {best[1]:+.4f}, mean r+p "
+        f"{best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): {best[5]}")
+    return best[5], best[6]
+
+
+KINDS = {"pips": ("real byler_d6", "real penlington_webcam_train", "rendered d6"),
+         "taught": ("rendered incredibles", "rendered invincible", "rendered xmen")}
+
+
+def _rounded(f: dict) -> dict:
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
+
+
+def main(argv: list[str]) -> int:
+    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(v, "1")
+    p = argparse.ArgumentParser(prog="python -m vision.training.tune_fused")
+    p.add_argument("--tune-scenes", type=int, default=30, help="rendered scenes per set and "
+                   "condition (as the learned reader's tuning)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cache", type=Path, default=Path("build/fused-tuning.pkl"),
+                   help="the tuning reads, kept to choose again without reading again")
+    p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
+    a = p.parse_args(argv)
+    from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
+
+    root = Path(os.environ.get("COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")
+                ) / "data" / "dice-real"
+    t0 = time.time()
+    if a.cache.is_file():
+        sets = pickle.loads(a.cache.read_bytes())
+    else:
+        built = tune_sets.build(root, a.seed, a.tune_scenes, outputs=frame_reads(_classical_for),
+                                taught_conditions=True)
+        sets = {n: o for n, (_, o) in built.items()}
+        a.cache.parent.mkdir(parents=True, exist_ok=True)
+        a.cache.write_bytes(pickle.dumps(sets))
+    print(f"tuning reads: {', '.join(f'{n} {len(o)}' for n, o in sets.items())} "
+          f"({time.time() - t0:.0f} s)")
+    section = {"chosen on": (
+        f"the tuning part only: real tuning photos of vision/models/split.json and rendered "
+        f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
+        f"{a.tune_scenes} per set and condition, taught sets too, seed {a.seed})"),
+        "rule": (f"per kind, among combinations with silent errors <= {SILENT_BUDGET} of dice "
+                 f"on each of the kind's tuning sets and recall and precision on each at least "
+                 f"the classical reader's {LEAD_FLOOR:+}: the best mean recall + precision; "
+                 f"within {RP_SLACK} of it the fewest taps, then the fewest classical reads"),
+        "command": "python -m vision.training.tune_fused --tune-scenes "
+                   f"{a.tune_scenes} --write"}
+    for kind, names in KINDS.items():
+        part = {n: sets[n] for n in names}
+        t, figs = choose(part, log=print)
+        section[kind] = t.to_json()
+        learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
+        classical = {n: score(None, o) for n, o in part.items()}
+        section[f"{kind} figures"] = {n: {"fused": _rounded(figs[n]),
+                                          "learned": _rounded(learned[n]),
+                                          "classical": _rounded(classical[n])} for n in names}
+        for n in names:
+            print(f"  {n}: " + "; ".join(
+                f"{who} r {f['recall']:.3f} p {f['precision']:.3f} silent {f['silent']:.4f} "
+                f"taps {f['taps']:.2f}" for who, f in (("fused", figs[n]), ("learned", learned[n]),
+                                                       ("classical", classical[n]))))
+    if a.write:
+        record = json.loads(RECORD.read_text())
+        record[fused.SECTION] = section
+        RECORD.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"wrote section {fused.SECTION!r} of {RECORD}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
