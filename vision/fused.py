@@ -48,6 +48,9 @@ class FusedTuning:
     # pips, far from every taught face): the same choices
     empty: str = "ask"
     drop_below: float = 1.01  # ... "drop" drops only dice under this learned confidence (else asks)
+    # a classical outline over this many times the learned top face's area is not that die
+    # (a group of dice the finder could not split, whose read is no read of this die)
+    group: float = 99.0
     extra: str = "drop"  # a die only the classical finder found: "drop", "ask" or "keep" (its own
     # confidence)
 
@@ -73,16 +76,18 @@ def _centre_side(box) -> tuple[float, float, float]:
     return x + w / 2, y + h / 2, float(max(w, h))
 
 
-def match(learned: list[DieRead], found: list) -> dict[int, int]:
+def match(learned: list[DieRead], found: list, group: float = 99.0) -> dict[int, int]:
     """{learned index: found index}: each learned die to the nearest free classical die within
-    MATCH sides (the classical outline holds the sides in view, the learned box the top face)."""
+    MATCH sides and not over ``group`` times its area (the classical outline holds the sides in
+    view, the learned box the top face)."""
     pairs = []
     for i, r in enumerate(learned):
         lx, ly, ls = _centre_side(r.box)
         for j, c in enumerate(found):
             (cx, cy), (rw, rh), _ = c.rect
             d = float(np.hypot(lx - cx, ly - cy))
-            if d < MATCH * max(ls, float(np.sqrt(rw * rh))):
+            lw, lh = r.box[2:]
+            if d < MATCH * max(ls, float(np.sqrt(rw * rh))) and rw * rh <= group * max(lw * lh, 1):
                 pairs.append((d, i, j))
     out: dict[int, int] = {}
     taken: set[int] = set()
@@ -192,7 +197,7 @@ class FusedReader:
             self.last_unread = self.learned.last_unread
             return learned
         scene = self.classical.find(frame_bgr)
-        pairs = match(learned, scene.dice)
+        pairs = match(learned, scene.dice, t.group)
         which = to_check(self.tuning, learned, pairs, len(scene.dice))
         classical = self.classical.read_found(frame_bgr, scene.dice, which)
         reads, self.last_unread = combine(self.tuning, self.threshold, learned,

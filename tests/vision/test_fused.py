@@ -88,6 +88,25 @@ def test_a_die_only_the_classical_finder_found_is_dropped_asked_or_kept():
             assert added.face == learned[0].face and (not added.confirmed) == asks
 
 
+def test_a_group_the_finder_could_not_split_is_not_matched_to_one_die():
+    """The classical outline of two dice joined is no read of either (its pips are both
+    dice's): with ``group`` it is not matched, and the learned die counts as found alone."""
+    from vision.classical.finder import Candidate
+    from vision.reader import DieRead
+
+    die = DieRead("3", 0.3, (100, 100, 40, 40), False)
+    pair = Candidate((95, 95, 90, 50), ((140.0, 120.0), (90.0, 50.0), 0.0),
+                     np.array([[95, 95], [185, 95], [185, 145], [95, 145]], np.int32), 4500.0)
+    single = Candidate((96, 96, 48, 48), ((120.0, 120.0), (48.0, 48.0), 0.0),
+                       np.array([[96, 96], [144, 96], [144, 144], [96, 144]], np.int32), 2304.0)
+    assert fused.match([die], [pair], group=99.0) == {0: 0}
+    assert fused.match([die], [pair], group=2.0) == {}
+    assert fused.match([die], [pair, single], group=2.0) == {0: 1}
+    t = FusedTuning(check_below=1.01, alone="drop", group=2.0)
+    reads, left = fused.combine(t, 0.6, [die], [], [pair], {}, [DieRead("5", 0.9, pair.box, True)])
+    assert reads == [] and left == [die.box]
+
+
 def test_reads_rendered_pip_dice():
     recall, precision = _sweep(FusedReader("d6"), "d6", 18, seed=11)
     assert recall >= 0.95 and precision >= 0.95, (recall, precision)

@@ -42,6 +42,7 @@ GRID = {
     "alone": ("keep", "ask", "drop"),
     "empty": ("keep", "ask", "drop"),
     "drop_below": (0.2, 0.4, 1.01),
+    "group": (2.0, 99.0),
     "extra": ("drop", "ask", "keep"),
 }
 
@@ -82,7 +83,7 @@ def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT
         if t is None:
             reads, left = [r for r in classical if r is not None], []
         else:
-            pairs = fused.match(learned, found)
+            pairs = fused.match(learned, found, t.group)
             which = fused.to_check(t, learned, pairs, len(found))
             checked += len(which)
             reads, left = fused.combine(t, threshold, learned, unread, found, pairs,
