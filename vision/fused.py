@@ -174,6 +174,7 @@ class FusedReader:
         self.model = self.learned.model
         self.tuning = tuning or FusedTuning.shipped(taught=self.model is not None)
         self.last_unread: list[tuple[int, int, int, int]] = []
+        self._finder_obstructed = False
 
     @property
     def faces(self) -> list[str]:
@@ -194,9 +195,10 @@ class FusedReader:
         t = self.tuning
         if t.extra == "drop" and all(r.confidence >= t.check_below for r in learned):
             # nothing to check and nothing to add: the classical finder is not needed
-            self.last_unread = self.learned.last_unread
+            self.last_unread, self._finder_obstructed = self.learned.last_unread, False
             return learned
         scene = self.classical.find(frame_bgr)
+        self._finder_obstructed = scene.obstructed
         pairs = match(learned, scene.dice, t.group)
         which = to_check(self.tuning, learned, pairs, len(scene.dice))
         classical = self.classical.read_found(frame_bgr, scene.dice, which)
@@ -206,8 +208,10 @@ class FusedReader:
 
     @property
     def last_obstructed(self) -> bool:
-        """The learned reader's obstruction map's verdict (the finder runs on some frames only)."""
-        return self.learned.last_obstructed
+        """A hand reaches in: the learned obstruction map's verdict, or the classical finder's
+        rule (a blob of several dice reaching in from the frame's edge) where the finder ran
+        (the learned map does not yet see a rendered hand)."""
+        return self.learned.last_obstructed or self._finder_obstructed
 
 
 def _with_classical_set(set_name: str, data_dir: Path) -> None:

@@ -81,11 +81,23 @@ def test_a_large_jpeg_is_read_at_a_fraction_of_its_size(tmp_path):
         images.read_image(truncated)
 
 
+@pytest.fixture(scope="module")
+def taught_default(tmp_path_factory):
+    """The Incredibles stand-ins taught once for the default recognizer (its own model files)."""
+    from vision.reader import teach
+    from vision.render import write_teaching_photos
+
+    data = tmp_path_factory.mktemp("data-default")
+    write_teaching_photos("incredibles", data.parent / "teach-default", per_face=6, seed=500)
+    teach("incredibles", data.parent / "teach-default", data)
+    return data
+
+
 @pytest.fixture
-def damaged_data(taught, tmp_path):
+def damaged_data(taught_default, tmp_path):
     """A data folder with a copy of the taught Incredibles set, to damage."""
     data = tmp_path / "data"
-    shutil.copytree(taught / "dice" / "sets" / "incredibles", data / "dice" / "sets" / "incredibles")
+    shutil.copytree(taught_default, data)
     return data
 
 

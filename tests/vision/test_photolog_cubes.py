@@ -19,7 +19,7 @@ def test_photo_log_keeps_frame_and_correction_and_teaches_it(tmp_path):
     frame, boxes = render_scene(rng, ["marvel", "blank"], RenderOptions(touching=0.0),
                                 pips=False)
     reads = Reader("xmen", data).read(frame)
-    log = PhotoLog(data)
+    log = PhotoLog(data, "classical")  # the reads and the set are the classical recognizer's
     entry = log.add(frame, "xmen", reads)
     assert (data / "dice" / "photolog" / f"{entry}.jpg").is_file()
     assert log.get(entry)["corrected"] is None
