@@ -208,9 +208,8 @@ class FusedReader:
 
     @property
     def last_obstructed(self) -> bool:
-        """A hand reaches in: the learned obstruction map's verdict, or the classical finder's
-        rule (a blob of several dice reaching in from the frame's edge) where the finder ran
-        (the learned map does not yet see a rendered hand)."""
+        """A hand reaches in: the learned reader's verdict, or the classical finder's rule (a
+        blob of several dice reaching in from the frame's edge) on frames the finder ran on."""
         return self.learned.last_obstructed or self._finder_obstructed
 
 
