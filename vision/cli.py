@@ -36,8 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     from vision.reader import DEFAULT_RECOGNIZER, RECOGNIZERS
 
     common.add_argument("--recognizer", choices=RECOGNIZERS, default=DEFAULT_RECOGNIZER,
-                        help="the classical finder and pip reader (the default), the learned "
-                             "detector, or both fused (docs/vision.md)")
+                        help="both readers fused (the default), the classical finder and pip "
+                             "reader, or the learned detector alone (docs/vision.md)")
     p = _Parser(prog="companion dice", description="Teach and read dice with the camera.")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     t = sub.add_parser("teach", parents=[common], help="teach a set from photos per face")

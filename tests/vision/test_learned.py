@@ -28,7 +28,7 @@ def _sweep(reader, set_name, scenes, seed, opt=None):
 
 def test_make_reader_picks_the_recognizer(tmp_path):
     assert isinstance(make_reader("d6", recognizer="learned"), Reader)
-    assert type(make_reader("d6")).__name__ == "ClassicalReader"
+    assert type(make_reader("d6")).__name__ == "FusedReader"
     with pytest.raises(UnknownSet, match="nope"):
         Reader("nope", tmp_path)
 
