@@ -114,9 +114,12 @@ def test_camera_settings_name_the_key():
 def test_serve_simulate_reads_a_thrown_roll_and_the_dashboard_shows_it(server_factory, browser, tmp_path):
     # A threshold the stand-in set always clears: the read is applied, whatever frame the watcher
     # happened to read under load (a read that waits for a tap: tests/web/test_table_view.py).
+    # The classical recognizer, named: the fused one (the default) asks for a die its two
+    # readers read differently, whatever the threshold, and asks on this throw (the right
+    # face, confidence 0.04: its asking read).
     data = tmp_path / "data"
     data.mkdir()
-    (data / "config.toml").write_text("[camera]\nthreshold = 0.05\n")
+    (data / "config.toml").write_text('[camera]\nthreshold = 0.05\nrecognizer = "classical"\n')
     server = server_factory("--simulate", data=data)
     status, view = server.post("/api/session", {"game": "incredibles", "players": ["dash"],
                                                 "starting_problems": ["A", "B", "C"], "seed": 2})
