@@ -154,17 +154,13 @@ def test_a_set_taught_for_the_learned_reader_alone_is_taught_to_the_classical_on
     assert len(reader.read(img)) == 3
 
 
-def _held_out(shared, source):
-    return held_out_photos(shared, source)
-
-
 def _read_real(photos):
     return read_real(FusedReader("d6"), photos)
 
 
 @pytest.mark.shared
 def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
-    photos = [(p, f) for p, f in _held_out(shared, "byler_d6") if len(f) <= 9]
+    photos = [(p, f) for p, f in held_out_photos(shared, "byler_d6") if len(f) <= 9]
     (recall, precision), silent, taps = _read_real(photos)
     # measured 0.971 / 0.994, silent 0, taps 0.69 (classical 0.971 / 0.988, learned 0.942 / 0.953)
     assert recall >= 0.96 and precision >= 0.98, (recall, precision)
@@ -174,7 +170,7 @@ def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
 
 @pytest.mark.shared
 def test_reads_held_out_webcam_photos(shared):
-    (recall, precision), silent, taps = _read_real(_held_out(shared, "webcam"))
+    (recall, precision), silent, taps = _read_real(held_out_photos(shared, "webcam"))
     # measured 0.947 / 0.951, silent 0.004, taps 0.53 (classical 0.883 / 0.748, learned
     # 0.981 / 0.867)
     assert recall >= 0.93 and precision >= 0.94, (recall, precision)

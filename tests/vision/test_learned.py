@@ -110,17 +110,13 @@ def test_a_set_taught_by_another_recognizer_is_taught_again_from_its_photos(tmp_
         Reader("xmen", tmp_path / "data")
 
 
-def _held_out(shared, source):
-    return held_out_photos(shared, source)
-
-
 def _read_real(photos):
     return read_real(Reader("d6"), photos)
 
 
 @pytest.mark.shared
 def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
-    photos = [(p, f) for p, f in _held_out(shared, "byler_d6") if len(f) <= 9]
+    photos = [(p, f) for p, f in held_out_photos(shared, "byler_d6") if len(f) <= 9]
     (recall, precision), silent, taps = _read_real(photos)
     assert recall >= 0.93 and precision >= 0.93, (recall, precision)  # measured 0.942 / 0.953
     assert silent <= 0.01, silent
@@ -129,7 +125,7 @@ def test_reads_held_out_tray_photos_with_nine_dice_or_fewer(shared):
 
 @pytest.mark.shared
 def test_reads_held_out_webcam_photos(shared):
-    (recall, precision), silent, taps = _read_real(_held_out(shared, "webcam"))
+    (recall, precision), silent, taps = _read_real(held_out_photos(shared, "webcam"))
     # measured 0.981 / 0.867 (0.974 / 0.840 before the side face rule and the second look)
     assert recall >= 0.95 and precision >= 0.845, (recall, precision)
     assert silent <= 0.01, silent

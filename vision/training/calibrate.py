@@ -56,22 +56,32 @@ def frame_outputs(reader: Reader, frames):
     return out
 
 
-def score(reader: Reader, outputs) -> dict:
-    want = got = right = silent = tapped = 0
-    for faces, dets, probs, taught, above in outputs:
-        reads, unread = reader.decide(dets, probs, taught)
-        if taught is None and reader.tuning.reaim > 0 and dets:
-            reads = reader.reaim(None, dets, probs, reads, above[reader.tuning.reaim])
+def tally(frames) -> dict:
+    """The figures of a set from each frame's (true faces, reads, die-like boxes left unread):
+    recall and precision per die, silent errors (wrong, missed or invented dice in a roll
+    nothing flagged) per die, taps (rolls flagged) per roll."""
+    want = got = right = silent = tapped = n = 0
+    for faces, reads, unread in frames:
         w, g = Counter(faces), Counter(r.face for r in reads)
-        ok = sum(min(n, g[f]) for f, n in w.items())
-        want, got, right = want + len(faces), got + len(reads), right + ok
+        ok = sum(min(k, g[f]) for f, k in w.items())
+        want, got, right, n = want + len(faces), got + len(reads), right + ok, n + 1
         flagged = bool(unread) or any(not r.confirmed for r in reads)
         tapped += flagged
         if not flagged:
             silent += max(len(faces), len(reads)) - ok
     return {"recall": right / max(want, 1), "precision": right / max(got, 1),
-            "silent": silent / max(want, 1), "taps": tapped / max(len(outputs), 1),
-            "dice": want, "frames": len(outputs)}
+            "silent": silent / max(want, 1), "taps": tapped / max(n, 1),
+            "dice": want, "frames": n}
+
+
+def score(reader: Reader, outputs) -> dict:
+    def frames():
+        for faces, dets, probs, taught, above in outputs:
+            reads, unread = reader.decide(dets, probs, taught)
+            if taught is None and reader.tuning.reaim > 0 and dets:
+                reads = reader.reaim(None, dets, probs, reads, above[reader.tuning.reaim])
+            yield faces, reads, unread
+    return tally(frames())
 
 
 LOW, OTHER, REJECT = 0, 1, 2  # why a peak went unread: too weak / not a die, another face, not this set's

@@ -27,14 +27,13 @@ import os
 import pickle
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from vision import fused
 from vision.reader import RECORD
-from vision.training.calibrate import SILENT_BUDGET
+from vision.training.calibrate import SILENT_BUDGET, tally
 
 LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
 RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
@@ -81,27 +80,23 @@ def _classical_for(reader, folder, ClassicalReader):
 
 def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
     """The figures of one set under ``t`` (None: the classical reader alone)."""
-    want = got = right = silent = tapped = checked = 0
-    for faces, learned, unread, found, classical in outputs:
-        if t is None:
-            reads, left = [r for r in classical if r is not None], []
-        else:
+    checked = 0
+
+    def frames():
+        nonlocal checked
+        for faces, learned, unread, found, classical in outputs:
+            if t is None:
+                yield faces, [r for r in classical if r is not None], []
+                continue
             pairs = fused.match(learned, found, t.group)
             which = fused.to_check(t, learned, pairs, len(found))
             checked += len(which)
-            reads, left = fused.combine(t, threshold, learned, unread, found, pairs,
+            yield faces, *fused.combine(t, threshold, learned, unread, found, pairs,
                                         [r if j in which else None for j, r in enumerate(classical)])
-        w, g = Counter(faces), Counter(r.face for r in reads)
-        ok = sum(min(n, g[f]) for f, n in w.items())
-        want, got, right = want + len(faces), got + len(reads), right + ok
-        flagged = bool(left) or any(not r.confirmed for r in reads)
-        tapped += flagged
-        if not flagged:
-            silent += max(len(faces), len(reads)) - ok
-    n = max(len(outputs), 1)
-    return {"recall": right / max(want, 1), "precision": right / max(got, 1),
-            "silent": silent / max(want, 1), "taps": tapped / n, "classical reads": checked / n,
-            "dice": want, "frames": len(outputs)}
+
+    figures = tally(frames())
+    figures["classical reads"] = checked / max(len(outputs), 1)
+    return figures
 
 
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET):
