@@ -21,10 +21,13 @@ def _background(lab: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
-    """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale."""
+def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
+               empty_bgr: np.ndarray | None = None) -> np.ndarray:
+    """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale;
+    the tray's colour is estimated from ``empty_bgr`` (the frame with what lies on it painted
+    out, same size) where given, else from the frame itself."""
     lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
-    bg = _background(lab)
+    bg = _background(lab if empty_bgr is None else cv2.cvtColor(empty_bgr, cv2.COLOR_BGR2LAB))
     # |lightening| + |darkening| / 2 + 2 * chroma change, saturating at 255 (OpenCV's
     # saturating uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
     # Shadows are darker but not more coloured: darkening counts at half weight.
