@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.reader import DEFAULT_THRESHOLD, RECORD, DieRead, Reader
+from vision.shrink import Shrunk
 
 SECTION = "fused"  # of vision/models/training.json
 MATCH = 0.6  # two dice whose centres are closer than this many sides are the same die
@@ -191,13 +192,14 @@ class FusedReader:
     def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
         if frame_bgr.ndim == 2:  # a grey camera
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        learned = self.learned.read(frame_bgr)
+        shrunk = Shrunk(frame_bgr)  # both readers reduce the frame alike (640x480: to 320x240)
+        learned = self.learned.read(frame_bgr, shrunk)
         t = self.tuning
         if t.extra == "drop" and all(r.confidence >= t.check_below for r in learned):
             # nothing to check and nothing to add: the classical finder is not needed
             self.last_unread, self._finder_obstructed = self.learned.last_unread, False
             return learned
-        scene = self.classical.find(frame_bgr)
+        scene = self.classical.find(frame_bgr, shrunk)
         self._finder_obstructed = scene.obstructed
         pairs = match(learned, scene.dice, t.group)
         which = to_check(self.tuning, learned, pairs, len(scene.dice))

@@ -31,10 +31,8 @@ def reaches_in(frame_bgr: np.ndarray, die_side: float | None = None) -> bool:
                        interpolation=cv2.INTER_AREA)
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycc, SKIN_LO, SKIN_HI)
-    chroma = ycc[..., 1:].astype(np.int16)
-    table = np.median(chroma[::3, ::3].reshape(-1, 2), axis=0)
-    far = (np.abs(chroma - table.astype(np.int16)).sum(axis=2) > CHROMA).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(cv2.bitwise_and(skin, far), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(cv2.bitwise_and(skin, far_from_table(ycc)), cv2.MORPH_OPEN,
+                            np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     sh, sw = mask.shape
     least = max(HAND_DICE * (die_side * s) ** 2 if die_side else 0.0, LEAST_SHARE * sh * sw)
@@ -42,3 +40,13 @@ def reaches_in(frame_bgr: np.ndarray, die_side: float | None = None) -> bool:
         if area >= least and (x <= 0 or y <= 0 or x + bw >= sw or y + bh >= sh):
             return True
     return False
+
+
+def far_from_table(ycc: np.ndarray) -> np.ndarray:
+    """0/255: pixels whose chroma differs from the table's (the frame's median) by more than
+    ``CHROMA``, |Cr - table| + |Cb - table|, in OpenCV's saturating uint8 arithmetic (exact:
+    a sum saturates at 255, far above CHROMA; numpy's int16 route cost 0.5 ms a frame)."""
+    table = np.median(ycc[::3, ::3, 1:].reshape(-1, 2), axis=0).astype(np.int16)
+    _, cr, cb = cv2.split(ycc)
+    far = cv2.add(cv2.absdiff(cr, int(table[0])), cv2.absdiff(cb, int(table[1])))
+    return cv2.threshold(far, CHROMA, 255, cv2.THRESH_BINARY)[1]

@@ -15,6 +15,33 @@ from vision.errors import VisionError  # noqa: E402
 
 _CACHE: dict[str, object] = {}
 
+# glibc's malloc hands a freed block of a frame's size back to the system (a trim of the heap's
+# top, or an unmap) and faults it in again on the next frame: about 470 page faults a read of a
+# 640x480 frame, 1 ms of the 15 a read may take. Kept instead (the peak is no higher: the
+# next frame reuses them). mallopt's parameter numbers, from glibc's malloc.h.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+KEEP_FREED = 64 * 2**20  # freed memory at the heap's top kept up to this
+HEAP_BLOCKS = 16 * 2**20  # blocks up to this come from the heap (a 1920x1080 frame is 6 MB)
+_heap_set: list[bool] = []  # once a process: whether it was done
+
+
+def keep_freed_memory() -> bool:
+    """Have glibc keep freed frame-sized blocks for the next read (once a process; False
+    where the C library is not glibc)."""
+    if not _heap_set:
+        done = False
+        try:
+            import ctypes  # noqa: PLC0415
+
+            libc = ctypes.CDLL(None)
+            if hasattr(libc, "mallopt") and hasattr(libc, "gnu_get_libc_version"):
+                done = bool(libc.mallopt(_M_TRIM_THRESHOLD, KEEP_FREED)) and \
+                    bool(libc.mallopt(_M_MMAP_THRESHOLD, HEAP_BLOCKS))
+        except OSError:
+            pass
+        _heap_set.append(done)
+    return _heap_set[0]
+
 
 def session(path: Path | str):
     """An inference session for a model file, shared by every reader in the process."""

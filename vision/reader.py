@@ -23,8 +23,9 @@ import cv2
 import numpy as np
 
 from companion.dice_reads import DEFAULT_THRESHOLD  # one threshold: the session's and ours
-from vision import facenet, hands, sets
+from vision import facenet, hands, onnx_runtime, sets
 from vision.detector import Detection, Detector
+from vision.shrink import Shrunk
 
 RECORD = Path(__file__).with_name("models") / "training.json"
 MAX_DICE = 40  # peaks looked at per frame (bounded time)
@@ -128,6 +129,7 @@ class Reader:
                  threshold: float = DEFAULT_THRESHOLD, region: np.ndarray | None = None,
                  die_side: float | None = None, tuning: Tuning | None = None):
         cv2.setNumThreads(1)  # one read, one core (the networks run on one thread too)
+        onnx_runtime.keep_freed_memory()
         self.set_name = set_name
         self.detector = Detector()
         self.facenet = facenet.FaceNet()
@@ -159,11 +161,12 @@ class Reader:
             return DEFAULT_THRESHOLD * raw / c
         return DEFAULT_THRESHOLD + (1 - DEFAULT_THRESHOLD) * (raw - c) / max(1 - c, 1e-6)
 
-    def detect(self, frame_bgr: np.ndarray):
+    def detect(self, frame_bgr: np.ndarray, shrunk: Shrunk | None = None):
         """(candidate dice, their crops) of a frame; sets ``last_obstructed`` (the
-        detector's obstruction map, or a hand reaching in: vision/hands.py)."""
+        detector's obstruction map, or a hand reaching in: vision/hands.py). ``shrunk``:
+        the frame's reductions, shared with another reader of the frame."""
         t = self.tuning
-        dets, obstruction, scale = self.detector.run(frame_bgr, t.low)
+        dets, obstruction, scale = self.detector.run(frame_bgr, t.low, shrunk)
         hand = obstruction > 0.5
         self.last_obstructed = float(hand.mean()) > t.obstructed if hand.size else False
         if not self.last_obstructed:  # the map misses hands: a skin-coloured one reaching in
@@ -183,16 +186,35 @@ class Reader:
             if out else np.zeros((0, facenet.CROP, facenet.CROP, 3), np.uint8)
         return out, crops
 
-    def read(self, frame_bgr: np.ndarray) -> list[DieRead]:
+    def read(self, frame_bgr: np.ndarray, shrunk: Shrunk | None = None) -> list[DieRead]:
+        """The dice of a BGR frame (``shrunk``: its reductions, where the caller shares them
+        with another reader of the same frame)."""
         if frame_bgr.ndim == 2:  # a grey camera
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        dets, crops = self.detect(frame_bgr)
-        probs, emb = self.facenet.run(crops)
+        dets, crops = self.detect(frame_bgr, shrunk)
+        # a peak under both ``keep`` and ``unread`` is neither read nor flagged (``decide``
+        # looks no further than its score): the face network skips its crop
+        least = min(self.tuning.keep, self.tuning.unread)
+        probs, emb = self.faces_of(crops, [d.score >= least for d in dets])
         taught = self.model.classify(emb) if self.model is not None else None
         reads, self.last_unread = self.decide(dets, probs, taught)
         if taught is None and self.tuning.reaim > 0:
             reads = self.reaim(frame_bgr, dets, probs, reads)
         return reads
+
+    def faces_of(self, crops: np.ndarray, wanted: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+        """The face network's output for the ``wanted`` crops, zeros in the rows of the
+        others (kept, so that a taught set's matrix product of the embeddings has the rows
+        it would have had, and rounds alike: numpy's float32 product of fewer rows differs
+        in the seventh digit)."""
+        idx = np.flatnonzero(wanted)
+        if len(idx) == len(crops):
+            return self.facenet.run(crops)
+        p, e = self.facenet.run(crops[idx])
+        probs = np.zeros((len(crops), p.shape[1]), p.dtype)
+        emb = np.zeros((len(crops), e.shape[1]), e.dtype)
+        probs[idx], emb[idx] = p, e
+        return probs, emb
 
     def reaim(self, frame_bgr: np.ndarray | None, dets: list[Detection], probs: np.ndarray,
               reads: list[DieRead], above: np.ndarray | None = None) -> list[DieRead]:

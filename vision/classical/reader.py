@@ -51,9 +51,10 @@ class ClassicalReader:
         scene = self.find(frame_bgr)
         return [r for r in self.read_found(frame_bgr, scene.dice) if r is not None]
 
-    def find(self, frame_bgr: np.ndarray):
-        """The finder's scene of a BGR frame (its dice, and whether a hand obstructs it)."""
-        scene = find_dice(frame_bgr, self.region, self.die_side)
+    def find(self, frame_bgr: np.ndarray, shrunk=None):
+        """The finder's scene of a BGR frame (its dice, and whether a hand obstructs it);
+        ``shrunk``: the frame's reductions (vision/shrink.py), shared with another reader."""
+        scene = find_dice(frame_bgr, self.region, self.die_side, shrunk)
         self.last_obstructed = scene.obstructed
         return scene
 
