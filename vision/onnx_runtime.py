@@ -4,6 +4,7 @@ before numpy loads where this module is imported first (the CLI), so one read us
 
 from __future__ import annotations
 
+import functools
 import os
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -22,25 +23,22 @@ _CACHE: dict[str, object] = {}
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 KEEP_FREED = 64 * 2**20  # freed memory at the heap's top kept up to this
 HEAP_BLOCKS = 16 * 2**20  # blocks up to this come from the heap (a 1920x1080 frame is 6 MB)
-_heap_set: list[bool] = []  # once a process: whether it was done
 
 
+@functools.cache
 def keep_freed_memory() -> bool:
     """Have glibc keep freed frame-sized blocks for the next read (once a process; False
     where the C library is not glibc)."""
-    if not _heap_set:
-        done = False
-        try:
-            import ctypes  # noqa: PLC0415
+    import ctypes  # noqa: PLC0415
 
-            libc = ctypes.CDLL(None)
-            if hasattr(libc, "mallopt") and hasattr(libc, "gnu_get_libc_version"):
-                done = bool(libc.mallopt(_M_TRIM_THRESHOLD, KEEP_FREED)) and \
-                    bool(libc.mallopt(_M_MMAP_THRESHOLD, HEAP_BLOCKS))
-        except OSError:
-            pass
-        _heap_set.append(done)
-    return _heap_set[0]
+    try:
+        libc = ctypes.CDLL(None)
+    except OSError:
+        return False
+    if not (hasattr(libc, "mallopt") and hasattr(libc, "gnu_get_libc_version")):
+        return False
+    return bool(libc.mallopt(_M_TRIM_THRESHOLD, KEEP_FREED)) and \
+        bool(libc.mallopt(_M_MMAP_THRESHOLD, HEAP_BLOCKS))
 
 
 def session(path: Path | str):
