@@ -75,7 +75,11 @@ class SimulatedPullMat(FrameSource):
         self.paint = paint
         self.areas = list(areas or seat_areas(size))
         self.fps = fps
-        self._rng = np.random.default_rng(seed)
+        self.seed = seed
+        # Each lay draws from its own generator (the seed and the lay's number), the frames'
+        # noise from another: a layout never depends on how many frames the camera thread
+        # happened to read before the tap, so a simulated pull repeats from run to run.
+        self._noise = np.random.default_rng((seed, 0))
         self._mat_lock = threading.Lock()
         self._bare = mat(size, self.areas)
         self._still = self._bare.copy()
@@ -92,9 +96,10 @@ class SimulatedPullMat(FrameSource):
         with self._mat_lock:         # only this area changes: the others' cubes lie as they lay
             x, y, w, h = self.areas[seat]
             self._still[y:y + h, x:x + w] = self._bare[y:y + h, x:x + w]
-            lay(self._still, self._rng, [str(c) for c in cubes], self.areas[seat], self.paint)
-            self._hand, self._hand_frames = self.areas[seat], HAND_FRAMES
             self.lays += 1
+            lay(self._still, np.random.default_rng((self.seed, 1, self.lays)),
+                [str(c) for c in cubes], self.areas[seat], self.paint)
+            self._hand, self._hand_frames = self.areas[seat], HAND_FRAMES
         return list(cubes)
 
     def clear(self, seat: int) -> None:
@@ -114,7 +119,7 @@ class SimulatedPullMat(FrameSource):
                 dx = int(self._hand_frames * w / (2 * HAND_FRAMES))
                 cv2.ellipse(frame, (x + w // 2 + dx, y + h // 2), (w // 3, h // 2), 0, 0, 360,
                             (120, 150, 200), -1)
-            return finish(frame, self._rng, noise=1.5)
+            return finish(frame, self._noise, noise=1.5)
 
     def _describe(self) -> str:
         return f"simulated pull mat, {len(self.areas)} areas, {self.lays} lays"

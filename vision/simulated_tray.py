@@ -21,11 +21,16 @@ class SimulatedTray(FrameSource):
     def __init__(self, size: tuple[int, int] = (640, 480), seed: int = 0, fps: float = 15.0):
         super().__init__()
         self._opt = RenderOptions(size=size)
-        self._rng = np.random.default_rng(seed)
+        self.seed = seed
+        # Each throw draws from its own generator (the seed and the throw's number), the frames'
+        # tumbling and noise from another: where the dice land never depends on how many frames
+        # the camera thread happened to read before the throw, so a simulated throw repeats
+        # from run to run.
+        self._noise = np.random.default_rng((seed, 0))
         self._tray_lock = threading.Lock()
         self.fps = fps
         self._last = 0.0
-        self._still, _ = render_scene(self._rng, [], self._opt)   # the empty tray
+        self._still, _ = render_scene(self._scene_rng(0), [], self._opt)   # the empty tray
         self._tumble = 0
         self.truth: list[str] = []
         self.throws = 0
@@ -34,12 +39,16 @@ class SimulatedTray(FrameSource):
     def throw(self, faces: list[str], pips: bool = False) -> list[str]:
         """Throw dice showing ``faces``; returns the faces that landed in view."""
         with self._tray_lock:
-            frame, boxes = render_scene(self._rng, list(faces), self._opt, pips=pips)
+            self.throws += 1
+            frame, boxes = render_scene(self._scene_rng(self.throws), list(faces), self._opt,
+                                        pips=pips)
             self._still, self.truth = frame, list(faces)[:len(boxes)]
             self._tumble = TUMBLE_FRAMES
             self._card = None                    # the hand that threw took the card away
-            self.throws += 1
             return self.truth
+
+    def _scene_rng(self, throw: int) -> np.random.Generator:
+        return np.random.default_rng((self.seed, 1, throw))
 
     def show_card(self, scene: np.ndarray | None, area: tuple[int, int, int, int] | None = None):
         """Lay a card: ``scene`` (a card on the table, vision/card_render.py's ``draw``) fills
@@ -68,8 +77,8 @@ class SimulatedTray(FrameSource):
             still, tumbling = (self._card if self._card is not None else self._still), self._tumble > 0
             if tumbling:
                 self._tumble -= 1
-            shift = self._rng.integers(-25, 26, 2)
-            noise = self._rng.normal(0, 1.5, still.shape)
+            shift = self._noise.integers(-25, 26, 2)
+            noise = self._noise.normal(0, 1.5, still.shape)
         if tumbling:
             moved = cv2.warpAffine(still, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]),
                                    still.shape[1::-1], borderMode=cv2.BORDER_REFLECT)

@@ -53,7 +53,11 @@ class Device:
         now = ticks_ms()
         self.started = now
         self.last_hb = now
-        self.last_send = now
+        # When the oldest unacknowledged event was last sent or an ack last took one off: the
+        # unacknowledged are sent again once acks stop coming for resend_ms, not only after a
+        # silence. (Timed from the last send, a line lost in a burst of presses was never sent
+        # again while the presses went on, and the window filled: the flood test's drops.)
+        self.last_progress = now
 
     # -- from the table ----------------------------------------------------------------------
 
@@ -76,10 +80,11 @@ class Device:
     def _queue(self, fields):
         seq = self.next_seq
         self.next_seq += 1
+        if not self.pending:
+            self.last_progress = self.ticks_ms()
         self.pending.append((seq, fields))
         if self.host:
             self._send("EV", (seq,) + tuple(fields))
-            self.last_send = self.ticks_ms()
 
     # -- from the host -----------------------------------------------------------------------
 
@@ -99,6 +104,8 @@ class Device:
                 self.resend()
             elif kind == "ACK":
                 upto = int(fields[0])
+                if self.pending and self.pending[0][0] <= upto:
+                    self.last_progress = self.ticks_ms()
                 while self.pending and self.pending[0][0] <= upto:
                     self.pending.pop(0)
                 self._report_dropped()
@@ -127,7 +134,7 @@ class Device:
         if self.ticks_diff(now, self.last_hb) >= self.heartbeat_ms:
             self.last_hb = now
             self._send("HB", (self.ticks_diff(now, self.started) // 1000,))
-        if self.host and self.pending and self.ticks_diff(now, self.last_send) >= self.resend_ms:
+        if self.host and self.pending and self.ticks_diff(now, self.last_progress) >= self.resend_ms:
             self.resend()
 
     def hello(self):
@@ -137,7 +144,7 @@ class Device:
     def resend(self):
         for seq, fields in self.pending:
             self._send("EV", (seq,) + tuple(fields))
-        self.last_send = self.ticks_ms()
+        self.last_progress = self.ticks_ms()
 
     def _send(self, kind, fields):
         line = encode(kind, fields)

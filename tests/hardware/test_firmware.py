@@ -68,6 +68,42 @@ def test_drops_are_reported_once_the_window_has_room_even_with_no_later_event():
     assert device.dropped == 0
 
 
+def test_an_event_lost_in_a_burst_is_sent_again_while_the_burst_goes_on():
+    """docs/serial-protocol.md: "sends the unacknowledged ones again after 500 ms without an
+    ack". The resend was timed from the last send, so while presses kept coming (a child
+    hammering a button, every 10 ms) a line lost on the way was never sent again, the host
+    acked nothing after it, and the window filled (the flood test's drops under load)."""
+    device, wire, now = make(window=64)
+    host(device, "HI", 1)
+    device.event("BTN", 1, "DOWN")                 # lost on the way: the host never sees it
+    resent_at = []
+    for t in range(20, 1020, 20):                  # a second of presses, nothing acked
+        now[0] = t
+        device.event("BTN", 2, "DOWN" if t % 40 else "UP")
+        before = len(wire.lines)
+        device.poll()
+        if any(m.type == "EV" and m.fields[0] == "1" for m in wire.lines[before:]):
+            resent_at.append(t)
+    assert resent_at[:1] == [500]                  # sent again 500 ms on, within the burst
+    host(device, "ACK", device.next_seq - 1)       # the host catches up: nothing more to resend
+    wire.lines.clear()
+    now[0] += 400
+    device.poll()
+    assert device.pending == [] and device.dropped == 0 and wire.lines == []
+
+
+def test_acks_that_keep_coming_mean_no_resend():
+    device, wire, now = make(window=64)
+    host(device, "HI", 1)
+    for t in range(0, 2000, 10):                   # two seconds of presses, each acked at once
+        now[0] = t
+        device.event("BTN", 1, "DOWN")
+        host(device, "ACK", device.next_seq - 1)
+        device.poll()
+    sent = [int(m.fields[0]) for m in wire.lines if m.type == "EV"]
+    assert sent == list(range(1, 201))             # each once
+
+
 def test_heartbeat_every_second_and_commands_reach_the_outputs():
     leds, texts, beeps = {}, [], []
     now = [0]

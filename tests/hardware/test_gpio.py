@@ -176,13 +176,15 @@ def test_a_button_storm_never_blocks_and_loses_no_press(session, views):
     session.submit(Action("timer.start", data={"name": "turn", "seconds": 60}))
     handle = attach(session, {"gpio": storm}, simulate=False)
     try:
-        pin = handle.buttons["more"].pin
+        pin, seq = handle.buttons["more"].pin, session.seq
         with session._lock:                   # the session is busy for the whole storm
             started = time.perf_counter()
             for _ in range(300):
                 pin.drive_low()
                 pin.drive_high()
             elapsed = time.perf_counter() - started
+            # none was submitted from its callback: with the session busy, all wait in the queue
+            assert handle.dispatcher.counts["submitted"] == 0 and session.seq == seq
         assert elapsed < 1.0, f"300 presses took {elapsed:.3f} s to hand over"
         assert handle.dispatcher.wait_idle(30)
         assert handle.dispatcher.counts["submitted"] == 300

@@ -5,6 +5,13 @@ Issue 18: "Under a serial flood at 132 KB/s, 6 of 150 presses were dropped (repo
 DROPPED)". The cause was ours: noise without a newline glued itself to the front of the next
 event line, the splitter threw the whole run away, the events after it were out of order, and
 while the device resent them its window (64 events, as on the Pico) filled up.
+
+Under load (CI's 2 cores) a line could still be lost: the noise thread, late, wrote its backlog
+at once and filled the pseudo-terminal, and the device's next lines found no room. The device
+sent again only after a silence, so while the presses went on nothing after the lost line was
+acked and the window filled (20 to 30 presses dropped, about 1 run in 30 under two busy loops).
+It now sends the unacknowledged again after resend_ms without an ack, as the protocol says
+(tests/hardware/test_firmware.py shows it on a clock of its own).
 """
 
 import random
@@ -50,8 +57,9 @@ def test_a_noise_flood_drops_no_press_and_invents_none():
             finally:
                 stop.set()
                 noise.join(5)
-            assert wait_until(lambda: len(delivered) >= 2 * PRESSES and dev.pending == 0, 10), \
-                (len(delivered), dev.pending, dev.device.dropped, link.status()["counters"])
+            assert wait_until(lambda: len(delivered) >= 2 * PRESSES and dev.pending == 0, 10), (
+                f"{len(delivered)} of {2 * PRESSES} events delivered, {dev.pending} pending, "
+                f"{dev.device.dropped} unreported drops; the link's {link.status()['counters']}")
             counters = link.status()["counters"]
     assert sent[0] > RATE                                       # a second or more of noise
     assert [e.kind for e in delivered].count("DROPPED") == 0
