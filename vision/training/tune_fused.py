@@ -6,7 +6,7 @@ bench draws them). Each frame is read once by the learned reader (its shipped
 thresholds) and by the classical finder and face readers (every die it finds); every candidate
 combination is then scored by `vision.fused.combine` itself on those reads.
 
-    python -m vision.training.tune_fused [--tune-scenes 30] [--write]
+    python -m vision.training.tune_fused [--tune-scenes 30] [--keep pips] [--write]
 
 Per kind of set (pip dice; taught sets), among the combinations whose silent errors stay
 within the learned reader's budget (calibrate.SILENT_BUDGET) on every tuning set of the kind,
@@ -14,8 +14,12 @@ and never more than 0.01 below the classical reader's recall or precision on one
 one kept reads best by mean recall + precision (see ``choose``). The pip sets mirror the
 issue's goal sets: the real tuning tray photos with nine dice or fewer are a set of their own
 (``LE9``) beside all tuning tray photos, so the guard, the floor and the mean hold on it too
-(issue 14 states its goal on real tray photos <= 9 dice apart from all of them). `--write` records it in
-vision/models/training.json, section "fused" (the other sections are left as they are).
+(issue 14 states its goal on real tray photos <= 9 dice apart from all of them). Then, the
+reads fixed, which dice are confirmed (agreement of the two readers, a sure reader
+overruling an unsure one; CONFIRM) is chosen for the fewest taps within the same guard.
+`--write` records it in vision/models/training.json, section "fused" (the other sections are
+left as they are); `--keep KIND` keeps the recorded choice of a kind turned down on held-out
+data.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import os
 import pickle
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +42,7 @@ from vision.training.calibrate import SILENT_BUDGET, tally
 
 LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
 RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
+CONFIRMED = 12  # combinations within it tried with every setting of CONFIRM
 GRID = {
     "primary": ("learned", "classical", "surer"),
     "check_below": (0.0, 0.6, 0.8, 0.9, 0.95, 1.01),
@@ -47,6 +53,29 @@ GRID = {
     "group": (2.0, 99.0),
     "extra": ("drop", "ask", "keep"),
 }
+# when a read die asks (vision/fused.py): these change no face, only which dice are confirmed,
+# so they are tried on the combinations the reads chose (``choose``), fewer taps for more
+# silent errors, the guard deciding
+CONFIRM = {
+    "agree_from": (1.01, 0.5, 0.4, 0.3, 0.2, 0.0),
+    "agree_sure": (0.0, 0.9),
+    "overrule": (1.01, 0.95, 0.8, 0.6),
+}
+
+# ... and as before they were searched: FusedTuning's defaults
+UNCONFIRMING = {k: getattr(fused.FusedTuning(), k) for k in (*CONFIRM, "agree_faces")}
+
+
+def confirming(t: fused.FusedTuning):
+    """``t`` with each other setting of CONFIRM (a classical confidence floor only where
+    agreement confirms at all)."""
+    for values in itertools.product(*CONFIRM.values()):
+        v = dict(zip(CONFIRM, values))
+        if v["agree_from"] > 1.0 and v["agree_sure"] != CONFIRM["agree_sure"][0]:
+            continue
+        c = replace(t, **v)
+        if c != t:
+            yield c
 
 
 def frame_reads(classical_for):
@@ -99,42 +128,73 @@ def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT
     return figures
 
 
-def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET):
+def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
+           faces: tuple[str, ...] = ()):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
 
     The goal is to read every set better than the classical reader (the default) in recall
-    and precision, and silently wrong no more often than the learned one. Among combinations
-    within the silent guard on every set (the budget, or on a set too small to show it the
-    fewest silent errors any combination reaches there), and whose *lead* (the least, over
-    the sets and the two measures, of the fused figure less the classical one) is at least
-    LEAD_FLOOR (else the best lead there is), the best mean recall + precision; within RP_SLACK of it, the fewest
-    taps, then the fewest classical reads (time)."""
+    and precision, silently wrong no more often than the learned one, and asking as seldom as
+    that allows. Among combinations of GRID within the silent guard on every set (the budget,
+    or on a set too small to show it the fewest silent errors any combination reaches there),
+    and whose *lead* (the least, over the sets and the two measures, of the fused figure less
+    the classical one) is at least LEAD_FLOOR (else the best lead there is), those within
+    RP_SLACK of the best mean recall + precision are kept; the CONFIRMED of them with the
+    fewest taps (the most classical reads first) are each tried again with every setting of
+    CONFIRM (the same reads, fewer dice asking), and of all these within the guard, the
+    fewest taps (mean over the sets), then the fewest classical reads (time). Given
+    ``faces`` (the kind's faces, where every set has the same), agreement then confirms from
+    a lower confidence for one face at a time (``agree_faces``), the step with the fewest
+    taps within the guard first, while one is left."""
     classical = {n: score(None, o) for n, o in sets.items()}
-    rows = []
-    for values in itertools.product(*GRID.values()):
-        t = fused.FusedTuning(**dict(zip(GRID, values)))
-        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
-            continue  # the same as 1.01
+
+    def row(t):
         figs = {n: score(t, o) for n, o in sets.items()}
         lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
                    for n, f in figs.items())
         rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
         taps = float(np.mean([f["taps"] for f in figs.values()]))
         cost = float(np.mean([f["classical reads"] for f in figs.values()]))
-        rows.append((figs, lead, rp, taps, cost, t))
+        return figs, lead, rp, taps, cost, t
+
+    rows = []
+    for values in itertools.product(*GRID.values()):
+        t = fused.FusedTuning(**dict(zip(GRID, values)))
+        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
+            continue  # the same as 1.01
+        rows.append(row(t))
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
     # budget or the fewest silent errors any combination reaches on it, whichever is more
+    # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
     guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in sets}
-    ok = [r for r in rows if all(r[0][n]["silent"] <= guard[n] for n in sets)]
+
+    def within(r):
+        return all(r[0][n]["silent"] <= guard[n] for n in sets)
+
+    ok = [r for r in rows if within(r)]
     top_lead = max(r[1] for r in ok)
     near = [r for r in ok if r[1] >= min(LEAD_FLOOR, top_lead)]
     top = max(r[2] for r in near)
     near = [r for r in near if r[2] >= top - RP_SLACK]
-    best = min(near, key=lambda r: (r[3], r[4]))
+    asked = min(near, key=lambda r: (r[3], r[4]))  # the fewest taps without CONFIRM
+    # (the CONFIRMED of them with the fewest taps, the most classical reads first: CONFIRM
+    # acts on checked dice only; on made-up or tied sets thousands tie)
+    tried = sorted(near, key=lambda r: (r[3], -r[4]))[:CONFIRMED]
+    more = [c for c in (row(t) for r in tried for t in confirming(r[5])) if within(c)]
+    best = min(near + more, key=lambda r: (r[3], r[4]))
+    if faces:  # then agreement from a lower confidence for one face at a time
+        while True:
+            tried = [row(replace(best[5], agree_faces={**best[5].agree_faces, f: v}))
+                     for f in faces for v in CONFIRM["agree_from"]
+                     if v < best[5].agree_faces.get(f, best[5].agree_from)]
+            tried = [c for c in tried if within(c) and c[3] < best[3] - 1e-9]
+            if not tried:
+                break
+            best = min(tried, key=lambda r: (r[3], r[4]))
     wider = "".join(f"; {n} {g:.4f}" for n, g in guard.items() if g > budget)
     log(f"{len(ok)} of {len(rows)} combinations within the silent guard (budget {budget}{wider}); "
-        f"best lead "
-        f"over the classical reader {top_lead:+.4f}; chosen (lead {best[1]:+.4f}, mean r+p "
+        f"best lead over the classical reader {top_lead:+.4f}; {len(near)} within {RP_SLACK} of "
+        f"the best mean r+p, taps {asked[3]:.3f} at fewest; {len(more)} of their settings of "
+        f"{list(CONFIRM)} within the guard; chosen (lead {best[1]:+.4f}, mean r+p "
         f"{best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): {best[5]}")
     return best[5], best[0]
 
@@ -142,6 +202,7 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET):
 TRAY, LE9 = "real byler_d6", "real byler_d6 <=9 dice"
 KINDS = {"pips": (TRAY, LE9, "real penlington_webcam_train", "rendered d6"),
          "taught": ("rendered incredibles", "rendered invincible", "rendered xmen")}
+FACES = {"pips": tuple("123456"), "taught": ()}  # a taught set's faces are its own
 
 
 def with_goal_sets(sets: dict[str, list]) -> dict[str, list]:
@@ -167,6 +228,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--cache", type=Path, default=Path("build/fused-tuning.pkl"),
                    help="the tuning reads, kept to choose again without reading again")
     p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
+    p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
+                   help="keep the recorded choice for this kind of set (scored again on the "
+                        "tuning reads), where the one the rule chooses was turned down on "
+                        "held-out data")
     a = p.parse_args(argv)
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
@@ -192,27 +257,44 @@ def main(argv: list[str]) -> int:
                  f"on each of the kind's tuning sets (on a set too small to show that, the "
                  f"fewest any combination reaches there) and recall and precision on each at least "
                  f"the classical reader's {LEAD_FLOOR:+}: the best mean recall + precision; "
-                 f"within {RP_SLACK} of it the fewest taps, then the fewest classical reads. "
+                 f"within {RP_SLACK} of it, each also with every setting of {list(CONFIRM)} "
+                 f"(which dice are confirmed: the same reads), and for pip dice agreement "
+                 f"confirming from a lower confidence for one face at a time, the fewest "
+                 f"taps within the same guard, then the fewest classical reads. "
                  f"The pip sets mirror issue 14's goal sets: the tuning tray photos with <= 9 "
                  f"dice are a set of their own beside all tuning tray photos"),
         "sets": {n: {"frames": len(o), "dice": sum(len(x[0]) for x in o)}
                  for n, o in sets.items()},
         "command": "python -m vision.training.tune_fused --tune-scenes "
-                   f"{a.tune_scenes} --write"}
+                   f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep) + " --write"}
+    kept = json.loads(RECORD.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
-        t, figs = choose(part, log=print)
+        if kind in a.keep:
+            t = fused.FusedTuning(**kept[kind])
+            figs = {n: score(t, o) for n, o in part.items()}
+            section[f"{kind} kept"] = kept.get(f"{kind} kept", (
+                "the choice before, kept (chosen by its rule: " + kept.get("rule", "?") + "): "
+                "the one this rule chose was silently wrong on more than 0.5% of the dice of "
+                "a held-out set (docs/benchmarks.md)"))
+            print(f"{kind}: kept {t}")
+        else:
+            t, figs = choose(part, log=print, faces=FACES[kind])
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
+        # the same reads, confirmed as before CONFIRM was searched (the taps it saves)
+        asking = {n: score(replace(t, **UNCONFIRMING), o) for n, o in part.items()}
         section[f"{kind} figures"] = {n: {"fused": _rounded(figs[n]),
+                                          "fused, agreement not confirming": _rounded(asking[n]),
                                           "learned": _rounded(learned[n]),
                                           "classical": _rounded(classical[n])} for n in names}
         for n in names:
             print(f"  {n}: " + "; ".join(
                 f"{who} r {f['recall']:.3f} p {f['precision']:.3f} silent {f['silent']:.4f} "
-                f"taps {f['taps']:.2f}" for who, f in (("fused", figs[n]), ("learned", learned[n]),
-                                                       ("classical", classical[n]))))
+                f"taps {f['taps']:.2f}" for who, f in (
+                    ("fused", figs[n]), ("not confirming", asking[n]), ("learned", learned[n]),
+                    ("classical", classical[n]))))
     if a.write:
         record = json.loads(RECORD.read_text())
         record[fused.SECTION] = section
