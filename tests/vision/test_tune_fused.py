@@ -3,6 +3,7 @@ issue 14's goal sets, and a set too small to show the silent budget still guards
 The reads here are made up (no image is read): the search is scored on them as on real ones."""
 
 import json
+from dataclasses import replace
 
 from vision import fused
 from vision.reader import DieRead
@@ -97,3 +98,24 @@ def test_the_written_choice_asks_less_on_the_tuning_part_from_the_same_reads():
         if kind in chosen:
             assert sum(f["fused"]["taps"] for f in figs.values()) < \
                 sum(f["fused, agreement not confirming"]["taps"] for f in figs.values()), kind
+
+
+def test_why_asked_names_each_rolls_reasons_and_the_taps_that_were_needed():
+    """`python -m vision.training.tune_fused --why`: why the tuning rolls ask, per reason."""
+    box = (10, 10, 20, 20)
+    agree = _agreed("3", 0.45, 0.55)
+    apart = (["3"], [DieRead("3", 0.45, box, False)], [], [_Found()], [DieRead("6", 0.9, box, True)])
+    unread = (["2", "4"], [_sure("2")], [(60, 60, 20, 20)], [], [])
+    sure = _frame(["2"], [_sure("2")])
+    t = fused.FusedTuning(check_below=0.6, agree="learned")
+    got = tune_fused.why_asked(t, [agree, apart, unread, sure])
+    assert got == {"rolls": 4, "asked": 3, "asked, holding an error": 1,
+                   "the two readers agree, the learned one unsure": 1,
+                   "the two readers disagree": 1,
+                   "a die-like box the learned reader left unread": 1,
+                   "the two readers agree, the learned one unsure, alone": 1,
+                   "the two readers disagree, alone": 1,
+                   "a die-like box the learned reader left unread, alone": 1}, got
+    # agreement confirming: that roll asks no more
+    got = tune_fused.why_asked(replace(t, agree_from=0.4), [agree, apart, unread, sure])
+    assert got["asked"] == 2 and "the two readers agree, the learned one unsure" not in got

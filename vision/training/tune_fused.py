@@ -31,6 +31,7 @@ import os
 import pickle
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -199,6 +200,51 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     return best[5], best[0]
 
 
+def why_asked(t: fused.FusedTuning, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
+    """Why the rolls of one set ask under ``t``: {reason: rolls}, a roll counted once for each
+    reason it has ("REASON, alone": the rolls that have no other), with "rolls", "asked" and
+    "asked, holding an error" (a wrong, missed or invented die: a tap that was needed)."""
+    out = Counter()
+    for faces, learned, unread, found, classical in outputs:
+        pairs = fused.match(learned, found, t.group)
+        which = fused.to_check(t, learned, pairs, len(found))
+        checked = [r if j in which else None for j, r in enumerate(classical)]
+        reads, left = fused.combine(t, threshold, learned, unread, found, pairs, checked)
+        at = {lr.box: i for i, lr in enumerate(learned)}
+        why = set()
+        if unread and any(b in left for b in unread):
+            why.add("a die-like box the learned reader left unread")
+        if len(left) > len(unread):
+            why.add("a checked die the finder did not see, left unread")
+        for r in reads:
+            if r.confirmed:
+                continue
+            i = at.get(r.box)
+            j = pairs.get(i) if i is not None else None
+            if i is None:
+                why.add("a die only the classical finder found")
+            elif learned[i].confidence >= t.check_below:
+                why.add("an unsure learned die, not checked")
+            elif j is None:
+                why.add("a checked die the finder did not see")
+            elif checked[j] is None:
+                why.add("a checked die the classical reader reads as no die of the set")
+            elif checked[j].face != learned[i].face:
+                why.add("the two readers disagree")
+            else:
+                why.add("the two readers agree, the learned one unsure")
+        w, g = Counter(faces), Counter(r.face for r in reads)
+        wrong = max(len(faces), len(reads)) - sum(min(k, g[f]) for f, k in w.items())
+        out["rolls"] += 1
+        if why:
+            out["asked"] += 1
+            out["asked, holding an error"] += wrong > 0
+            out.update(why)
+            if len(why) == 1:
+                out[f"{next(iter(why))}, alone"] += 1
+    return dict(out)
+
+
 TRAY, LE9 = "real byler_d6", "real byler_d6 <=9 dice"
 KINDS = {"pips": (TRAY, LE9, "real penlington_webcam_train", "rendered d6"),
          "taught": ("rendered incredibles", "rendered invincible", "rendered xmen")}
@@ -228,6 +274,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--cache", type=Path, default=Path("build/fused-tuning.pkl"),
                    help="the tuning reads, kept to choose again without reading again")
     p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
+    p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
+                   "tuning rolls ask (each reason's rolls), and choose nothing")
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
                    help="keep the recorded choice for this kind of set (scored again on the "
                         "tuning reads), where the one the rule chooses was turned down on "
@@ -249,6 +297,15 @@ def main(argv: list[str]) -> int:
     sets = with_goal_sets(sets)
     print(f"tuning reads: {', '.join(f'{n} {len(o)}' for n, o in sets.items())} "
           f"({time.time() - t0:.0f} s)")
+    if a.why:
+        for kind, names in KINDS.items():
+            t = fused.FusedTuning.shipped(taught=kind == "taught")
+            for n in names:
+                got = why_asked(t, sets[n])
+                print(f"{n} ({kind}, shipped): {got.pop('asked', 0)} of {got.pop('rolls')} rolls "
+                      f"ask, {got.pop('asked, holding an error', 0)} holding an error; "
+                      + "; ".join(f"{r}: {k}" for r, k in sorted(got.items(), key=lambda x: -x[1])))
+        return 0
     section = {"chosen on": (
         f"the tuning part only: real tuning photos of vision/models/split.json and rendered "
         f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
