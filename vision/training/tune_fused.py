@@ -16,7 +16,9 @@ issue's goal sets: the real tuning tray photos with nine dice or fewer are a set
 (``LE9``) beside all tuning tray photos, so the guard, the floor and the mean hold on it too
 (issue 14 states its goal on real tray photos <= 9 dice apart from all of them). Then, the
 reads fixed, which dice are confirmed (agreement of the two readers, a sure reader
-overruling an unsure one; CONFIRM) is chosen for the fewest taps within the same guard.
+overruling an unsure one; CONFIRM) is chosen for the fewest taps within the same guard,
+and taken only where the same choice made on every other roll keeps the guard on the rest
+(``holds_apart``).
 `--write` records it in vision/models/training.json, section "fused" (the other sections are
 left as they are); `--keep KIND` keeps the recorded choice of a kind turned down on held-out
 data.
@@ -129,6 +131,64 @@ def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT
     return figures
 
 
+def _scorer(sets: dict[str, list], guard: dict[str, float] | None = None,
+            budget: float = SILENT_BUDGET):
+    """(row, within) over ``sets``: a combination's (figures, lead, mean r+p, taps, classical
+    reads, it), and whether a row keeps the silent ``guard`` ({set: silent}) on every set."""
+    classical = {n: score(None, o) for n, o in sets.items()}
+
+    def row(t):
+        figs = {n: score(t, o) for n, o in sets.items()}
+        lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
+                   for n, f in figs.items())
+        rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
+        taps = float(np.mean([f["taps"] for f in figs.values()]))
+        cost = float(np.mean([f["classical reads"] for f in figs.values()]))
+        return figs, lead, rp, taps, cost, t
+
+    def within(r):
+        return all(r[0][n]["silent"] <= (guard or {}).get(n, budget) + 1e-12 for n in sets)
+
+    return row, within
+
+
+def _confirmed(start: list, tried: list, row, within, faces: tuple[str, ...]):
+    """The row with the fewest taps (then classical reads) among ``start`` and every setting
+    of CONFIRM on each of ``tried`` within the guard; then, given ``faces``, agreement from a
+    lower confidence for one face at a time, the step with the fewest taps first, while one
+    keeps the guard and takes taps off."""
+    more = [c for c in (row(t) for r in tried for t in confirming(r[5])) if within(c)]
+    best = min(start + more, key=lambda r: (r[3], r[4]))
+    while faces:
+        steps = [row(replace(best[5], agree_faces={**best[5].agree_faces, f: v}))
+                 for f in faces for v in CONFIRM["agree_from"]
+                 if v < best[5].agree_faces.get(f, best[5].agree_from)]
+        steps = [c for c in steps if within(c) and c[3] < best[3] - 1e-9]
+        if not steps:
+            break
+        best = min(steps, key=lambda r: (r[3], r[4]))
+    return best
+
+
+def holds_apart(t: fused.FusedTuning, sets: dict[str, list], budget: float = SILENT_BUDGET,
+                faces: tuple[str, ...] = ()) -> list[str]:
+    """The sets where confirming, chosen as ``choose`` does from ``t`` (its reads) on every
+    other roll, breaks the silent guard on the rolls left (either way round): a choice that
+    needs the very rolls that test it to keep the guard is fitted to them. [] where none."""
+    out = []
+    for k in (0, 1):
+        fit = {n: o[k::2] for n, o in sets.items()}
+        rest = {n: o[1 - k::2] for n, o in sets.items()}
+        guard = {n: max(budget, score(t, o)["silent"]) for n, o in fit.items()}
+        row, within = _scorer(fit, guard, budget)
+        chosen = _confirmed([row(t)], [row(t)], row, within, faces)[5]
+        guard = {n: max(budget, score(t, o)["silent"]) for n, o in rest.items()}
+        row, _ = _scorer(rest, guard, budget)
+        got = row(chosen)[0]
+        out += [n for n in rest if got[n]["silent"] > guard[n] + 1e-12 and n not in out]
+    return out
+
+
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
            faces: tuple[str, ...] = ()):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
@@ -145,18 +205,9 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     fewest taps (mean over the sets), then the fewest classical reads (time). Given
     ``faces`` (the kind's faces, where every set has the same), agreement then confirms from
     a lower confidence for one face at a time (``agree_faces``), the step with the fewest
-    taps within the guard first, while one is left."""
-    classical = {n: score(None, o) for n, o in sets.items()}
-
-    def row(t):
-        figs = {n: score(t, o) for n, o in sets.items()}
-        lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
-                   for n, f in figs.items())
-        rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
-        taps = float(np.mean([f["taps"] for f in figs.values()]))
-        cost = float(np.mean([f["classical reads"] for f in figs.values()]))
-        return figs, lead, rp, taps, cost, t
-
+    taps within the guard first, while one is left. A confirming choice is kept only where
+    it ``holds_apart``; else the fewest taps without one."""
+    row, _ = _scorer(sets, budget=budget)
     rows = []
     for values in itertools.product(*GRID.values()):
         t = fused.FusedTuning(**dict(zip(GRID, values)))
@@ -167,10 +218,7 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     # budget or the fewest silent errors any combination reaches on it, whichever is more
     # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
     guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in sets}
-
-    def within(r):
-        return all(r[0][n]["silent"] <= guard[n] for n in sets)
-
+    row, within = _scorer(sets, guard, budget)
     ok = [r for r in rows if within(r)]
     top_lead = max(r[1] for r in ok)
     near = [r for r in ok if r[1] >= min(LEAD_FLOOR, top_lead)]
@@ -180,23 +228,21 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     # (the CONFIRMED of them with the fewest taps, the most classical reads first: CONFIRM
     # acts on checked dice only; on made-up or tied sets thousands tie)
     tried = sorted(near, key=lambda r: (r[3], -r[4]))[:CONFIRMED]
-    more = [c for c in (row(t) for r in tried for t in confirming(r[5])) if within(c)]
-    best = min(near + more, key=lambda r: (r[3], r[4]))
-    if faces:  # then agreement from a lower confidence for one face at a time
-        while True:
-            tried = [row(replace(best[5], agree_faces={**best[5].agree_faces, f: v}))
-                     for f in faces for v in CONFIRM["agree_from"]
-                     if v < best[5].agree_faces.get(f, best[5].agree_from)]
-            tried = [c for c in tried if within(c) and c[3] < best[3] - 1e-9]
-            if not tried:
-                break
-            best = min(tried, key=lambda r: (r[3], r[4]))
+    best = _confirmed(near, tried, row, within, faces)
+    apart = ""
+    if best not in near:
+        broken = holds_apart(replace(best[5], **UNCONFIRMING), sets, budget, faces)
+        apart = (f"; confirming chosen on every other roll breaks the guard on the rest of "
+                 f"{', '.join(broken)}: none taken" if broken else
+                 "; confirming chosen on every other roll keeps the guard on the rest")
+        if broken:
+            best = asked
     wider = "".join(f"; {n} {g:.4f}" for n, g in guard.items() if g > budget)
     log(f"{len(ok)} of {len(rows)} combinations within the silent guard (budget {budget}{wider}); "
         f"best lead over the classical reader {top_lead:+.4f}; {len(near)} within {RP_SLACK} of "
-        f"the best mean r+p, taps {asked[3]:.3f} at fewest; {len(more)} of their settings of "
-        f"{list(CONFIRM)} within the guard; chosen (lead {best[1]:+.4f}, mean r+p "
-        f"{best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): {best[5]}")
+        f"the best mean r+p, taps {asked[3]:.3f} at fewest{apart}; chosen (lead {best[1]:+.4f}, "
+        f"mean r+p {best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): "
+        f"{best[5]}")
     return best[5], best[0]
 
 
@@ -317,7 +363,9 @@ def main(argv: list[str]) -> int:
                  f"within {RP_SLACK} of it, each also with every setting of {list(CONFIRM)} "
                  f"(which dice are confirmed: the same reads), and for pip dice agreement "
                  f"confirming from a lower confidence for one face at a time, the fewest "
-                 f"taps within the same guard, then the fewest classical reads. "
+                 f"taps within the same guard, then the fewest classical reads; a confirming "
+                 f"choice only where, chosen so on every other roll, it keeps the guard on the "
+                 f"rolls left, both ways round (else none). "
                  f"The pip sets mirror issue 14's goal sets: the tuning tray photos with <= 9 "
                  f"dice are a set of their own beside all tuning tray photos"),
         "sets": {n: {"frames": len(o), "dice": sum(len(x[0]) for x in o)}
