@@ -8,18 +8,21 @@ and the classical finder and face readers (vision/classical/) read them again as
 
 Each learned die is matched to the classical finder's die at the same place. Where both read
 it, the face is the one of the reader that reads this kind of set better (``primary``); where
-they disagree, or the classical reader finds no die there, the die asks for a tap. A die only
-the classical finder found may be added (it then answers for a learned "something die-like
-unread"). Which reader is primary, which learned dice are checked at all (those under
-``check_below``: the check costs a classical read a die) and what a lone die does are chosen on
-the tuning part, per kind of set (`vision/training/tune_fused.py`, recorded in
-`vision/models/training.json`, section "fused").
+they disagree, or the classical reader finds no die there, the die asks for a tap. An unsure
+learned die the classical reader reads alike may be confirmed by that agreement (from a
+learned confidence chosen per face for pip dice: ``agree_faces``), so that it asks no tap. A
+die only the classical finder found may be added (it then answers for a learned "something
+die-like unread"). Which reader is primary, which learned dice are checked at all (those
+under ``check_below``: the check costs a classical read a die), when agreement confirms and
+what a lone die does are chosen on the tuning part, per kind of set
+(`vision/training/tune_fused.py`, recorded in `vision/models/training.json`, section
+"fused").
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 import cv2
@@ -42,6 +45,18 @@ class FusedTuning:
     check_below: float = 1.01  # a learned die under this confidence is read again (1.01: all)
     agree: str = "learned"  # a die both read alike is confirmed when: "learned" confirms it,
     # or "either" reader does
+    # ... or, whatever ``agree`` says, when its learned confidence is at least ``agree_from``
+    # and the classical one at least ``agree_sure`` (1.01: never). The two readers go wrong
+    # apart (a network; a pip counter or templates): on the tuning part, an unsure learned die
+    # the other reader read alike was the only reason for most taps, and seldom wrong
+    agree_from: float = 1.01
+    agree_sure: float = 0.0
+    # ``agree_from`` per face where it differs ({face: confidence}; pip dice: a pip counter
+    # miscounts some faces more often than others)
+    agree_faces: dict = field(default_factory=dict)
+    # where they disagree, the ``primary`` face stands, confirmed, when that reader is at least
+    # this sure and the other one less sure than ``threshold`` (1.01: never; the die asks)
+    overrule: float = 1.01
     # a checked learned die the classical finder found nothing at: "keep", "ask", or "drop" (it
     # is then left unread, which flags the roll)
     alone: str = "ask"
@@ -59,8 +74,8 @@ class FusedTuning:
     def shipped(cls, taught: bool = False) -> "FusedTuning":
         record = json.loads(RECORD.read_text()) if RECORD.is_file() else {}
         got = record.get(SECTION, {}).get("taught" if taught else "pips", {})
-        return cls(**{f.name: type(getattr(cls, f.name))(got[f.name])
-                      for f in fields(cls) if f.name in got})
+        return cls(**{f.name: type(f.default_factory() if f.default is MISSING else f.default)(
+            got[f.name]) for f in fields(cls) if f.name in got})
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -136,9 +151,15 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
             cr = classical[j]
             face_of = cr if t.primary == "classical" or (
                 t.primary == "surer" and cr.confidence > lr.confidence) else lr
+            other = lr if face_of is cr else cr
             if cr.face != lr.face:
-                out.append(_asking(replace(face_of, box=lr.box), threshold))
-            elif lr.confirmed or (t.agree == "either" and cr.confirmed):
+                if face_of.confidence >= t.overrule and other.confidence < threshold:
+                    out.append(DieRead(face_of.face, face_of.confidence, lr.box, True))
+                else:
+                    out.append(_asking(replace(face_of, box=lr.box), threshold))
+            elif lr.confirmed or (t.agree == "either" and cr.confirmed) or (
+                    lr.confidence >= t.agree_faces.get(lr.face, t.agree_from)
+                    and cr.confidence >= t.agree_sure):
                 out.append(DieRead(lr.face, max(lr.confidence, cr.confidence, threshold), lr.box,
                                    True))
             else:

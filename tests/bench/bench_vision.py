@@ -14,7 +14,10 @@ fused (`--recognizer fused`: vision/fused.py), in the same run.
 
 VISION_BENCH_SCENES: scenes per set and condition (default 12); VISION_BENCH_SEED: another
 draw of them (default 2000); VISION_BENCH_REFERENCE=0 skips the classical and fused references;
-VISION_BENCH_RECOGNIZERS (e.g. "fused,classical") names the recognizers to run;
+VISION_BENCH_RECOGNIZERS (e.g. "fused,classical") names the recognizers to run; "fused@REV"
+is the fused recognizer combined as recorded at git revision REV (vision/models/training.json,
+section "fused"), to measure a new choice beside the one before it in one run (e.g.
+"fused@main,fused,classical"; its speed is not measured).
 VISION_BENCH_PARTS (e.g. "speed") the parts: rendered, real, speed (default all three).
 """
 
@@ -42,8 +45,14 @@ SETS = ["d6", "incredibles", "invincible", "xmen"]
 PARTS = os.environ.get("VISION_BENCH_PARTS", "rendered,real,speed").split(",")
 
 _WRAP = (
-    "import resource, runpy, sys\n"
+    "import json, os, resource, runpy, sys\n"
     "sys.argv = ['companion dice'] + sys.argv[1:]\n"
+    # "fused@REV": that revision's fused choice, in place of the shipped one
+    "if os.environ.get('VISION_BENCH_FUSED'):\n"
+    "    import vision.fused as fused\n"
+    "    got = json.loads(os.environ['VISION_BENCH_FUSED'])\n"
+    "    fused.FusedTuning.shipped = classmethod(\n"
+    "        lambda cls, taught=False: cls(**got['taught' if taught else 'pips']))\n"
     "code = 0\n"
     "try:\n"
     "    runpy.run_module('vision.cli', run_name='__main__')\n"
@@ -88,12 +97,26 @@ def _recognizers() -> tuple[str, ...]:
     return ("learned", "classical", "fused") if WITH_REFERENCE else ("learned",)
 
 
-def _cli(args: list[str], out: Path | None = None) -> tuple[int, float]:
-    """Run `companion dice ...` (vision.cli) in its own process; returns (exit code, that
-    process's own peak RSS in MB)."""
+def _recognizer(name: str) -> tuple[str, dict]:
+    """(the CLI's recognizer, the environment it reads with) for a name of _recognizers()."""
+    if "@" not in name:
+        return name, {}
+    base, rev = name.split("@", 1)
+    record = subprocess.run(["git", "show", f"{rev}:vision/models/training.json"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout
+    return base, {"VISION_BENCH_FUSED": json.dumps(json.loads(record)["fused"])}
+
+
+def _cli(args: list[str], out: Path | None = None, name: str | None = None) -> tuple[int, float]:
+    """Run `companion dice ... --recognizer name` (vision.cli) in its own process; returns (exit
+    code, that process's own peak RSS in MB)."""
+    env = dict(os.environ)
+    if name is not None:
+        base, extra = _recognizer(name)
+        args, env = [*args, "--recognizer", base], {**env, **extra}
     cmd = [sys.executable, "-c", _WRAP, *args]
     with open(out, "w") if out else open(os.devnull, "w") as f:
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=REPO)
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env)
     rss = [int(x.split()[1]) for x in r.stderr.splitlines() if x.startswith("MAXRSS ")]
     return r.returncode, (rss[-1] / 1024.0 if rss else float("nan"))
 
@@ -141,10 +164,10 @@ def _measure(what: str, labels_path: Path, labels: dict, root: Path, images: lis
     rows = []
     for name in _recognizers():
         reads = tmp / f"reads-{abs(hash((what, name)))}.jsonl"
-        args = ["read", "--set", set_name, "--json", "--recognizer", name, *images]
+        args = ["read", "--set", set_name, "--json", *images]
         if data is not None:
             args += ["--data", str(data / name)]
-        _cli(args, reads)
+        _cli(args, reads, name)
         line = _score_tool(labels_path, reads, root, *extra)
         silent, taps, rolls = _silent(labels, reads, root, keys)
         rows.append((f"{what}: recall / precision ({name})", _figures(line),
@@ -179,7 +202,7 @@ def real(tmp: Path) -> list[tuple[str, str, str]]:
     rows += _measure("real webcam photos (held out)", sub, web, web_root,
                      [str(web_root / k) for k in wkeys], None, "d6", tmp, (), set(wkeys))
     for name in _recognizers():
-        _, rss = _cli(["read", "--set", "d6", "--json", "--recognizer", name, *imgs])
+        _, rss = _cli(["read", "--set", "d6", "--json", *imgs], name=name)
         rows.append((f"peak RSS of `dice read` over the held-out tray photos ({name})",
                      f"{rss:.0f} MB", f"{len(imgs)} 1024x1024 JPEGs"))
     return rows
@@ -192,8 +215,8 @@ def _teach(tmp: Path, k: int, set_name: str) -> None:
     folder = tmp / "teach" / set_name
     write_teaching_photos(set_name, folder, per_face=6, seed=SEED_BASE - 1000 + k)
     for name in _recognizers():
-        rc, _ = _cli(["teach", set_name, str(folder), "--data", str(tmp / "data" / name),
-                      "--recognizer", name])
+        rc, _ = _cli(["teach", set_name, str(folder), "--data", str(tmp / "data" / name)],
+                     name=name)
         assert rc == 0, f"teaching {set_name} ({name}) failed"
 
 
@@ -228,7 +251,7 @@ def rendered(tmp: Path) -> list[tuple[str, str, str]]:
         for set_name in SETS:
             out = tmp / f"rendered-{name}-{set_name}.jsonl"
             _cli(["read", "--set", set_name, "--json", "--data", str(data / name),
-                  "--recognizer", name, *by_set[set_name]], out)
+                  *by_set[set_name]], out, name)
             reads_of[(name, set_name)] = out
     for name in _recognizers():
         if (name, "d6") not in reads_of:
@@ -268,7 +291,7 @@ def speed(tmp: Path) -> list[tuple[str, str, str]]:
             img, faces, _ = render_roll(rng, set_name, 9)
             cv2.imwrite(str(p), img)
             paths[set_name].append(str(p))
-    for name in _recognizers():
+    for name in (n for n in _recognizers() if "@" not in n):
         for set_name in ("d6", "xmen"):
             data = str(tmp / "data" / name) if set_name != "d6" else "-"
             env = {**os.environ, "RECOGNIZER": name}

@@ -107,6 +107,48 @@ def test_a_group_the_finder_could_not_split_is_not_matched_to_one_die():
     assert reads == [] and left == [die.box]
 
 
+def test_agreement_confirms_an_unsure_die_from_agree_from_and_a_sure_reader_overrules():
+    """Issue 14: 'a read is flagged for a tap whenever it might be wrong'; a die the two
+    readers read alike, from ``agree_from`` (and the classical read from ``agree_sure``), is
+    not one that might be: it is confirmed. Where they disagree, the primary face stands
+    confirmed only from ``overrule`` with the other reader unsure; every other die asks."""
+    from vision.classical.finder import Candidate
+    from vision.reader import DieRead
+
+    def found(x):
+        return Candidate((x, 100, 40, 40), ((x + 20.0, 120.0), (40.0, 40.0), 0.0),
+                         np.array([[x, 100], [x + 40, 100], [x + 40, 140], [x, 140]], np.int32),
+                         1600.0)
+
+    learned = [DieRead("3", 0.45, (100, 100, 40, 40), False),
+               DieRead("4", 0.25, (200, 100, 40, 40), False)]
+    dice = [found(100), found(200)]
+    pairs = fused.match(learned, dice)
+    assert pairs == {0: 0, 1: 1}
+    alike = [DieRead("3", 0.95, dice[0].box, True), DieRead("4", 0.7, dice[1].box, True)]
+
+    def confirmed(t, classical):
+        reads, left = fused.combine(t, 0.6, learned, [], dice, pairs, classical)
+        assert not left and [r.box for r in reads] == [r.box for r in learned]
+        return [r.confirmed for r in reads], [r.face for r in reads]
+
+    t = FusedTuning(check_below=1.01, agree="learned")
+    assert confirmed(t, alike) == ([False, False], ["3", "4"])  # agreement alone: asks
+    assert confirmed(replace(t, agree_from=0.4), alike)[0] == [True, False]
+    assert confirmed(replace(t, agree_from=0.2), alike)[0] == [True, True]
+    assert confirmed(replace(t, agree_from=0.2, agree_sure=0.9), alike)[0] == [True, False]
+    # the readers disagree on the second die: the classical face, sure, overrules a learned
+    # read under the threshold from ``overrule``; never where the two are both sure
+    apart = [alike[0], DieRead("6", 0.97, dice[1].box, True)]
+    c = replace(t, primary="classical", agree_from=0.2)
+    assert confirmed(c, apart) == ([True, False], ["3", "6"])
+    assert confirmed(replace(c, overrule=0.95), apart) == ([True, True], ["3", "6"])
+    assert confirmed(replace(c, overrule=0.98), apart)[0] == [True, False]
+    sure = [learned[0], DieRead("4", 0.7, learned[1].box, True)]
+    reads, _ = fused.combine(replace(c, overrule=0.95), 0.6, sure, [], dice, pairs, apart)
+    assert not reads[1].confirmed and reads[1].confidence < 0.6
+
+
 def test_reads_rendered_pip_dice():
     recall, precision = _sweep(FusedReader("d6"), "d6", 18, seed=11)
     assert recall >= 0.95 and precision >= 0.95, (recall, precision)
@@ -139,6 +181,36 @@ def taught_fused(tmp_path_factory):
 def test_reads_rendered_taught_game_dice(taught_fused, set_name, least):
     recall, precision = _sweep(FusedReader(set_name, taught_fused), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
+
+
+@pytest.mark.parametrize("set_name, fewer", [("incredibles", True), ("xmen", False)])
+def test_a_taught_set_asks_less_where_the_two_readers_agree(taught_fused, set_name, fewer):
+    """Issue 14: 'Silently wrong dice: <= 0.5% of dice ...; the share of rolls that need a
+    tap reported beside it.' The shipped choice for taught sets confirms dice both readers
+    read alike (and a sure classical read over an unsure learned one): on rendered rolls it
+    asks less often than the same choice with agreement not confirming, from the same reads
+    (X-Men, whose plain rolls seldom ask: never more often)."""
+    from vision.training.calibrate import tally
+    from vision.training.tune_fused import UNCONFIRMING
+
+    reader = FusedReader(set_name, taught_fused)
+    shipped = reader.tuning
+    assert shipped != replace(shipped, **UNCONFIRMING)
+    rng = np.random.default_rng(23)
+    rolls = [render_roll(rng, set_name, 1 + i % 9)[:2] for i in range(18)]
+    figs = []
+    for tuning in (shipped, replace(shipped, **UNCONFIRMING)):
+        reader.tuning = tuning
+        frames = []
+        for img, faces in rolls:
+            reads = reader.read(img)
+            frames.append((faces, reads, list(reader.last_unread)))
+        figs.append(tally(frames))
+    now, before = figs
+    assert (now["recall"], now["precision"]) == (before["recall"], before["precision"])
+    assert now["taps"] < before["taps"] if fewer else now["taps"] <= before["taps"], (now, before)
+    # measured: Incredibles taps 0.39 against 0.78, X-Men 0.17 both; no silent error
+    assert now["silent"] <= 0.012, (now, before)  # one die of 90 at most
 
 
 def test_a_set_taught_for_the_learned_reader_alone_is_taught_to_the_classical_one(tmp_path):

@@ -6,7 +6,7 @@ bench draws them). Each frame is read once by the learned reader (its shipped
 thresholds) and by the classical finder and face readers (every die it finds); every candidate
 combination is then scored by `vision.fused.combine` itself on those reads.
 
-    python -m vision.training.tune_fused [--tune-scenes 30] [--write]
+    python -m vision.training.tune_fused [--tune-scenes 30] [--keep pips] [--write]
 
 Per kind of set (pip dice; taught sets), among the combinations whose silent errors stay
 within the learned reader's budget (calibrate.SILENT_BUDGET) on every tuning set of the kind,
@@ -14,8 +14,14 @@ and never more than 0.01 below the classical reader's recall or precision on one
 one kept reads best by mean recall + precision (see ``choose``). The pip sets mirror the
 issue's goal sets: the real tuning tray photos with nine dice or fewer are a set of their own
 (``LE9``) beside all tuning tray photos, so the guard, the floor and the mean hold on it too
-(issue 14 states its goal on real tray photos <= 9 dice apart from all of them). `--write` records it in
-vision/models/training.json, section "fused" (the other sections are left as they are).
+(issue 14 states its goal on real tray photos <= 9 dice apart from all of them). Then, the
+reads fixed, which dice are confirmed (agreement of the two readers, a sure reader
+overruling an unsure one; CONFIRM) is chosen for the fewest taps within the same guard,
+and taken only where the same choice made on every other roll keeps the guard on the rest
+(``holds_apart``).
+`--write` records it in vision/models/training.json, section "fused" (the other sections are
+left as they are); `--keep KIND` keeps the recorded choice of a kind turned down on held-out
+data.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import os
 import pickle
 import sys
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +45,7 @@ from vision.training.calibrate import SILENT_BUDGET, tally
 
 LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
 RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
+CONFIRMED = 12  # combinations within it tried with every setting of CONFIRM
 GRID = {
     "primary": ("learned", "classical", "surer"),
     "check_below": (0.0, 0.6, 0.8, 0.9, 0.95, 1.01),
@@ -47,6 +56,29 @@ GRID = {
     "group": (2.0, 99.0),
     "extra": ("drop", "ask", "keep"),
 }
+# when a read die asks (vision/fused.py): these change no face, only which dice are confirmed,
+# so they are tried on the combinations the reads chose (``choose``), fewer taps for more
+# silent errors, the guard deciding
+CONFIRM = {
+    "agree_from": (1.01, 0.5, 0.4, 0.3, 0.2, 0.0),
+    "agree_sure": (0.0, 0.9),
+    "overrule": (1.01, 0.95, 0.8, 0.6),
+}
+
+# ... and as before they were searched: FusedTuning's defaults
+UNCONFIRMING = {k: getattr(fused.FusedTuning(), k) for k in (*CONFIRM, "agree_faces")}
+
+
+def confirming(t: fused.FusedTuning):
+    """``t`` with each other setting of CONFIRM (a classical confidence floor only where
+    agreement confirms at all)."""
+    for values in itertools.product(*CONFIRM.values()):
+        v = dict(zip(CONFIRM, values))
+        if v["agree_from"] > 1.0 and v["agree_sure"] != CONFIRM["agree_sure"][0]:
+            continue
+        c = replace(t, **v)
+        if c != t:
+            yield c
 
 
 def frame_reads(classical_for):
@@ -99,49 +131,170 @@ def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT
     return figures
 
 
-def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET):
-    """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
-
-    The goal is to read every set better than the classical reader (the default) in recall
-    and precision, and silently wrong no more often than the learned one. Among combinations
-    within the silent guard on every set (the budget, or on a set too small to show it the
-    fewest silent errors any combination reaches there), and whose *lead* (the least, over
-    the sets and the two measures, of the fused figure less the classical one) is at least
-    LEAD_FLOOR (else the best lead there is), the best mean recall + precision; within RP_SLACK of it, the fewest
-    taps, then the fewest classical reads (time)."""
+def _scorer(sets: dict[str, list], guard: dict[str, float] | None = None,
+            budget: float = SILENT_BUDGET):
+    """(row, within) over ``sets``: a combination's (figures, lead, mean r+p, taps, classical
+    reads, it), and whether a row keeps the silent ``guard`` ({set: silent}) on every set."""
     classical = {n: score(None, o) for n, o in sets.items()}
-    rows = []
-    for values in itertools.product(*GRID.values()):
-        t = fused.FusedTuning(**dict(zip(GRID, values)))
-        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
-            continue  # the same as 1.01
+
+    def row(t):
         figs = {n: score(t, o) for n, o in sets.items()}
         lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
                    for n, f in figs.items())
         rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
         taps = float(np.mean([f["taps"] for f in figs.values()]))
         cost = float(np.mean([f["classical reads"] for f in figs.values()]))
-        rows.append((figs, lead, rp, taps, cost, t))
+        return figs, lead, rp, taps, cost, t
+
+    def within(r):
+        return all(r[0][n]["silent"] <= (guard or {}).get(n, budget) + 1e-12 for n in sets)
+
+    return row, within
+
+
+def _confirmed(start: list, tried: list, row, within, faces: tuple[str, ...]):
+    """The row with the fewest taps (then classical reads) among ``start`` and every setting
+    of CONFIRM on each of ``tried`` within the guard; then, given ``faces``, agreement from a
+    lower confidence for one face at a time, the step with the fewest taps first, while one
+    keeps the guard and takes taps off."""
+    more = [c for c in (row(t) for r in tried for t in confirming(r[5])) if within(c)]
+    best = min(start + more, key=lambda r: (r[3], r[4]))
+    while faces:
+        steps = [row(replace(best[5], agree_faces={**best[5].agree_faces, f: v}))
+                 for f in faces for v in CONFIRM["agree_from"]
+                 if v < best[5].agree_faces.get(f, best[5].agree_from)]
+        steps = [c for c in steps if within(c) and c[3] < best[3] - 1e-9]
+        if not steps:
+            break
+        best = min(steps, key=lambda r: (r[3], r[4]))
+    return best
+
+
+def holds_apart(t: fused.FusedTuning, sets: dict[str, list], budget: float = SILENT_BUDGET,
+                faces: tuple[str, ...] = ()) -> list[str]:
+    """The sets where confirming, chosen as ``choose`` does from ``t`` (its reads) on every
+    other roll, breaks the silent guard on the rolls left (either way round): a choice that
+    needs the very rolls that test it to keep the guard is fitted to them. [] where none."""
+    out = []
+    for k in (0, 1):
+        fit = {n: o[k::2] for n, o in sets.items()}
+        rest = {n: o[1 - k::2] for n, o in sets.items()}
+        guard = {n: max(budget, score(t, o)["silent"]) for n, o in fit.items()}
+        row, within = _scorer(fit, guard, budget)
+        chosen = _confirmed([row(t)], [row(t)], row, within, faces)[5]
+        guard = {n: max(budget, score(t, o)["silent"]) for n, o in rest.items()}
+        row, _ = _scorer(rest, guard, budget)
+        got = row(chosen)[0]
+        out += [n for n in rest if got[n]["silent"] > guard[n] + 1e-12 and n not in out]
+    return out
+
+
+def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
+           faces: tuple[str, ...] = ()):
+    """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
+
+    The goal is to read every set better than the classical reader (the default) in recall
+    and precision, silently wrong no more often than the learned one, and asking as seldom as
+    that allows. Among combinations of GRID within the silent guard on every set (the budget,
+    or on a set too small to show it the fewest silent errors any combination reaches there),
+    and whose *lead* (the least, over the sets and the two measures, of the fused figure less
+    the classical one) is at least LEAD_FLOOR (else the best lead there is), those within
+    RP_SLACK of the best mean recall + precision are kept; the CONFIRMED of them with the
+    fewest taps (the most classical reads first) are each tried again with every setting of
+    CONFIRM (the same reads, fewer dice asking), and of all these within the guard, the
+    fewest taps (mean over the sets), then the fewest classical reads (time). Given
+    ``faces`` (the kind's faces, where every set has the same), agreement then confirms from
+    a lower confidence for one face at a time (``agree_faces``), the step with the fewest
+    taps within the guard first, while one is left. A confirming choice is kept only where
+    it ``holds_apart``; else the fewest taps without one."""
+    row, _ = _scorer(sets, budget=budget)
+    rows = []
+    for values in itertools.product(*GRID.values()):
+        t = fused.FusedTuning(**dict(zip(GRID, values)))
+        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
+            continue  # the same as 1.01
+        rows.append(row(t))
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
     # budget or the fewest silent errors any combination reaches on it, whichever is more
+    # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
     guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in sets}
-    ok = [r for r in rows if all(r[0][n]["silent"] <= guard[n] for n in sets)]
+    row, within = _scorer(sets, guard, budget)
+    ok = [r for r in rows if within(r)]
     top_lead = max(r[1] for r in ok)
     near = [r for r in ok if r[1] >= min(LEAD_FLOOR, top_lead)]
     top = max(r[2] for r in near)
     near = [r for r in near if r[2] >= top - RP_SLACK]
-    best = min(near, key=lambda r: (r[3], r[4]))
+    asked = min(near, key=lambda r: (r[3], r[4]))  # the fewest taps without CONFIRM
+    # (the CONFIRMED of them with the fewest taps, the most classical reads first: CONFIRM
+    # acts on checked dice only; on made-up or tied sets thousands tie)
+    tried = sorted(near, key=lambda r: (r[3], -r[4]))[:CONFIRMED]
+    best = _confirmed(near, tried, row, within, faces)
+    apart = ""
+    if best not in near:
+        broken = holds_apart(replace(best[5], **UNCONFIRMING), sets, budget, faces)
+        apart = (f"; confirming chosen on every other roll breaks the guard on the rest of "
+                 f"{', '.join(broken)}: none taken" if broken else
+                 "; confirming chosen on every other roll keeps the guard on the rest")
+        if broken:
+            best = asked
     wider = "".join(f"; {n} {g:.4f}" for n, g in guard.items() if g > budget)
     log(f"{len(ok)} of {len(rows)} combinations within the silent guard (budget {budget}{wider}); "
-        f"best lead "
-        f"over the classical reader {top_lead:+.4f}; chosen (lead {best[1]:+.4f}, mean r+p "
-        f"{best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): {best[5]}")
+        f"best lead over the classical reader {top_lead:+.4f}; {len(near)} within {RP_SLACK} of "
+        f"the best mean r+p, taps {asked[3]:.3f} at fewest{apart}; chosen (lead {best[1]:+.4f}, "
+        f"mean r+p {best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): "
+        f"{best[5]}")
     return best[5], best[0]
+
+
+def why_asked(t: fused.FusedTuning, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
+    """Why the rolls of one set ask under ``t``: {reason: rolls}, a roll counted once for each
+    reason it has ("REASON, alone": the rolls that have no other), with "rolls", "asked" and
+    "asked, holding an error" (a wrong, missed or invented die: a tap that was needed)."""
+    out = Counter()
+    for faces, learned, unread, found, classical in outputs:
+        pairs = fused.match(learned, found, t.group)
+        which = fused.to_check(t, learned, pairs, len(found))
+        checked = [r if j in which else None for j, r in enumerate(classical)]
+        reads, left = fused.combine(t, threshold, learned, unread, found, pairs, checked)
+        at = {lr.box: i for i, lr in enumerate(learned)}
+        why = set()
+        if unread and any(b in left for b in unread):
+            why.add("a die-like box the learned reader left unread")
+        if len(left) > len(unread):
+            why.add("a checked die the finder did not see, left unread")
+        for r in reads:
+            if r.confirmed:
+                continue
+            i = at.get(r.box)
+            j = pairs.get(i) if i is not None else None
+            if i is None:
+                why.add("a die only the classical finder found")
+            elif learned[i].confidence >= t.check_below:
+                why.add("an unsure learned die, not checked")
+            elif j is None:
+                why.add("a checked die the finder did not see")
+            elif checked[j] is None:
+                why.add("a checked die the classical reader reads as no die of the set")
+            elif checked[j].face != learned[i].face:
+                why.add("the two readers disagree")
+            else:
+                why.add("the two readers agree, the learned one unsure")
+        w, g = Counter(faces), Counter(r.face for r in reads)
+        wrong = max(len(faces), len(reads)) - sum(min(k, g[f]) for f, k in w.items())
+        out["rolls"] += 1
+        if why:
+            out["asked"] += 1
+            out["asked, holding an error"] += wrong > 0
+            out.update(why)
+            if len(why) == 1:
+                out[f"{next(iter(why))}, alone"] += 1
+    return dict(out)
 
 
 TRAY, LE9 = "real byler_d6", "real byler_d6 <=9 dice"
 KINDS = {"pips": (TRAY, LE9, "real penlington_webcam_train", "rendered d6"),
          "taught": ("rendered incredibles", "rendered invincible", "rendered xmen")}
+FACES = {"pips": tuple("123456"), "taught": ()}  # a taught set's faces are its own
 
 
 def with_goal_sets(sets: dict[str, list]) -> dict[str, list]:
@@ -167,6 +320,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--cache", type=Path, default=Path("build/fused-tuning.pkl"),
                    help="the tuning reads, kept to choose again without reading again")
     p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
+    p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
+                   "tuning rolls ask (each reason's rolls), and choose nothing")
+    p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
+                   help="keep the recorded choice for this kind of set (scored again on the "
+                        "tuning reads), where the one the rule chooses was turned down on "
+                        "held-out data")
     a = p.parse_args(argv)
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
@@ -184,6 +343,15 @@ def main(argv: list[str]) -> int:
     sets = with_goal_sets(sets)
     print(f"tuning reads: {', '.join(f'{n} {len(o)}' for n, o in sets.items())} "
           f"({time.time() - t0:.0f} s)")
+    if a.why:
+        for kind, names in KINDS.items():
+            t = fused.FusedTuning.shipped(taught=kind == "taught")
+            for n in names:
+                got = why_asked(t, sets[n])
+                print(f"{n} ({kind}, shipped): {got.pop('asked', 0)} of {got.pop('rolls')} rolls "
+                      f"ask, {got.pop('asked, holding an error', 0)} holding an error; "
+                      + "; ".join(f"{r}: {k}" for r, k in sorted(got.items(), key=lambda x: -x[1])))
+        return 0
     section = {"chosen on": (
         f"the tuning part only: real tuning photos of vision/models/split.json and rendered "
         f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
@@ -192,27 +360,46 @@ def main(argv: list[str]) -> int:
                  f"on each of the kind's tuning sets (on a set too small to show that, the "
                  f"fewest any combination reaches there) and recall and precision on each at least "
                  f"the classical reader's {LEAD_FLOOR:+}: the best mean recall + precision; "
-                 f"within {RP_SLACK} of it the fewest taps, then the fewest classical reads. "
+                 f"within {RP_SLACK} of it, each also with every setting of {list(CONFIRM)} "
+                 f"(which dice are confirmed: the same reads), and for pip dice agreement "
+                 f"confirming from a lower confidence for one face at a time, the fewest "
+                 f"taps within the same guard, then the fewest classical reads; a confirming "
+                 f"choice only where, chosen so on every other roll, it keeps the guard on the "
+                 f"rolls left, both ways round (else none). "
                  f"The pip sets mirror issue 14's goal sets: the tuning tray photos with <= 9 "
                  f"dice are a set of their own beside all tuning tray photos"),
         "sets": {n: {"frames": len(o), "dice": sum(len(x[0]) for x in o)}
                  for n, o in sets.items()},
         "command": "python -m vision.training.tune_fused --tune-scenes "
-                   f"{a.tune_scenes} --write"}
+                   f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep) + " --write"}
+    kept = json.loads(RECORD.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
-        t, figs = choose(part, log=print)
+        if kind in a.keep:
+            t = fused.FusedTuning(**kept[kind])
+            figs = {n: score(t, o) for n, o in part.items()}
+            section[f"{kind} kept"] = kept.get(f"{kind} kept", (
+                "the choice before, kept (chosen by its rule: " + kept.get("rule", "?") + "): "
+                "the one this rule chose was silently wrong on more than 0.5% of the dice of "
+                "a held-out set (docs/benchmarks.md)"))
+            print(f"{kind}: kept {t}")
+        else:
+            t, figs = choose(part, log=print, faces=FACES[kind])
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
+        # the same reads, confirmed as before CONFIRM was searched (the taps it saves)
+        asking = {n: score(replace(t, **UNCONFIRMING), o) for n, o in part.items()}
         section[f"{kind} figures"] = {n: {"fused": _rounded(figs[n]),
+                                          "fused, agreement not confirming": _rounded(asking[n]),
                                           "learned": _rounded(learned[n]),
                                           "classical": _rounded(classical[n])} for n in names}
         for n in names:
             print(f"  {n}: " + "; ".join(
                 f"{who} r {f['recall']:.3f} p {f['precision']:.3f} silent {f['silent']:.4f} "
-                f"taps {f['taps']:.2f}" for who, f in (("fused", figs[n]), ("learned", learned[n]),
-                                                       ("classical", classical[n]))))
+                f"taps {f['taps']:.2f}" for who, f in (
+                    ("fused", figs[n]), ("not confirming", asking[n]), ("learned", learned[n]),
+                    ("classical", classical[n]))))
     if a.write:
         record = json.loads(RECORD.read_text())
         record[fused.SECTION] = section
