@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_pages import WAIT, rendered, wait_rendered, words
+from browser_pages import WAIT, rendered, scan_qr, wait_rendered, words
 
 pytestmark = pytest.mark.browser
 
@@ -391,8 +391,6 @@ def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_seco
 
 
 def test_a_phone_joins_from_the_qr_address_with_the_code_and_is_refused_without_it(served, screens, tmp_path):
-    import cv2
-
     from web.access import COOKIE, is_loopback
 
     view = start_two(served)
@@ -407,7 +405,7 @@ def test_a_phone_joins_from_the_qr_address_with_the_code_and_is_refused_without_
     shot = tmp_path / "qr.png"
     for _ in range(5):        # under load the first shot can come before the image is painted
         table.locator("#qr").screenshot(path=str(shot))
-        url, _points, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(shot)))
+        url = scan_qr(shot)
         if url:
             break
         table.wait_for_timeout(200)
