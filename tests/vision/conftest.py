@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import write_teaching_photos
+from vision.render import render_roll, write_teaching_photos
 from vision.classical.sets import teach
 
 cv2.setNumThreads(1)
@@ -46,6 +46,17 @@ def score(pairs):
         want += len(faces)
         got += len(read)
     return right / max(want, 1), right / max(got, 1)
+
+
+def sweep(reader, set_name, scenes, seed, opt=None):
+    """(recall, precision) of ``reader`` over ``scenes`` rendered rolls of ``set_name`` (1 to 9
+    dice, a draw of ``seed``; ``opt``: the render's RenderOptions)."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(scenes):
+        img, faces, _ = render_roll(rng, set_name, 1 + i % 9, opt)
+        pairs.append((faces, [d.face for d in reader.read(img)]))
+    return score(pairs)
 
 
 def blank_frame(colour=(60, 110, 60), size=(640, 480), seed=0):

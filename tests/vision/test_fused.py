@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import held_out_photos, read_real, score
+from tests.vision.conftest import held_out_photos, read_real, sweep
 from vision import fused
 from vision.classical.reader import ClassicalReader
 from vision.fused import FusedReader, FusedTuning, classical_dir
@@ -18,15 +18,6 @@ from vision.reader import Reader, make_reader
 from vision.render import render_roll, write_teaching_photos
 from vision.scenes import CONDITIONS
 from vision.sets import sets_dir
-
-
-def _sweep(reader, set_name, scenes, seed, opt=None):
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for i in range(scenes):
-        img, faces, _ = render_roll(rng, set_name, 1 + i % 9, opt)
-        pairs.append((faces, [d.face for d in reader.read(img)]))
-    return score(pairs)
 
 
 def _both(img):
@@ -150,7 +141,7 @@ def test_agreement_confirms_an_unsure_die_from_agree_from_and_a_sure_reader_over
 
 
 def test_reads_rendered_pip_dice():
-    recall, precision = _sweep(FusedReader("d6"), "d6", 18, seed=11)
+    recall, precision = sweep(FusedReader("d6"), "d6", 18, seed=11)
     assert recall >= 0.95 and precision >= 0.95, (recall, precision)
 
 
@@ -159,9 +150,9 @@ def test_reads_dice_packed_edge_to_edge():
     such groups); the fused reader keeps most of them (measured 0.824 / 0.977 on this draw,
     the classical one 0.275; the learned one alone 0.90: unsure dice the finder cannot see
     are left unread, as chosen on the tuning part)."""
-    recall, precision = _sweep(FusedReader("d6"), "d6", 12, seed=13,
+    recall, precision = sweep(FusedReader("d6"), "d6", 12, seed=13,
                                opt=CONDITIONS["packed edge to edge"])
-    classical, _ = _sweep(ClassicalReader("d6"), "d6", 12, seed=13,
+    classical, _ = sweep(ClassicalReader("d6"), "d6", 12, seed=13,
                           opt=CONDITIONS["packed edge to edge"])
     assert recall >= 0.78 and precision >= 0.93, (recall, precision)
     assert recall >= classical + 0.4, (recall, classical)
@@ -179,7 +170,7 @@ def taught_fused(tmp_path_factory):
 
 @pytest.mark.parametrize("set_name, least", [("xmen", 0.9), ("incredibles", 0.8)])
 def test_reads_rendered_taught_game_dice(taught_fused, set_name, least):
-    recall, precision = _sweep(FusedReader(set_name, taught_fused), set_name, 12, seed=21)
+    recall, precision = sweep(FusedReader(set_name, taught_fused), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
 
 

@@ -9,21 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import held_out_photos, read_real, blank_frame, score, teach_webcam_and_read_the_sixth
+from tests.vision.conftest import blank_frame, held_out_photos, read_real, sweep, teach_webcam_and_read_the_sixth
 from vision.errors import StaleSet, UnknownSet
 from vision.reader import DieRead, Reader, make_reader
 from vision.render import RenderOptions, render_labelled, render_roll, write_teaching_photos
 from vision.scenes import CONDITIONS
 from vision.sets import sets_dir, teach
-
-
-def _sweep(reader, set_name, scenes, seed, opt=None):
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for i in range(scenes):
-        img, faces, _ = render_roll(rng, set_name, 1 + i % 9, opt)
-        pairs.append((faces, [d.face for d in reader.read(img)]))
-    return score(pairs)
 
 
 def test_make_reader_picks_the_recognizer(tmp_path):
@@ -34,14 +25,14 @@ def test_make_reader_picks_the_recognizer(tmp_path):
 
 
 def test_reads_rendered_pip_dice():
-    recall, precision = _sweep(Reader("d6"), "d6", 18, seed=11)
+    recall, precision = sweep(Reader("d6"), "d6", 18, seed=11)
     assert recall >= 0.95 and precision >= 0.95, (recall, precision)
 
 
 def test_reads_dice_packed_edge_to_edge():
     """Dice laid edge to edge each have their own peak (the classical finder read 0.475 of
     them on the benchmark's draw, dropping groups it could not split)."""
-    recall, precision = _sweep(Reader("d6"), "d6", 12, seed=13, opt=CONDITIONS["packed edge to edge"])
+    recall, precision = sweep(Reader("d6"), "d6", 12, seed=13, opt=CONDITIONS["packed edge to edge"])
     assert recall >= 0.9 and precision >= 0.9, (recall, precision)
 
 
@@ -51,7 +42,7 @@ def test_reads_rendered_taught_game_dice(taught_learned, set_name, least):
     """Symbols the embedding never saw (the numerals: never in this font), taught from six
     rendered photos per face. Incredibles and Invincible read far below the classical
     recognizer (docs/benchmarks.md)."""
-    recall, precision = _sweep(Reader(set_name, taught_learned), set_name, 12, seed=21)
+    recall, precision = sweep(Reader(set_name, taught_learned), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
 
 

@@ -4,31 +4,22 @@ doubtful reads, blanks."""
 import numpy as np
 import pytest
 
-from tests.vision.conftest import blank_frame, score
+from tests.vision.conftest import blank_frame, sweep
 from vision.errors import UnknownSet
 from vision.classical.reader import ClassicalReader as Reader
 from vision.reader import DieRead
 from vision.render import RenderOptions, draw_face, render_roll, render_scene
 
 
-def _sweep(reader, set_name, scenes, seed):
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for i in range(scenes):
-        img, faces, _ = render_roll(rng, set_name, 1 + i % 9)
-        pairs.append((faces, [d.face for d in reader.read(img)]))
-    return score(pairs)
-
-
 def test_reads_rendered_pip_dice():
-    recall, precision = _sweep(Reader("d6"), "d6", 18, seed=11)
+    recall, precision = sweep(Reader("d6"), "d6", 18, seed=11)
     # measured 0.978 / 0.967 on these 18 scenes
     assert recall >= 0.93 and precision >= 0.93, (recall, precision)
 
 
 @pytest.mark.parametrize("set_name", ["incredibles", "invincible", "xmen"])
 def test_reads_rendered_taught_game_dice(taught, set_name):
-    recall, precision = _sweep(Reader(set_name, taught), set_name, 12, seed=21)
+    recall, precision = sweep(Reader(set_name, taught), set_name, 12, seed=21)
     assert recall >= 0.93 and precision >= 0.93, (set_name, recall, precision)
 
 
