@@ -195,10 +195,11 @@ class Game:
             raise NotImplementedError(f"{type(self).__name__} has no move table")
         if self.is_over(state):
             raise self.refuse_over(state, action)
-        if action.type not in self.actions:
-            self.check_type(action)               # raises, naming the types there are
         move = self.moves.get(self.phase_of(state), action.type)
-        if move is None or (move.when is not None and not move.when(state)):
+        if move is None:
+            self.check_type(action)               # an unknown type: raises, naming the types
+            raise self.refuse_closed(state, action)
+        if move.when is not None and not move.when(state):
             raise self.refuse_closed(state, action)
         player = action.player
         if player is not None:

@@ -35,7 +35,7 @@ Handler = Callable[[Any, "Play"], Any]
 Sampler = Callable[[Any, random.Random], "dict[str, Any] | Action | None"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Play:
     """What a handler is given besides the state: the arguments its schema checked (every
     declared field, a missing optional one at its default), the action as submitted (player,
@@ -44,6 +44,12 @@ class Play:
     args: dict[str, Any]
     action: Action
     rng: random.Random
+
+    def __init__(self, args: dict[str, Any], action: Action, rng: random.Random):
+        # one a move: its fields set in its __dict__, not through a frozen dataclass's
+        # object.__setattr__ each (0.75 -> 0.3 us)
+        d = self.__dict__
+        d["args"], d["action"], d["rng"] = args, action, rng
 
     @property
     def player(self) -> str | None:

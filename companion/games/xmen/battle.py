@@ -95,6 +95,19 @@ def heroes_problem(s: XMenState, team: Team, z: int, heroes: list[str], leader: 
     return None
 
 
+def deployers(s: XMenState, team: Team, z: int, free: list[str]) -> list[str]:
+    """Of ``free`` (deployable(data, team)), those who may deploy to zone ``z`` alone, without a
+    named leader: ``heroes_problem(s, team, z, [h], None, free)`` is None for each, which for
+    one free character comes down to its one rule, "only characters with flight can join a
+    teammate already fighting" (the random player and expect ask this for every character and
+    zone; tests/companion/games/test_xmen_choices_same.py holds it to heroes_problem)."""
+    side = s.zones[z].side(team.player)
+    if side is None or not side.started:
+        return list(free)
+    data = s.data
+    return [h for h in free if can_fly(data, s, h)]
+
+
 def _not_free(data: XMenData, team: Team, hid: str) -> IllegalAction:
     hero = team.hero(hid)
     name = data.characters[hid].name

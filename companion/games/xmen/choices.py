@@ -96,7 +96,7 @@ def deployments(s: XMenState) -> dict[int, list[str]]:
     free = battle.deployable(s.data, team)
     for z in zones_to_enter(s, team) if free else ():
         if battle.zone_problem(s, team, z) is None:
-            heroes = [h for h in free if battle.heroes_problem(s, team, z, [h], None, free) is None]
+            heroes = battle.deployers(s, team, z, free)
             if heroes:
                 out[z] = heroes
     return out
@@ -133,7 +133,7 @@ def can_deploy(s: XMenState) -> bool:
     free = battle.deployable(s.data, team)
     return bool(free) and any(
         battle.zone_problem(s, team, z) is None
-        and any(battle.heroes_problem(s, team, z, [h], None, free) is None for h in free)
+        and bool(battle.deployers(s, team, z, free))
         for z in zones_to_enter(s, team))
 
 
@@ -196,8 +196,10 @@ def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
         z, h = left[0]
         return IllegalAction(f"{d.characters[h].name} is in Battle Zone {z + 1} and must "
                              "continue to battle before the turn ends", R_FIGHT)
-    pending = [h for h in s.pending_recovery()
-               if not (lenient and h in unchecked_serious(s))]
+    pending = s.pending_recovery()
+    if lenient and pending:
+        unchecked = unchecked_serious(s)
+        pending = [h for h in pending if h not in unchecked]
     if pending:
         return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
                              "roll to recover this turn", R_SERIOUS)
