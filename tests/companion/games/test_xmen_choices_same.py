@@ -8,13 +8,11 @@ with flight can join a teammate already fighting" (Step 2, Characters Joining A 
 In Progress, Advanced).
 """
 
-import random
-
 import pytest
 
 from companion.games import Catalog
 from companion.games.xmen import battle
-from companion.rng import rng_for
+from xmen_helpers import random_states
 
 
 @pytest.fixture(scope="module")
@@ -22,20 +20,9 @@ def engine():
     return Catalog()("xmen-alert")
 
 
-def play_states(engine, games):
-    n = 0
-    for g in range(games):
-        rng = random.Random(7000 + g)
-        state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
-        while engine.outcome(state)["status"] == "playing":
-            yield state
-            state = engine.apply(state, engine.sample_action(state, rng), rng_for(g, n))
-            n += 1
-
-
 def test_deployers_are_the_characters_heroes_problem_lets_deploy_alone(engine):
     asked = started = fewer = 0
-    for s in play_states(engine, games=12):
+    for s, _, _ in random_states(engine, games=12, first=7000):
         if s.phase != "play":
             continue
         team = s.current

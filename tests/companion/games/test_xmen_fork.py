@@ -13,24 +13,12 @@ import pytest
 from companion.games import Catalog
 from companion.games.xmen.state import SHARED
 from companion.rng import rng_for
+from xmen_helpers import random_states
 
 
 @pytest.fixture(scope="module")
 def engine():
     return Catalog()("xmen-alert")
-
-
-def random_states(engine, games):
-    """(state, the sampled action, its generator) along seeded random games."""
-    n = 0
-    for g in range(games):
-        rng = random.Random(1000 + g)
-        state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
-        while engine.outcome(state)["status"] == "playing":
-            action = engine.sample_action(state, rng)
-            yield state, action, rng_for(g, n)
-            state = engine.apply(state, action, rng_for(g, n))
-            n += 1
 
 
 def every_field(state):

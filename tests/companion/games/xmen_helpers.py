@@ -3,6 +3,7 @@
 import random
 
 from companion.actions import Action
+from companion.rng import rng_for
 
 
 class Table:
@@ -62,3 +63,16 @@ def confirmed_table(tmp_path, hero_id, options):
     engine = catalog("xmen-alert")
     assert not engine.data.characters[hero_id].assumption
     return Table(engine, engine.setup(engine.boxed.record(options), random.Random(0)))
+
+
+def random_states(engine, games, first=1000):
+    """(state, the sampled action, its generator) along seeded random games."""
+    n = 0
+    for g in range(games):
+        rng = random.Random(first + g)
+        state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
+        while engine.outcome(state)["status"] == "playing":
+            action = engine.sample_action(state, rng)
+            yield state, action, rng_for(g, n)
+            state = engine.apply(state, action, rng_for(g, n))
+            n += 1
