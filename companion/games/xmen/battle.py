@@ -45,10 +45,14 @@ def deploy_problem(s: XMenState, team: Team, z: int, heroes: list[str],
     return zone_problem(s, team, z) or heroes_problem(s, team, z, heroes, leader, lenient=lenient)
 
 
-def unchecked_wounded(s: XMenState, team: Team, heroes: list[str]) -> list[str]:
-    """Of ``heroes`` deploying, those at Headquarters whose hits reach a Durability that is only
-    assumed: the deployment is accepted, with a reminder, not refused (deploy_problem lenient)."""
+def unchecked_wounded(s: XMenState, team: Team, heroes: list[str] | None = None) -> list[str]:
+    """Of ``heroes`` deploying (None: the whole team, in its order), those at Headquarters whose
+    hits reach a Durability that is only assumed: the deployment is accepted, with a reminder,
+    not refused (deploy_problem lenient)."""
     data = s.data
+    if heroes is None:      # each character once, without looking it up by its id
+        return [x.id for x in team.heroes if x.where == HQ and not x.acted
+                and x.hits >= data.characters[x.id].durability and not s.trusted(x.id)]
     return [h for h in heroes if (x := team.hero(h)) is not None and x.where == HQ
             and not x.acted and x.hits >= data.characters[h].durability and not s.trusted(h)]
 

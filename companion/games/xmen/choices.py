@@ -51,9 +51,19 @@ def zones_to_enter(s: XMenState, team: Team) -> list[int]:
         zone = s.zones[s.zone_open]
         return ([s.zone_open] if zone.kind is not None and stage_allows(s, zone.kind, team)
                 else [])
-    allows = {kind: stage_allows(s, kind, team) for kind in
-              {zone.kind for zone in s.zones if zone.card is not None}}
-    return [z for z, zone in enumerate(s.zones) if zone.card is not None and allows[zone.kind]]
+    # one pass over the zones, each kind's step asked once (the random player, expect and the
+    # table's whens ask this for nearly every state)
+    out, allows = [], {}
+    for z, zone in enumerate(s.zones):
+        if zone.card is None:
+            continue
+        kind = "recruit" if zone.recruit is not None else "battle"     # zone.kind, with a card
+        ok = allows.get(kind)
+        if ok is None:
+            ok = allows[kind] = stage_allows(s, kind, team)
+        if ok:
+            out.append(z)
+    return out
 
 
 def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
@@ -115,7 +125,7 @@ def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
     """(zone, character) deployments only an assumed Durability forbids: accepted with a
     reminder, not listed in deployments."""
     team = s.current
-    return [(z, h) for h in battle.unchecked_wounded(s, team, [x.id for x in team.heroes])
+    return [(z, h) for h in battle.unchecked_wounded(s, team)
             for z in zones_to_enter(s, team)
             if deploy_problem(s, z, [h], h if s.zones[z].side(team.player) is None else None)
             is None]
