@@ -166,12 +166,16 @@ def dice_for(s: XMenState, team: Team, side: Side, hero_id: str, activity: str,
         n = alt_attack(s, card, attack)["dice"]
     else:
         n = card.fighting_skill if activity == "battle" else card.intelligence
+        # most cards have neither ability: the sums are made only for those that do (the
+        # random player and the roll's own check ask this for every fighter)
         if hero_id == side.leader:
-            n += sum(a.params["dice"] for a in card.abilities_of("extra_dice_leading", s.advanced)
-                     if a.activity == activity)
+            extra = card.abilities_of("extra_dice_leading", s.advanced)
+            if extra:
+                n += sum(a.params["dice"] for a in extra if a.activity == activity)
         elif activity == "battle":
-            lead = data.characters[side.leader]
-            n += sum(a.params["dice"] for a in lead.abilities_of("team_dice_leading", s.advanced))
+            team_dice = data.characters[side.leader].abilities_of("team_dice_leading", s.advanced)
+            if team_dice:
+                n += sum(a.params["dice"] for a in team_dice)
     return n + team.boosts.get(hero_id, 0)
 
 

@@ -69,6 +69,19 @@ def zones_to_enter(s: XMenState, team: Team) -> list[int]:
 def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
     """Every roll a character in a Battle Zone may make now (of ``kind``: "battle" or "recruit"):
     the leader first, then any backer; with each alternative attack for battles."""
+    out = []
+    for z, hid, zone_kind, attack in fight_picks(s, kind):
+        f = {"zone": z, "hero": hid, "kind": zone_kind,
+             "count": fight_dice(s, z, hid, zone_kind, attack)}
+        if attack is not None:
+            f["attack"] = attack
+        out.append(f)
+    return out
+
+
+def fight_picks(s: XMenState, kind: str | None = None) -> list[tuple[int, str, str, str | None]]:
+    """The rolls ``fights`` lists, in its order, as (zone, character, zone's kind, alternative
+    attack or None), without their dice: the random player picks one, then asks its dice."""
     d, team, out = s.data, s.current, []
     for z in zones_to_enter(s, team) if s.unfought(team) else ():
         zone = s.zones[z]
@@ -79,15 +92,20 @@ def fights(s: XMenState, kind: str | None = None) -> list[dict[str, Any]]:
             heroes = [side.leader]
         else:
             heroes = [h for h in side.order if not team.hero(h).acted]
+        zone_kind = zone.kind
         for hid in heroes:
-            count = dice.capped(d, battle.dice_for(s, team, side, hid, zone.kind))
-            out.append({"zone": z, "hero": hid, "kind": zone.kind, "count": count})
-            if zone.kind == "battle":
+            out.append((z, hid, zone_kind, None))
+            if zone_kind == "battle":
                 for a in d.characters[hid].abilities_of("alt_attack", s.advanced):
-                    n = dice.capped(d, battle.dice_for(s, team, side, hid, "battle", a.name))
-                    out.append({"zone": z, "hero": hid, "kind": "battle", "count": n,
-                                "attack": a.name})
+                    out.append((z, hid, "battle", a.name))
     return out
+
+
+def fight_dice(s: XMenState, z: int, hero_id: str, kind: str, attack: str | None) -> int:
+    """The dice of one roll ``fight_picks`` lists (capped at nine)."""
+    team = s.current
+    return dice.capped(s.data, battle.dice_for(s, team, s.zones[z].side(team.player), hero_id,
+                                               kind, attack))
 
 
 def can_fight(s: XMenState, kind: str) -> bool:

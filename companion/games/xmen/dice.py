@@ -91,7 +91,10 @@ def roll(data: XMenData, faces: list[str] | None, count: int, rng: random.Random
 
 def points(faces: list[str], per_face: dict[str, int]) -> int:
     """Points of a roll: X-Men and Marvel score, Evil Mutants and blanks don't count."""
-    return sum(n * faces.count(f) for f, n in per_face.items())
+    total = 0
+    for face, n in per_face.items():       # a loop, not sum() over a generator: a roll's points
+        total += n * faces.count(face)     # are asked for every roll (0.6 us of 1.3 here)
+    return total
 
 
 def hits(faces: list[str]) -> int:

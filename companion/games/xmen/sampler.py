@@ -60,13 +60,14 @@ def bonus_roll(s: XMenState, rng: random.Random) -> dict[str, Any]:
 
 
 def _fight(s: XMenState, rng: random.Random, kind: str) -> dict[str, Any] | None:
-    options = choices.fights(s, kind)
-    if not options:
+    picks = choices.fight_picks(s, kind)     # fights' rolls, the dice only of the one picked
+    if not picks:
         return None
-    f = rng.choice(options)
-    data = {"zone": f["zone"] + 1, "hero": f["hero"], "faces": _faces(s, f["count"], rng)}
-    if "attack" in f:
-        data["attack"] = f["attack"]
+    z, hero, zone_kind, attack = rng.choice(picks)
+    data = {"zone": z + 1, "hero": hero,
+            "faces": _faces(s, choices.fight_dice(s, z, hero, zone_kind, attack), rng)}
+    if attack is not None:
+        data["attack"] = attack
     return data
 
 
