@@ -194,7 +194,13 @@ class ListOf(Schema):
             raise _wrong(where, self.wanted(), value)
         if not self.min_len <= len(value) <= self.max_len:
             raise BadAction(f"{where} must be {self.wanted()}, not {len(value)} items")
-        return [self.item.check(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        check = self.item.check
+        try:
+            return [check(v, where) for v in value]
+        except BadAction:
+            # the item's place goes into the message only when there is one to write (as in
+            # Args.check: the same checks again, each item named)
+            return [check(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
     def wanted(self) -> str:
         return f"a list of {self.min_len} to {self.max_len} ({self.item.wanted()})"

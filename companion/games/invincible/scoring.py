@@ -57,6 +57,8 @@ def score(s: InvincibleState) -> dict[str, Any]:
     if campaign and won and s.campaign.get("attempt") == 1:
         # 'if you won an episode on your first attempt, add a bonus 10 points'
         add({"what": "won on the first attempt", "points": sc["first_try"]})
-    return {"total": sum(i["points"] for i in items), "items": items,
-            "final": s.result is not None}
+    total = 0
+    for item in items:      # a loop, not sum() over a generator: the loop asks after every action
+        total += item["points"]
+    return {"total": total, "items": items, "final": s.result is not None}
 

@@ -135,7 +135,9 @@ class XMenAlert(Game):
     # -- reading the state ------------------------------------------------------------------------
 
     def outcome(self, s: XMenState) -> dict[str, Any]:
-        score = {t.player: t.mover for t in s.teams}
+        score = {}
+        for t in s.teams:       # a loop rather than a comprehension's frame: asked every action
+            score[t.player] = t.mover
         if s.winner is not None:
             goal = "the Victory space" if s.advanced else "the first X-Men Recruit space"
             return {"status": "won", "winner": s.winner, "reason": f"{s.winner} reached {goal}",
