@@ -169,6 +169,14 @@ def learnable(s: InvincibleState, h: HeroState, lenient: bool = False) -> list[t
             if isinstance(_placed(s, h, card, slot, lenient), str)]
 
 
+def can_learn(s: InvincibleState, h: HeroState, lenient: bool = False) -> bool:
+    """``learnable(s, h, lenient)`` is not empty: asked pair by pair, stopping at the first
+    (LEARN's ``when`` asks it of every hero before each Training Phase move)."""
+    slots = _learned_slots(s.data)
+    return any(isinstance(_placed(s, h, card, slot, lenient), str)
+               for card in dict.fromkeys(s.hand_of(h)) for slot in slots)
+
+
 def _cube_colour(s: InvincibleState, card: str, colour: str | None):
     """The colour of cube discarding ``card`` gains (``colour``: the one asked for), or the
     refusal."""
@@ -243,7 +251,7 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     return s
 
 
-LEARN = HeroMove(_learn, TRAINING, choice=lambda s, h: bool(learnable(s, h, lenient=True)))
+LEARN = HeroMove(_learn, TRAINING, choice=lambda s, h: can_learn(s, h, lenient=True))
 
 
 def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
