@@ -187,3 +187,14 @@ def test_distinct_peaks_by_array_keep_what_the_pairwise_rule_kept():
             if len(want) >= rd.MAX_DICE:
                 break
         assert rd._distinct(dets) == want
+
+
+def test_the_foregrounds_thresholds_are_numpys_comparison():
+    """vision/tray.py's masks by OpenCV's threshold (it compares with floor(thr)) against
+    numpy's ``img > thr``, for whole, fractional and out-of-range thresholds."""
+    from vision import tray
+
+    rng = np.random.default_rng(8)
+    img = rng.integers(0, 256, (61, 83), dtype=np.uint8)
+    for thr in (22.0, 22.5, 39.999, 40.0, 41.3, 0.0, 254.5, 255.0, 300.0, *rng.uniform(0, 260, 40)):
+        assert np.array_equal(tray.above(img, float(thr)), (img > thr).astype(np.uint8) * 255), thr
