@@ -73,12 +73,12 @@ def decode(out: np.ndarray, scale: float, frame_shape: tuple[int, ...], low: flo
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])
     f = STRIDE / scale
-    dets = []
-    for y, x in zip(ys[order], xs[order]):
-        dx, dy = sigmoid(maps[1, y, x]), sigmoid(maps[2, y, x])
-        bw, bh = np.exp(maps[3, y, x]) * f, np.exp(maps[4, y, x]) * f
-        dets.append(Detection(float((x + dx) * f), float((y + dy) * f), float(bw), float(bh),
-                              float(heat[y, x])))
+    ys, xs = ys[order], xs[order]
+    # every peak at once: numpy's float32 ufuncs give each element what they give it alone
+    dx, dy = sigmoid(maps[1, ys, xs]), sigmoid(maps[2, ys, xs])
+    bw, bh = np.exp(maps[3, ys, xs]) * f, np.exp(maps[4, ys, xs]) * f
+    dets = [Detection(*v) for v in zip(((xs + dx) * f).tolist(), ((ys + dy) * f).tolist(),
+                                       bw.tolist(), bh.tolist(), heat[ys, xs].tolist())]
     return dets, sigmoid(maps[5])
 
 

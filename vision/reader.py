@@ -90,8 +90,11 @@ def net_digest() -> str:
 def _distinct(dets: list[Detection]) -> list[Detection]:
     """Peaks strongest first; one closer than half a face to a stronger one is the same die."""
     kept: list[Detection] = []
+    at = np.empty((3, min(len(dets), MAX_DICE)))  # the kept peaks' cx, cy, side
     for d in dets:
-        if all(np.hypot(d.cx - k.cx, d.cy - k.cy) > 0.5 * max(d.side, k.side) for k in kept):
+        n = len(kept)
+        if np.all(np.hypot(d.cx - at[0, :n], d.cy - at[1, :n]) > 0.5 * np.maximum(d.side, at[2, :n])):
+            at[:, n] = d.cx, d.cy, d.side
             kept.append(d)
         if len(kept) >= MAX_DICE:
             break

@@ -21,6 +21,12 @@ def _background(lab: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def above(img: np.ndarray, thr: float) -> np.ndarray:
+    """0/255 where a uint8 image is over ``thr``: OpenCV's threshold, which compares with
+    floor(thr), the same for whole pixel values (numpy's compare and scale: 0.15 ms a plane)."""
+    return cv2.threshold(img, thr, 255, cv2.THRESH_BINARY)[1]
+
+
 def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
                empty_bgr: np.ndarray | None = None) -> np.ndarray:
     """A 0/255 mask of pixels that differ from the tray (dice, pips, hands), working scale;
@@ -40,9 +46,8 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     gray = lab[..., 0]
     grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     noise = float(np.median(diff[::4, ::4])) + 1.0
-    thr = max(FG_FLOOR, 4.0 * noise)
-    mask = (diff > thr).astype(np.uint8) * 255
-    edges = (grad > max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1))).astype(np.uint8) * 255
+    mask = above(diff, max(FG_FLOOR, 4.0 * noise))
+    edges = above(grad, max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1)))
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.bitwise_or(mask, edges)
     if region is not None:

@@ -104,8 +104,9 @@ def top_face(frame_bgr: np.ndarray, cand: Candidate, side_hint: float | None = N
         M = cv2.getRotationMatrix2D((cx, cy), a, f)
         M[0, 2] += n / 2 - cx
         M[1, 2] += n / 2 - cy
+        # uint8 into the Sobels and the integrals: exact integers either way, as float32 was
         w = cv2.warpAffine(frame_bgr, M, (n, n), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                           borderMode=cv2.BORDER_REPLICATE)
         return (M, w, cv2.Sobel(w, cv2.CV_32F, 1, 0, ksize=3),
                 cv2.Sobel(w, cv2.CV_32F, 0, 1, ksize=3))
 
@@ -175,42 +176,57 @@ _CELL_INDEX = (np.arange(HOG_SIDE)[:, None] // HOG_CELL) * (HOG_SIDE // HOG_CELL
     (np.arange(HOG_SIDE)[None, :] // HOG_CELL)
 
 
-def _hog(img: np.ndarray) -> np.ndarray:
-    """Histograms of unsigned gradient orientation in 8x8 cells (a small HOG of our own)."""
-    f = img.astype(np.float32)
-    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+def _hogs(imgs: np.ndarray) -> np.ndarray:
+    """Histograms of unsigned gradient orientation in 8x8 cells (a small HOG of our own), one
+    row per image of ``imgs`` (K x HOG_SIDE x HOG_SIDE): the gradients per image, the rest
+    for all at once (each image's cells are bins of their own, filled in the same order, so
+    every row is what the image alone gives, to the last bit)."""
+    f = imgs  # uint8: the Sobels' float32 sums of integers are exact, as from float32 ones
+    gx = np.stack([cv2.Sobel(x, cv2.CV_32F, 1, 0, ksize=3) for x in f])
+    gy = np.stack([cv2.Sobel(x, cv2.CV_32F, 0, 1, ksize=3) for x in f])
     mag = np.sqrt(gx * gx + gy * gy)
     ang = (np.arctan2(gy, gx) % np.pi) / np.pi * HOG_BINS  # 0..8, unsigned
     b0 = np.floor(ang).astype(np.int64) % HOG_BINS
     w1 = ang - np.floor(ang)
     b1 = (b0 + 1) % HOG_BINS
-    ncell = (HOG_SIDE // HOG_CELL) ** 2
-    idx0 = (_CELL_INDEX * HOG_BINS + b0).ravel()
-    idx1 = (_CELL_INDEX * HOG_BINS + b1).ravel()
-    h = np.bincount(idx0, (mag * (1 - w1)).ravel(), ncell * HOG_BINS)
-    h += np.bincount(idx1, (mag * w1).ravel(), ncell * HOG_BINS)
-    h = h / (np.linalg.norm(h) + 1e-6)
-    h = np.minimum(h, 0.2)
-    return h / (np.linalg.norm(h) + 1e-6)
+    size = (HOG_SIDE // HOG_CELL) ** 2 * HOG_BINS
+    first = (np.arange(len(f)) * size)[:, None, None] + _CELL_INDEX * HOG_BINS
+    idx0 = (first + b0).ravel()
+    idx1 = (first + b1).ravel()
+    h = np.bincount(idx0, (mag * (1 - w1)).ravel(), len(f) * size)
+    h += np.bincount(idx1, (mag * w1).ravel(), len(f) * size)
+    out = h.reshape(len(f), size)
+    for row in out:  # a norm per row as np.linalg.norm takes it (a dot product)
+        row /= np.sqrt(row.dot(row)) + 1e-6
+        np.minimum(row, 0.2, out=row)
+        row /= np.sqrt(row.dot(row)) + 1e-6
+    return out
 
 
 def feature(crop: np.ndarray) -> np.ndarray:
+    return features([crop])[0]
+
+
+def features(crops: list[np.ndarray]) -> np.ndarray:
+    """``feature`` of each crop, one row each (the histograms made for all at once)."""
     if FEATURE == "hog":
-        return hog_feature(crop)
-    return patch_feature(crop)
+        return hog_features(crops)
+    return np.stack([patch_feature(c) for c in crops])
 
 
-def hog_feature(crop: np.ndarray) -> np.ndarray:
+def hog_features(crops: list[np.ndarray]) -> np.ndarray:
     """Gradient-orientation histograms of the inner face (unsigned: polarity-free), plus a
-    flatness term so a blank face stays apart from faint symbols."""
-    n = crop.shape[0]
-    m = int(n * 0.12)
-    inner = cv2.resize(crop[m:n - m, m:n - m], (HOG_SIDE, HOG_SIDE), interpolation=cv2.INTER_AREA)
-    h = _hog(inner)
-    contrast = float(inner.std())
-    scale = min(1.0, contrast / CONTRAST_FLOOR)  # flat faces: gradients are noise
-    return (h * scale * 4.0).astype(np.float32)
+    flatness term so a blank face stays apart from faint symbols; one row per crop."""
+    inners = []
+    for crop in crops:
+        n = crop.shape[0]
+        m = int(n * 0.12)
+        inners.append(cv2.resize(crop[m:n - m, m:n - m], (HOG_SIDE, HOG_SIDE),
+                                 interpolation=cv2.INTER_AREA))
+    h = _hogs(np.stack(inners))
+    for row, inner in zip(h, inners):
+        row *= min(1.0, float(inner.std()) / CONTRAST_FLOOR)  # flat faces: gradients are noise
+    return (h * 4.0).astype(np.float32)
 
 
 def patch_feature(crop: np.ndarray) -> np.ndarray:
@@ -247,14 +263,9 @@ def _grown(rect: tuple, k: float) -> tuple:
 def augmented_features(frame: np.ndarray, cand: Candidate) -> list[np.ndarray]:
     rect = _grown(top_face(frame, cand), CROP)
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    feats = []
-    for rot in (0, 90, 180, 270):
-        for jit in TEACH_TILTS:
-            for scale in TEACH_SCALES:
-                for shift in TEACH_SHIFTS:
-                    feats.append(feature(upright_crop(gray, rect, angle_jitter=rot + jit,
-                                                      scale=scale, shift=shift)))
-    return feats
+    return list(features([upright_crop(gray, rect, angle_jitter=rot + jit, scale=scale, shift=shift)
+                          for rot in (0, 90, 180, 270) for jit in TEACH_TILTS
+                          for scale in TEACH_SCALES for shift in TEACH_SHIFTS]))
 
 
 def plain_feature(frame: np.ndarray, cand: Candidate) -> np.ndarray:
@@ -262,17 +273,22 @@ def plain_feature(frame: np.ndarray, cand: Candidate) -> np.ndarray:
     return feature(upright_crop(frame, _grown(top_face(frame, cand), CROP)))
 
 
-def read_features(frame: np.ndarray, cand: Candidate, gray: np.ndarray | None = None,
-                  side_hint: float | None = None) -> np.ndarray:
-    """Features of a die's top face, one row per view in READ_VIEWS (the reader keeps the
-    best-matching view). ``frame`` is in colour (the top face is found by colour edges),
+def read_crops(frame: np.ndarray, cand: Candidate, gray: np.ndarray | None = None,
+               side_hint: float | None = None) -> list[np.ndarray]:
+    """A die's top face cut out upright, one crop per view in READ_VIEWS (the reader keeps
+    the best-matching view). ``frame`` is in colour (the top face is found by colour edges),
     ``gray`` its grey version when the caller has it; ``side_hint`` is the scene's typical
     outline side."""
     rect = _grown(top_face(frame, cand, side_hint), CROP)
     if gray is None:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    return np.stack([feature(upright_crop(gray, rect, shift=sh, scale=sc))
-                     for sc, sh in READ_VIEWS])
+    return [upright_crop(gray, rect, shift=sh, scale=sc) for sc, sh in READ_VIEWS]
+
+
+def read_features(frame: np.ndarray, cand: Candidate, gray: np.ndarray | None = None,
+                  side_hint: float | None = None) -> np.ndarray:
+    """Features of a die's top face, one row per view in READ_VIEWS (``read_crops``)."""
+    return features(read_crops(frame, cand, gray, side_hint))
 
 
 @dataclass
