@@ -12,7 +12,9 @@ they disagree, or the classical reader finds no die there, the die asks for a ta
 learned die the classical reader reads alike may be confirmed by that agreement (from a
 learned confidence chosen per face for pip dice: ``agree_faces``), so that it asks no tap. A
 die only the classical finder found may be added (it then answers for a learned "something
-die-like unread"). Which reader is primary, which learned dice are checked at all (those
+die-like unread"). A learned die the finder did not see (it drops groups of dice packed edge
+to edge that it cannot split) may be read by the classical face reader at the learned die's
+own box (``alone``). Which reader is primary, which learned dice are checked at all (those
 under ``check_below``: the check costs a classical read a die), when agreement confirms and
 what a lone die does are chosen on the tuning part, per kind of set
 (`vision/training/tune_fused.py`, recorded in `vision/models/training.json`, section
@@ -28,11 +30,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classical.finder import Candidate
 from vision.reader import DEFAULT_THRESHOLD, RECORD, DieRead, Reader
 from vision.shrink import Shrunk
 
 SECTION = "fused"  # of vision/models/training.json
 MATCH = 0.6  # two dice whose centres are closer than this many sides are the same die
+# a learned die's top face, this many times its side, as the classical face readers' outline
+# (which holds some of the sides in view): of the tuning part's packed dice the finder missed,
+# 1.2 read best (d6 109 of 123 right, the Incredibles 122 of 133; 1.0: 107, 123; 1.4: 84, 121)
+OWN_GROW = 1.2
+OWN_READS = ("read", "agree", "packed")
+# dice packed edge to edge lie 1.0-1.06 sides apart, dice placed close 1.05-1.2
+# (vision/render.py); a learned die's side is its box's, at most 1.4 times the face's
+PACKED = 1.3  # ``alone`` choices that read a learned die at its own box
 # a die read only one way or read two ways reads with a confidence just below the threshold
 BELOW = 0.01
 
@@ -57,8 +68,16 @@ class FusedTuning:
     # where they disagree, the ``primary`` face stands, confirmed, when that reader is at least
     # this sure and the other one less sure than ``threshold`` (1.01: never; the die asks)
     overrule: float = 1.01
-    # a checked learned die the classical finder found nothing at: "keep", "ask", or "drop" (it
-    # is then left unread, which flags the roll)
+    # a checked learned die the classical finder found nothing at: "keep", "ask", "drop" (it
+    # is then left unread, which flags the roll), or "read": the classical face reader reads
+    # it at the learned die's own box (``own_box``; the finder drops whole groups of dice it
+    # cannot split, packed edge to edge, where each die is still there to read), the face
+    # chosen as for a die both found, and it asks (as it flagged the roll left unread); one
+    # that read finds no die of the set is dropped; "agree": the same, but one read there as
+    # another face is dropped too (``drop_below`` as for "drop"); "packed": as "agree" but
+    # for a die with another learned die within PACKED sides, which is kept as for "read"
+    # (on the tuning part a learned die the finder did not see is mostly one of a group where
+    # it lies in one, and a false die, a blank patch or a sticker, where it lies alone)
     alone: str = "ask"
     # ... and one the finder found but the classical reader says is no die of the set (no
     # pips, far from every taught face): the same choices
@@ -114,6 +133,31 @@ def match(learned: list[DieRead], found: list, group: float = 99.0) -> dict[int,
     return out
 
 
+@dataclass
+class OwnBox(Candidate):
+    """A learned die's own box, as a candidate of the classical face readers."""
+
+
+def own_box(box, grow: float = OWN_GROW) -> OwnBox:
+    cx, cy, side = _centre_side(box)
+    s = side * grow
+    x0, y0 = cx - s / 2, cy - s / 2
+    pts = np.array([[x0, y0], [x0 + s, y0], [x0 + s, y0 + s], [x0, y0 + s]], np.int32)
+    return OwnBox((int(round(x0)), int(round(y0)), int(round(s)), int(round(s))),
+                  ((cx, cy), (s, s), 0.0), pts, s * s)
+
+
+def with_own_boxes(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int],
+                   found: list) -> tuple[list, dict[int, int]]:
+    """``found`` and ``pairs`` with, under ``alone`` OWN_READS, each checked learned die the
+    finder found nothing at matched to its own box (appended to ``found``)."""
+    if t.alone not in OWN_READS:
+        return found, pairs
+    lone = [i for i, r in enumerate(learned) if i not in pairs and r.confidence < t.check_below]
+    return (list(found) + [own_box(learned[i].box) for i in lone],
+            {**pairs, **{i: len(found) + n for n, i in enumerate(lone)}})
+
+
 def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int], n_found: int) -> set[int]:
     """The classical dice to read: those matched to a learned die under ``check_below``, and
     unless lone classical dice are dropped, every unmatched one."""
@@ -125,6 +169,25 @@ def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int], n_fo
 
 def _asking(r: DieRead, threshold: float) -> DieRead:
     return replace(r, confidence=min(r.confidence, threshold - BELOW), confirmed=False)
+
+
+def _packed(r: DieRead, learned: list[DieRead]) -> bool:
+    """Whether another learned die lies within PACKED sides of ``r`` (edge to edge or close)."""
+    x, y, side = _centre_side(r.box)
+    return any(o is not r and np.hypot(_centre_side(o.box)[0] - x, _centre_side(o.box)[1] - y)
+               < PACKED * max(side, _centre_side(o.box)[2]) for o in learned)
+
+
+def _at_a_learned_die(c, learned: list[DieRead]) -> bool:
+    """Whether a classical outline holds a learned die's centre or lies at one (MATCH)."""
+    pts = c.contour.reshape(-1, 1, 2).astype(np.float32)
+    (cx, cy), (rw, rh), _ = c.rect
+    for r in learned:
+        lx, ly, ls = _centre_side(r.box)
+        if cv2.pointPolygonTest(pts, (lx, ly), False) >= 0 or \
+                np.hypot(lx - cx, ly - cy) < MATCH * max(ls, float(np.sqrt(rw * rh))):
+            return True
+    return False
 
 
 def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: list,
@@ -140,7 +203,10 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
         if lr.confidence >= t.check_below:
             out.append(lr)  # sure enough: not checked
         elif j is None or classical[j] is None:
-            what = t.alone if j is None else t.empty
+            # a die read at its own box and found no die there is one the finder missed
+            what = t.alone if j is None or isinstance(found[j], OwnBox) else t.empty
+            if what in OWN_READS:
+                what = "drop"
             if what == "drop" and lr.confidence >= t.drop_below:
                 what = "ask"
             if what == "drop":
@@ -152,7 +218,15 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
             face_of = cr if t.primary == "classical" or (
                 t.primary == "surer" and cr.confidence > lr.confidence) else lr
             other = lr if face_of is cr else cr
-            if cr.face != lr.face:
+            if isinstance(found[j], OwnBox):
+                # a die the finder did not see asks, as it did left unread (so no roll
+                # goes unasked for it); "agree", "packed": see FusedTuning.alone
+                if t.alone in ("agree", "packed") and cr.face != lr.face and lr.confidence < t.drop_below \
+                        and not (t.alone == "packed" and _packed(lr, learned)):
+                    left.append(lr.box)
+                else:
+                    out.append(_asking(replace(face_of, box=lr.box), threshold))
+            elif cr.face != lr.face:
                 if face_of.confidence >= t.overrule and other.confidence < threshold:
                     out.append(DieRead(face_of.face, face_of.confidence, lr.box, True))
                 else:
@@ -169,6 +243,8 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
         for j, cr in enumerate(classical):
             if j in matched or cr is None:
                 continue
+            if t.alone in OWN_READS and _at_a_learned_die(found[j], learned):
+                continue  # a group the finder could not split, or a die read at its own box
             out.append(cr if t.extra == "keep" else _asking(cr, threshold))
             # it answers for a learned "die-like, unread" at the same place
             (cx, cy), (rw, rh), _ = found[j].rect
@@ -222,11 +298,11 @@ class FusedReader:
             return learned
         scene = self.classical.find(frame_bgr, shrunk)
         self._finder_obstructed = scene.obstructed
-        pairs = match(learned, scene.dice, t.group)
+        found, pairs = with_own_boxes(t, learned, match(learned, scene.dice, t.group), scene.dice)
         which = to_check(self.tuning, learned, pairs, len(scene.dice))
-        classical = self.classical.read_found(frame_bgr, scene.dice, which)
+        classical = self.classical.read_found(frame_bgr, found, which)
         reads, self.last_unread = combine(self.tuning, self.threshold, learned,
-                                          self.learned.last_unread, scene.dice, pairs, classical)
+                                          self.learned.last_unread, found, pairs, classical)
         return reads
 
     @property

@@ -158,6 +158,51 @@ def test_reads_dice_packed_edge_to_edge():
     assert recall >= classical + 0.4, (recall, classical)
 
 
+def test_a_die_of_a_group_the_finder_cannot_split_is_read_at_its_own_box():
+    """Issue 14: 'A compact convolutional detector for dice ... robust to touching dice', 'A
+    frame where something die-like went unread is flagged, never dropped quietly.' Six d6
+    packed edge to edge (a held-out draw): the learned reader finds all six, the classical
+    finder one blob it cannot split, so no learned die is matched. With ``alone`` "drop" all
+    six are left unread (the roll asks, but no die is read); with "read" the classical pip
+    reader reads each at the learned die's own box, every face right, and the blob is not
+    added as a die of its own. A learned die on bare tray, where the pip reader finds no
+    pips at its box, is left unread (flagged), not kept."""
+    img, faces, outlines = render_roll(np.random.default_rng(35), "d6", 6,
+                                       CONDITIONS["packed edge to edge"])
+    learned, unread, found, _ = _both(img)
+    t = FusedTuning(check_below=1.01, primary="learned", agree="learned", group=2.0,
+                    alone="drop", drop_below=1.01, extra="keep")
+    assert sorted(r.face for r in learned) == sorted(faces) and len(found) == 1
+    assert fused.match(learned, found, t.group) == {}
+    reads, left = fused.combine(t, 0.6, learned, unread, found, {}, [None])
+    assert reads == [] and len(left) == 6
+    nowhere = fused.DieRead("3", 0.3, (20, 400, 44, 44), False)
+    assert all(x > 64 and y + h < 400 for x, y, w, h in outlines)  # bare tray there
+    t = replace(t, alone="read")
+    both = learned + [nowhere]
+    at, pairs = fused.with_own_boxes(t, both, {}, found)
+    assert len(at) == 8 and all(isinstance(c, fused.OwnBox) for c in at[1:])
+    classical = ClassicalReader("d6").read_found(img, at)
+    reads, left = fused.combine(t, 0.6, both, unread, at, pairs, classical)
+    assert sorted(r.face for r in reads) == sorted(faces), (reads, faces)
+    assert [r.box for r in reads] == [d.box for d in learned]
+    # a cross-check, not an echo: the pip reader read most of them alike, at their own box
+    agreed = [c is not None and c.face == r.face for r, c in zip(learned, classical[1:])]
+    assert sum(agreed) >= 4
+    assert all(not r.confirmed for r, a in zip(reads, agreed) if not a)  # the others ask
+    assert left == [nowhere.box]
+    # "agree" keeps only the dice read alike; "packed" keeps those of a group as "read" does
+    for alone, kept in (("agree", sum(agreed)), ("packed", 6)):
+        reads, left = fused.combine(replace(t, alone=alone), 0.6, both, unread, at, pairs, classical)
+        assert len(reads) == kept and len(left) == 7 - kept, alone
+        assert all(not r.confirmed for r in reads)
+    lone = [replace(learned[0], confidence=0.3), nowhere]
+    at, pairs = fused.with_own_boxes(t, lone, {}, [])
+    classical = [replace(classical[1], face=str(int(lone[0].face) % 6 + 1)), None]
+    reads, left = fused.combine(replace(t, alone="packed"), 0.6, lone, [], at, pairs, classical)
+    assert reads == [] and left == [lone[0].box, nowhere.box]  # read otherwise, and alone
+
+
 @pytest.fixture(scope="module")
 def taught_fused(tmp_path_factory):
     data = tmp_path_factory.mktemp("data-fused")
@@ -172,6 +217,21 @@ def taught_fused(tmp_path_factory):
 def test_reads_rendered_taught_game_dice(taught_fused, set_name, least):
     recall, precision = sweep(FusedReader(set_name, taught_fused), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
+
+
+@pytest.mark.parametrize("set_name, least, precise", [("incredibles", 0.65, 0.9),
+                                                      ("xmen", 0.85, 0.85)])
+def test_reads_taught_dice_packed_edge_to_edge(taught_fused, set_name, least, precise):
+    """Issue 14: 'robust to touching dice', 'including dice packed edge to edge ... >= 0.99
+    everywhere'. The classical finder drops groups of dice packed edge to edge it cannot
+    split, and a taught set's learned dice there were left unread (the roll asked, no die
+    read): 0.471 / 0.96 (Incredibles) and 0.667 / 0.756 (X-Men) on this held-out draw under
+    the choice before. Each is now read by the classical templates at its own box and kept
+    where both readers read it alike (``alone`` "agree", chosen on the tuning part):
+    measured 0.725 / 1.0 and 0.922 / 0.887."""
+    recall, precision = sweep(FusedReader(set_name, taught_fused), set_name, 12, seed=13,
+                              opt=CONDITIONS["packed edge to edge"])
+    assert recall >= least and precision >= precise, (set_name, recall, precision)
 
 
 @pytest.mark.parametrize("set_name, fewer", [("incredibles", True), ("xmen", False)])

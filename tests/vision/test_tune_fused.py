@@ -5,6 +5,8 @@ The reads here are made up (no image is read): the search is scored on them as o
 import json
 from dataclasses import replace
 
+import numpy as np
+
 from vision import fused
 from vision.reader import DieRead
 from vision.training import tune_fused
@@ -32,8 +34,9 @@ def test_the_tray_photos_with_nine_dice_or_fewer_are_a_goal_set_of_their_own():
 
 
 class _Found:
-    """A classical finder's die: its rotated rectangle, as the finder gives it."""
+    """A classical finder's die: its rotated rectangle and outline, as the finder gives them."""
     rect = ((20.0, 20.0), (20.0, 20.0), 0.0)
+    contour = np.array([[10, 10], [30, 10], [30, 30], [10, 30]], np.int32)
 
 
 def test_a_set_too_small_to_show_the_budget_is_guarded_at_the_least_any_reaches():

@@ -50,7 +50,7 @@ GRID = {
     "primary": ("learned", "classical", "surer"),
     "check_below": (0.0, 0.6, 0.8, 0.9, 0.95, 1.01),
     "agree": ("learned", "either"),
-    "alone": ("keep", "ask", "drop"),
+    "alone": ("keep", "ask", "drop", "read", "agree", "packed"),
     "empty": ("keep", "ask", "drop"),
     "drop_below": (0.2, 0.4, 1.01),
     "group": (2.0, 99.0),
@@ -83,7 +83,8 @@ def confirming(t: fused.FusedTuning):
 
 def frame_reads(classical_for):
     """The ``outputs`` hook of tune_sets.build: per frame (labelled faces, learned reads,
-    learned unread boxes, the classical finder's dice, their classical reads)."""
+    learned unread boxes, the classical finder's dice, their classical reads, the classical
+    reads of each learned die at its own box: ``alone`` "read")."""
 
     def outputs(reader, frames, folder):
         from vision.classical.reader import ClassicalReader  # noqa: PLC0415
@@ -93,8 +94,10 @@ def frame_reads(classical_for):
         for img, faces in frames:
             learned = reader.read(img)
             scene = classical.find(img)
+            own = [fused.own_box(r.box) for r in learned]
             out.append((faces, learned, list(reader.last_unread), scene.dice,
-                        classical.read_found(img, scene.dice)))
+                        classical.read_found(img, scene.dice),
+                        classical.read_found(img, scene.dice + own)[len(scene.dice):]))
         return out
 
     return outputs
@@ -110,21 +113,36 @@ def _classical_for(reader, folder, ClassicalReader):
     return ClassicalReader(reader.set_name, data)
 
 
+def fused_reads(t: fused.FusedTuning, frame, threshold: float = fused.DEFAULT_THRESHOLD):
+    """(pairs, found, which, checked, fused reads, boxes left unread) of one frame's tuning reads
+    under ``t``, as vision/fused.py combines them (a frame of reads made before the own-box
+    reads has none: no die is read there)."""
+    faces, learned, unread, found, classical, *more = frame
+    own = more[0] if more else [None] * len(learned)
+    n = len(found)
+    found, pairs = fused.with_own_boxes(t, learned, fused.match(learned, found, t.group), found)
+    # the read at a learned die's own box: the one made for it on its own
+    classical = list(classical) + [own[i] for i, j in sorted(pairs.items(), key=lambda p: p[1])
+                                   if j >= n]
+    which = fused.to_check(t, learned, pairs, n)
+    checked = [r if j in which else None for j, r in enumerate(classical)]
+    return (pairs, found, which, checked,
+            *fused.combine(t, threshold, learned, unread, found, pairs, checked))
+
+
 def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
     """The figures of one set under ``t`` (None: the classical reader alone)."""
     checked = 0
 
     def frames():
         nonlocal checked
-        for faces, learned, unread, found, classical in outputs:
+        for o in outputs:
             if t is None:
-                yield faces, [r for r in classical if r is not None], []
+                yield o[0], [r for r in o[4] if r is not None], []
                 continue
-            pairs = fused.match(learned, found, t.group)
-            which = fused.to_check(t, learned, pairs, len(found))
+            _, _, which, _, reads, left = fused_reads(t, o, threshold)
             checked += len(which)
-            yield faces, *fused.combine(t, threshold, learned, unread, found, pairs,
-                                        [r if j in which else None for j, r in enumerate(classical)])
+            yield o[0], reads, left
 
     figures = tally(frames())
     figures["classical reads"] = checked / max(len(outputs), 1)
@@ -251,11 +269,9 @@ def why_asked(t: fused.FusedTuning, outputs, threshold: float = fused.DEFAULT_TH
     reason it has ("REASON, alone": the rolls that have no other), with "rolls", "asked" and
     "asked, holding an error" (a wrong, missed or invented die: a tap that was needed)."""
     out = Counter()
-    for faces, learned, unread, found, classical in outputs:
-        pairs = fused.match(learned, found, t.group)
-        which = fused.to_check(t, learned, pairs, len(found))
-        checked = [r if j in which else None for j, r in enumerate(classical)]
-        reads, left = fused.combine(t, threshold, learned, unread, found, pairs, checked)
+    for o in outputs:
+        faces, learned, unread = o[:3]
+        pairs, found, _, checked, reads, left = fused_reads(t, o, threshold)
         at = {lr.box: i for i, lr in enumerate(learned)}
         why = set()
         if unread and any(b in left for b in unread):
@@ -275,6 +291,8 @@ def why_asked(t: fused.FusedTuning, outputs, threshold: float = fused.DEFAULT_TH
                 why.add("a checked die the finder did not see")
             elif checked[j] is None:
                 why.add("a checked die the classical reader reads as no die of the set")
+            elif isinstance(found[j], fused.OwnBox):
+                why.add("a checked die the finder did not see, read at its own box")
             elif checked[j].face != learned[i].face:
                 why.add("the two readers disagree")
             else:
@@ -317,7 +335,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tune-scenes", type=int, default=30, help="rendered scenes per set and "
                    "condition (as the learned reader's tuning)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--cache", type=Path, default=Path("build/fused-tuning.pkl"),
+    p.add_argument("--cache", type=Path, default=Path("build/fused-tuning-own.pkl"),
                    help="the tuning reads, kept to choose again without reading again")
     p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
     p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
