@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import blank_frame, held_out_photos, read_real, sweep, teach_webcam_and_read_the_sixth
-from vision import faces
+from vision import faces as taught_faces
 from vision.errors import StaleSet, UnknownSet
 from vision.reader import DieRead, Reader, make_reader
 from vision.render import RenderOptions, render_labelled, render_roll, write_teaching_photos
@@ -93,7 +93,7 @@ def test_a_set_taught_by_another_recognizer_is_taught_again_from_its_photos(tmp_
     meta["version"] = 2  # the classical recognizer's templates
     meta_path.write_text(json.dumps(meta))
     reader = Reader("xmen", tmp_path / "data")
-    assert json.loads(meta_path.read_text())["version"] == faces.MODEL_VERSION
+    assert json.loads(meta_path.read_text())["version"] == taught_faces.MODEL_VERSION
     img, faces, _ = render_roll(np.random.default_rng(5), "xmen", 3)
     assert len(reader.read(img)) == 3
     folder = sets_dir(tmp_path / "data") / "xmen"
