@@ -1,11 +1,16 @@
-"""Taught faces: the nearest taught photos in the face network's embedding.
+"""Taught faces: the nearest taught photos in the face network's embedding, whitened per set.
 
-Teaching keeps, for every photo, the embedding of its die's top face at four quarter turns
-and a few small shifts and scales; reading embeds the die's crop and compares it with all of
-them (cosine similarity). The face is that of the nearest taught photo; the probability of
-each face is a softmax over each face's best similarity (temperature `TAU`), and a die whose
-best similarity falls below what the set's own photos reach (`reject`) is not a die of this
-set.
+Teaching keeps, for every photo, the embedding of its die's top face at twelve turns and
+three scales, and at twelve turns under each of ``LOOKS`` (the photo as a small, blurred,
+dim, noisy or JPEG-worn die: the tray's camera sees all of them). Those views of one face
+differ only in what a reading must not care about, so the set's *within-face* scatter over
+them says which directions of the embedding are nuisance for this set: the embeddings are
+whitened by it (``whiten``, regularised by ``RIDGE``) before the comparison, so that two
+faces of one set are told apart by what they differ in. Reading whitens the die's crop the
+same way and compares it with every taught view (cosine similarity). The face is that of
+the nearest taught view; the probability of each face is a softmax over each face's best
+similarity (temperature `TAU`), and a die whose best similarity falls below what the set's
+own photos reach (`reject`) is not a die of this set.
 """
 
 from __future__ import annotations
@@ -18,34 +23,64 @@ import numpy as np
 
 from vision.errors import StaleSet
 
-MODEL_VERSION = 3  # 3: embeddings of the learned face network (2: gradient histograms)
+MODEL_VERSION = 4  # 4: whitened per set, more views (3: learned embeddings; 2: gradients)
 TAU = 0.05  # softmax temperature over faces' best cosine similarities
-TURNS = (0.0, 90.0, 180.0, 270.0)
-JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 0.93), (-0.06, 0.04, 1.07))  # dx, dy (sides), scale
+TURNS = tuple(float(a) for a in range(0, 360, 30))
+# (dx, dy (sides), scale): a die's box is up to 1.41 times its side (a die turned 45 degrees),
+# and its crop scales with the box, so a turned view of a photo needs both scales near it
+JITTER = ((0.0, 0.0, 1.0), (0.0, 0.0, 0.82), (0.0, 0.0, 1.2))
+LOOKS = ("small", "blur", "dim", "noise", "jpeg")  # each at TURNS, scale 1 (vision/sets.py)
+RIDGE = 0.1  # of the mean within-face variance, added to every direction before whitening
+
+
+def whiten(embs: np.ndarray, labels: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """D x D: the inverse square root of the within-face scatter of ``embs`` (plus ``ridge``
+    of its mean variance in every direction, so a direction no view varies in is not blown
+    up)."""
+    centred = embs.astype(np.float64).copy()
+    for k in np.unique(labels):
+        m = labels == k
+        centred[m] -= centred[m].mean(0)
+    scatter = centred.T @ centred / max(len(centred), 1)
+    scatter += ridge * max(float(np.trace(scatter)) / len(scatter), 1e-12) * np.eye(len(scatter))
+    w, v = np.linalg.eigh(scatter)
+    return ((v / np.sqrt(w)) @ v.T).astype(np.float32)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-6)
 
 
 @dataclass
 class FaceModel:
     name: str
     faces: list[str]
-    embeddings: np.ndarray  # T x D, unit rows
-    labels: np.ndarray  # T, index into faces
+    embeddings: np.ndarray  # T x D, whitened unit rows, ordered by label
+    labels: np.ndarray  # T, index into faces, ascending
     reject: float  # a best similarity below this is not a die of this set
     net_digest: str = ""  # which face network made the embeddings
     # per face, how much the face network takes its taught photos for a pip face (0..1; a
     # set taught before this was kept has none)
     pips: dict = field(default_factory=dict)
+    whitening: np.ndarray | None = None  # D x D (None: the embedding as it is)
+
+    def __post_init__(self):
+        order = np.argsort(self.labels, kind="stable")
+        self.embeddings, self.labels = self.embeddings[order], self.labels[order]
+        self._faces = np.unique(self.labels)
+        self._starts = np.searchsorted(self.labels, self._faces)
+
+    def project(self, emb: np.ndarray) -> np.ndarray:
+        """Read embeddings in the set's whitened space (unit rows)."""
+        return _unit(emb @ self.whitening) if self.whitening is not None else emb
 
     def classify(self, emb: np.ndarray) -> list[tuple[str, float, float]]:
         """(face, probability, best similarity) per embedding row."""
         if len(emb) == 0:
             return []
-        sims = emb @ self.embeddings.T
+        sims = self.project(emb) @ self.embeddings.T
         best = np.full((len(emb), len(self.faces)), -1.0, np.float32)
-        for k in range(len(self.faces)):
-            m = self.labels == k
-            if m.any():
-                best[:, k] = sims[:, m].max(1)
+        best[:, self._faces] = np.maximum.reduceat(sims, self._starts, axis=1)
         z = (best - best.max(1, keepdims=True)) / TAU
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
@@ -54,8 +89,11 @@ class FaceModel:
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / "model.npz", embeddings=self.embeddings.astype(np.float32),
-                            labels=self.labels.astype(np.int16))
+        arrays = {"embeddings": self.embeddings.astype(np.float32),
+                  "labels": self.labels.astype(np.int16)}
+        if self.whitening is not None:
+            arrays["whitening"] = self.whitening.astype(np.float32)
+        np.savez_compressed(folder / "model.npz", **arrays)
         (folder / "model.json").write_text(json.dumps(
             {"name": self.name, "faces": self.faces, "reject": self.reject,
              "version": MODEL_VERSION, "net": self.net_digest, "pips": self.pips}, indent=1))
@@ -67,20 +105,27 @@ class FaceModel:
             raise StaleSet(f"dice set {folder.name!r} was taught by another recognizer; "
                            f"teach it again (`companion dice teach {folder.name} FOLDER`)")
         z = np.load(folder / "model.npz")
-        return cls(meta["name"], list(meta["faces"]), z["embeddings"].astype(np.float32),
-                   z["labels"].astype(np.int64), float(meta["reject"]), meta.get("net", ""),
+        emb = z["embeddings"].astype(np.float32)
+        white = z["whitening"].astype(np.float32)
+        if emb.ndim != 2 or white.shape != (emb.shape[1], emb.shape[1]):
+            raise ValueError(f"embeddings {emb.shape} and whitening {white.shape} do not fit")
+        return cls(meta["name"], list(meta["faces"]), emb, z["labels"].astype(np.int64),
+                   float(meta["reject"]), meta.get("net", ""),
                    {str(f): float(v) for f, v in dict(meta.get("pips") or {}).items()
-                    if isinstance(v, (int, float)) and not isinstance(v, bool)})
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)}, white)
 
 
 def build_model(name: str, examples: list[tuple[str, tuple[np.ndarray, float]]],
                 net_digest: str) -> FaceModel:
-    """A set from (face, (embeddings of one photo's views, its pip-likeness)) pairs."""
+    """A set from (face, (embeddings of one photo's views, its pip-likeness)) pairs; each
+    photo's first view is the photo as it is."""
     pips = {f: float(np.mean([q for g, (_, q) in examples if g == f])) for f, _ in examples}
     examples = [(f, e) for f, (e, _) in examples]
     faces = sorted({f for f, _ in examples})
     embs = np.concatenate([e for _, e in examples])
     labels = np.concatenate([np.full(len(e), faces.index(f)) for f, e in examples])
+    white = whiten(embs, labels)
+    embs = _unit(embs @ white).astype(np.float32)
     # How close each photo's own face comes from the other photos' (leave one photo out):
     # a die much farther from everything taught is not a die of this set.
     near = []
@@ -88,9 +133,9 @@ def build_model(name: str, examples: list[tuple[str, tuple[np.ndarray, float]]],
     for f, e in examples:
         others = np.ones(len(embs), bool)
         others[start:start + len(e)] = False
-        start += len(e)
         same = others & (labels == faces.index(f))
         if same.any():
-            near.append(float((e[:1] @ embs[same].T).max()))
+            near.append(float((embs[start:start + 1] @ embs[same].T).max()))
+        start += len(e)
     reject = (min(near) - 0.1) if near else 0.0
-    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest, pips)
+    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest, pips, white)

@@ -14,11 +14,12 @@ import shutil
 import zipfile
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision import facenet, images
 from vision.errors import BadImage, DamagedSet, StaleSet, TeachError, UnknownSet
-from vision.faces import JITTER, TURNS, FaceModel, build_model
+from vision.faces import JITTER, LOOKS, TURNS, FaceModel, build_model
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +42,40 @@ def load_image(path: str | Path) -> np.ndarray:
     return images.read_image(path)
 
 
+SMALL_SIDE = 24.0  # px: the "small" look, a die as a 320x240 camera sees it over a tray
+
+
+def looks(frame: np.ndarray, side: float) -> list[tuple[str, np.ndarray, float]]:
+    """The teaching photo as the tray's camera may see the die: (look, image, its scale
+    against ``frame``) for each of ``LOOKS`` (the same every time: a set taught twice from
+    the same photos is the same set)."""
+    rng = np.random.default_rng(0)
+    img = frame.astype(np.float32)
+    out = []
+    for look in LOOKS:
+        scale = 1.0
+        if look == "small":
+            scale = min(1.0, SMALL_SIDE / max(side, 1.0))
+            got = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        elif look == "blur":
+            got = cv2.GaussianBlur(frame, (0, 0), max(0.04 * side, 0.5))
+        elif look == "dim":
+            got = np.clip(img * 0.4 + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+        elif look == "noise":
+            got = np.clip(img + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
+        else:  # "jpeg"
+            got = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 30])[1],
+                               cv2.IMREAD_COLOR)
+        out.append((look, got, scale))
+    return out
+
+
 def views(frame: np.ndarray, reader=None) -> tuple[np.ndarray, float] | None:
     """Embeddings of a one-die teaching photo's die (the strongest detection, nearest the
-    centre), at four quarter turns and small shifts and scales, and how much the face network
-    takes it for a pip face (its views' mean highest pip probability); None when no die is
-    found."""
+    centre): first the photo as it is at every one of ``TURNS`` and ``JITTER``'s shifts and
+    scales, then each of its ``looks`` at every turn; and how much the face network takes
+    it for a pip face (the mean highest pip probability of the photo's own views); None when
+    no die is found."""
     from vision.reader import Reader  # noqa: PLC0415 (the reader loads sets)
 
     reader = reader or Reader("d6")
@@ -58,8 +88,11 @@ def views(frame: np.ndarray, reader=None) -> tuple[np.ndarray, float] | None:
         return None
     crops = [facenet.crop(frame, d.cx + dx * d.side, d.cy + dy * d.side, d.side * k, turn)
              for turn in TURNS for dx, dy, k in JITTER]
+    own = len(crops)
+    for _, img, f in looks(frame, d.side):
+        crops += [facenet.crop(img, d.cx * f, d.cy * f, d.side * f, turn) for turn in TURNS]
     probs, emb = reader.facenet.run(np.stack(crops))
-    return emb, float(probs[:, 1:7].max(axis=1).mean())
+    return emb, float(probs[:own, 1:7].max(axis=1).mean())
 
 
 def teach(name: str, folder: str | Path, data_dir: Path) -> dict:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import blank_frame, held_out_photos, read_real, sweep, teach_webcam_and_read_the_sixth
+from vision import faces as taught_faces
 from vision.errors import StaleSet, UnknownSet
 from vision.reader import DieRead, Reader, make_reader
 from vision.render import RenderOptions, render_labelled, render_roll, write_teaching_photos
@@ -36,12 +37,14 @@ def test_reads_dice_packed_edge_to_edge():
     assert recall >= 0.9 and precision >= 0.9, (recall, precision)
 
 
-@pytest.mark.parametrize("set_name, least", [("xmen", 0.9), ("incredibles", 0.6),
-                                             ("invincible", 0.6)])
+@pytest.mark.parametrize("set_name, least", [("xmen", 0.9), ("incredibles", 0.8),
+                                             ("invincible", 0.8)])
 def test_reads_rendered_taught_game_dice(taught_learned, set_name, least):
     """Symbols the embedding never saw (the numerals: never in this font), taught from six
-    rendered photos per face. Incredibles and Invincible read far below the classical
-    recognizer (docs/benchmarks.md)."""
+    rendered photos per face. Compared with every taught view at twelve turns, three scales
+    and five looks, whitened per set (vision/faces.py), Incredibles read 0.92 / 0.89 and
+    Invincible 0.88 / 0.88 here; with quarter turns and raw cosine similarity (before) both
+    read 0.76 / 0.74."""
     recall, precision = sweep(Reader(set_name, taught_learned), set_name, 12, seed=21)
     assert recall >= least and precision >= least, (set_name, recall, precision)
 
@@ -90,7 +93,7 @@ def test_a_set_taught_by_another_recognizer_is_taught_again_from_its_photos(tmp_
     meta["version"] = 2  # the classical recognizer's templates
     meta_path.write_text(json.dumps(meta))
     reader = Reader("xmen", tmp_path / "data")
-    assert json.loads(meta_path.read_text())["version"] == 3
+    assert json.loads(meta_path.read_text())["version"] == taught_faces.MODEL_VERSION
     img, faces, _ = render_roll(np.random.default_rng(5), "xmen", 3)
     assert len(reader.read(img)) == 3
     folder = sets_dir(tmp_path / "data") / "xmen"

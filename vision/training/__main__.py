@@ -246,7 +246,9 @@ def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> i
     # the networks just written, wherever --out put them
     detector.MODEL, facenet.MODEL = a.out / "detector.onnx", a.out / "faces.onnx"
 
-    sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log)
+    # taught sets drawn under every condition, as the bench and the fused tuning draw them:
+    # plain renders alone chose a confirm the packed and blurred rolls were silently wrong at
+    sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log, taught_conditions=True)
     tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes))
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "

@@ -1,0 +1,69 @@
+"""Taught faces (vision/faces.py): the nearest taught view, in the set's whitened embedding."""
+
+import numpy as np
+import pytest
+
+from vision import faces
+from vision.errors import DamagedSet
+from vision.faces import FaceModel, build_model, whiten
+from vision.render import write_teaching_photos
+from vision.sets import load, sets_dir, teach
+
+
+def _views(rng, centre, nuisance, n=36):
+    """``n`` unit views of one photo: ``centre`` plus a large move along the ``nuisance``
+    directions (what a turn or a blur does to an embedding) and a little noise."""
+    x = centre + (rng.normal(0, 1.0, (n, nuisance.shape[0])) @ nuisance) \
+        + rng.normal(0, 0.02, (n, len(centre)))
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_whitening_tells_faces_apart_by_what_they_differ_in():
+    """Two faces whose embeddings differ less than one photo's views differ among themselves
+    (a turn, a blur): the nearest raw view is often of the other face, the nearest whitened
+    one is not, because every view of one face shows the set which directions are nuisance."""
+    rng = np.random.default_rng(3)
+    d = 16
+    nuisance = np.eye(d)[1:4] * 0.6  # three directions the views move in
+    centres = {"a": np.eye(d)[0] * 0.1 + np.eye(d)[5], "b": -np.eye(d)[0] * 0.1 + np.eye(d)[5]}
+    examples = [(f, (_views(rng, c, nuisance), 0.0)) for f, c in centres.items() for _ in range(6)]
+    model = build_model("toy", examples, "net")
+    assert model.whitening is not None and model.whitening.shape == (d, d)
+    queries = [(f, _views(rng, c, nuisance, 60)) for f, c in centres.items()]
+    right_white = sum(r[0] == f for f, q in queries for r in model.classify(q))
+    raw = FaceModel("toy", ["a", "b"], np.concatenate([e for _, (e, _) in examples]),
+                    np.concatenate([np.full(len(e), "ab".index(f)) for f, (e, _) in examples]),
+                    0.0)
+    right_raw = sum(r[0] == f for f, q in queries for r in raw.classify(q))
+    assert right_white >= 0.95 * 120, right_white
+    assert right_raw <= 0.8 * 120, right_raw  # the old comparison: raw cosine
+
+
+def test_whitening_leaves_a_direction_no_view_varies_in_bounded():
+    """A direction with no within-face variance is scaled by 1/sqrt(RIDGE * mean variance),
+    not blown up to infinity."""
+    rng = np.random.default_rng(0)
+    embs = np.zeros((40, 4), np.float32)
+    embs[:, :2] = rng.normal(0, 1, (40, 2))  # directions 2 and 3 never vary
+    w = whiten(embs, np.repeat([0, 1], 20))
+    assert np.all(np.isfinite(w)) and np.abs(w).max() < 100
+
+
+def test_a_taught_set_keeps_its_whitening_and_reads_the_same_after_loading(tmp_path):
+    write_teaching_photos("xmen", tmp_path / "photos", per_face=2, seed=41)
+    info = teach("xmen", tmp_path / "photos", tmp_path / "data")
+    assert sorted(info["faces"]) == ["blank", "evil_mutant", "marvel", "xmen"]
+    model = load("xmen", tmp_path / "data")
+    n_views = len(faces.TURNS) * (len(faces.JITTER) + len(faces.LOOKS))
+    assert model.embeddings.shape == (8 * n_views, 64) and model.whitening.shape == (64, 64)
+    assert np.all(np.diff(model.labels) >= 0)  # ordered by face, as classify's reduceat needs
+    q = np.random.default_rng(1).normal(size=(5, 64)).astype(np.float32)
+    again = FaceModel.load(sets_dir(tmp_path / "data") / "xmen", model.net_digest)
+    assert again.classify(q) == model.classify(q)
+    # a set file without its whitening is damaged, and says how to mend it
+    folder = sets_dir(tmp_path / "data") / "xmen"
+    z = dict(np.load(folder / "model.npz"))
+    del z["whitening"]
+    np.savez_compressed(folder / "model.npz", **z)
+    with pytest.raises(DamagedSet, match="teach the set again"):
+        load("xmen", tmp_path / "data")
