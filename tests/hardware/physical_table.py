@@ -24,6 +24,9 @@ FAST_SERIAL = {"heartbeat_timeout": 3.0, "backoff_initial": 0.1, "backoff_max": 
                "buttons": {"1": {"action": "next"}, "2": {"action": "confirm", "hold": "undo"}}}
 
 
+SPREADS_PER_ROLL = 3  # a roll read with a die too few or too many is spread apart at most so often
+
+
 class PhysicalTable:
     def __init__(self, session, data_dir, readers: dict[int, str], tags: dict[str, str],
                  seed: int = 0, buttons: dict[str, dict] | None = None, pull_mat: bool = False):
@@ -123,19 +126,29 @@ class PhysicalTable:
     def roll(self) -> dict[str, Any]:
         """Throw the dice the game expects now into the tray, press Read dice; a read flagged as
         unsure is confirmed with the Confirm button when it read right, corrected with a tap when
-        not. Returns the read as the table keeps it (its faces in the order found in the tray)."""
-        thrown = self.camera.throw()
+        not. A flagged read that found another number of dice than were thrown cannot be put
+        right by a tap (a tap changes a read die's face): the player spreads the dice apart, the
+        same faces up, and presses Read dice again, whose read replaces the one waiting.
+        Returns the read as the table keeps it (its faces in the order found in the tray)."""
+        thrown, read = self._throw_and_read(None)
+        for _ in range(SPREADS_PER_ROLL):
+            if read["confirmed"] or len(read["faces"]) == len(thrown):
+                break
+            self.inputs["spread again"] += 1
+            thrown, read = self._throw_and_read(thrown)
         self.throws.append(sorted(thrown))
         self.inputs["camera"] += 1
-        seq = self.session.seq
-        self.press("dice")
-        view = self.session.view()
-        read = view.get("dice_read")
-        assert self.session.seq > seq and read, (self.camera.status(), thrown)
         # The dice of a roll lie in the tray in no order: the read lists them as it found them.
         self._confirm(read, thrown)
         return self.session.view()["dice_read"]
 
+    def _throw_and_read(self, faces: list[str] | None) -> tuple[list[str], dict[str, Any]]:
+        thrown = self.camera.throw(faces)
+        seq = self.session.seq
+        self.press("dice")
+        read = self.session.view().get("dice_read")
+        assert self.session.seq > seq and read, (self.camera.status(), thrown)
+        return thrown, read
 
     def pull(self, hero: str) -> list[str]:
         """``hero`` draws cubes from their bag and lays them in their pull area; the mat is watched
