@@ -40,10 +40,10 @@ MATCH = 0.6  # two dice whose centres are closer than this many sides are the sa
 # (which holds some of the sides in view): of the tuning part's packed dice the finder missed,
 # 1.2 read best (d6 109 of 123 right, the Incredibles 122 of 133; 1.0: 107, 123; 1.4: 84, 121)
 OWN_GROW = 1.2
-OWN_READS = ("read", "agree", "packed")
+OWN_READS = ("read", "agree", "packed")  # ``alone`` choices that read a learned die at its own box
 # dice packed edge to edge lie 1.0-1.06 sides apart, dice placed close 1.05-1.2
 # (vision/render.py); a learned die's side is its box's, at most 1.4 times the face's
-PACKED = 1.3  # ``alone`` choices that read a learned die at its own box
+PACKED = 1.3  # sides: another learned die this close makes a die "packed"
 # a die read only one way or read two ways reads with a confidence just below the threshold
 BELOW = 0.01
 
@@ -221,7 +221,8 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
             if isinstance(found[j], OwnBox):
                 # a die the finder did not see asks, as it did left unread (so no roll
                 # goes unasked for it); "agree", "packed": see FusedTuning.alone
-                if t.alone in ("agree", "packed") and cr.face != lr.face and lr.confidence < t.drop_below \
+                apart = cr.face != lr.face and lr.confidence < t.drop_below
+                if t.alone in ("agree", "packed") and apart \
                         and not (t.alone == "packed" and _packed(lr, learned)):
                     left.append(lr.box)
                 else:
