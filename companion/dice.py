@@ -138,8 +138,13 @@ class DiceRequest:
                 data[kind.field] = take[0] if kind.single else take
         return Action(self.action, player or self.player or default_player, data, source)
 
+    @property
+    def span(self) -> tuple[int, int]:
+        """The fewest and the most dice this roll may show, all its kinds together."""
+        return sum(d.fewest for d in self.dice), sum(d.count for d in self.dice)
+
     def _wrong_count(self, found: int) -> str:
-        most, fewest = sum(d.count for d in self.dice), sum(d.fewest for d in self.dice)
+        fewest, most = self.span
         if most == 1 and fewest == 1:
             return f"one {self.first.die} was expected, the read found {found}"
         wanted = str(most) if most == fewest else f"{fewest} to {most}"

@@ -2,7 +2,10 @@
 table's state until a player confirms or corrects it with one tap.
 
 Both steps are journaled actions (`dice.read`, `dice.confirm`, `dice.dismiss`), so an unconfirmed
-read survives a restart and an undo after a confirmation brings the read back. Which game action a
+read survives a restart and an undo after a confirmation brings the read back. A confirmation may
+correct a die's face, mark a read die "not a die" (a tray feature the camera took for one) and add
+the dice the camera missed (two dice touching), so a read with a die too few or too many is put
+right with a tap instead of a new throw. Which game action a
 read stands for comes from the engine's ``expect()``: its first DiceRequest (companion/dice.py)
 names the action type and the data field the faces go into.
 """
@@ -18,6 +21,7 @@ from companion.errors import BadAction, IllegalAction
 
 READ_ACTIONS = ("dice.read", "dice.confirm", "dice.dismiss")
 MAX_DICE = 30
+MAX_FACE_CHARS = 40   # a face's id in a game's data ("evil_mutant"); far longer is not a face
 # A die read with less confidence waits for a tap. `[camera] threshold` in the config sets it
 # for the camera's reader and the session alike; pages never judge a read themselves: they show
 # the read's own "doubtful" list.
@@ -118,8 +122,69 @@ def proposal(action: Action, dice: list[dict[str, Any]], threshold: float) -> di
     }
 
 
-def confirmed(read: dict[str, Any], faces: list[str]) -> dict[str, Any]:
-    """A waiting read as the players confirmed it, noting which dice they corrected."""
-    corrected = [i for i, (d, f) in enumerate(zip(read["dice"], faces)) if d["face"] != f]
-    return {**read, "faces": list(faces), "confirmed": True, "corrected": corrected,
-            "dice": [{**d, "face": f} for d, f in zip(read["dice"], faces)]}
+def _face(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_FACE_CHARS
+
+
+def check_changes(data: dict[str, Any]) -> tuple[list[str | None] | None, list[str]]:
+    """A confirmation's changes, well formed: ``faces`` (absent: as read) has one entry a die
+    read, its face or None where the camera read something that is not a die; ``added`` the
+    faces of dice the camera missed. Whether they fit the read and the roll is checked against
+    them (``confirmed``, ``check_count``). The dashboard's endpoint checks a body with this too."""
+    faces, added = data.get("faces"), data.get("added")
+    if faces is not None and (not isinstance(faces, list) or len(faces) > MAX_DICE
+                              or not all(f is None or _face(f) for f in faces)):
+        raise BadAction("dice.confirm: data.faces must be a list with one entry for each die "
+                        "read: its face, or null where the camera read something that is not a die")
+    if added is None:
+        added = []
+    if not isinstance(added, list) or len(added) > MAX_DICE or not all(_face(f) for f in added):
+        raise BadAction(f"dice.confirm: data.added must be a list of up to {MAX_DICE} faces, "
+                        "one for each die the camera missed")
+    return faces, added
+
+
+def confirmed(read: dict[str, Any], faces: list[str | None] | None,
+              added: list[str]) -> dict[str, Any]:
+    """A waiting read as the players confirmed it: ``faces`` one entry a die read (None: not a
+    die), ``added`` the dice the camera missed. It notes which read dice they corrected and,
+    only when they did so, which they removed and the faces they added: the roll's faces are
+    the kept dice in the order read, then the added ones."""
+    dice = read["dice"]
+    if faces is None:
+        faces = [d["face"] for d in dice]
+    if len(faces) != len(dice):
+        raise BadAction(f"dice.confirm: data.faces has {len(faces)} entries and the read "
+                        f"{len(dice)} dice: one entry for each die read (null: not a die)")
+    kept = [f for f in faces if f is not None]
+    if not kept and not added:
+        raise IllegalAction("every die read is marked 'not a die' and none is added: add the "
+                            "dice of the roll, or throw the read away")
+    if len(kept) + len(added) > MAX_DICE:
+        raise BadAction(f"dice.confirm: a roll of at most {MAX_DICE} dice")
+    out = {**read, "faces": kept + list(added), "confirmed": True,
+           "corrected": [i for i, (d, f) in enumerate(zip(dice, faces))
+                         if f is not None and d["face"] != f],
+           "dice": [d if f is None else {**d, "face": f} for d, f in zip(dice, faces)]}
+    removed = [i for i, f in enumerate(faces) if f is None]
+    if removed:
+        out["removed"] = removed
+    if added:
+        out["added"] = list(added)
+    return out
+
+
+def check_count(request: DiceRequest, read: dict[str, Any]) -> None:
+    """A confirmed read with more or fewer dice than the roll, refused in words that say how
+    to put it right with a tap (nothing is journaled: the read still waits)."""
+    fewest, most = request.span
+    found = len(read["faces"])
+    if fewest <= found <= most:
+        return
+    wanted = ("one die" if most == 1 else f"{most} dice" if fewest == most
+              else f"{fewest} to {most} dice")
+    has = ("with your changes the read has" if read.get("removed") or read.get("added")
+           else "the camera found")
+    fix = ("add each die the camera missed" if found < fewest
+           else "mark each one that is not a die as 'not a die'")
+    raise IllegalAction(f"this roll is {wanted} and {has} {found}: {fix}; the read still waits")

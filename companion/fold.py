@@ -15,7 +15,7 @@ from typing import Any
 from companion import dice_reads, last_roll
 from companion.actions import Action
 from companion.dice import requests
-from companion.errors import BadAction, Conflict, IllegalAction
+from companion.errors import Conflict, IllegalAction
 from companion.games.base import Game
 from companion.timers import TIMER_ACTIONS, Timer, check_timer_action
 
@@ -68,13 +68,7 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
     if action.type == "dice.confirm":
         if waiting is None or action.data.get("id") not in (None, waiting["id"]):
             raise Conflict("that dice read is no longer waiting: the table has moved on")
-        faces = action.data.get("faces")
-        if faces is None:
-            faces = [d["face"] for d in waiting["dice"]]
-        if (not isinstance(faces, list) or len(faces) != len(waiting["dice"])
-                or not all(isinstance(f, str) for f in faces)):
-            raise BadAction("dice.confirm needs data.faces: one face for each die read")
-        read = dice_reads.confirmed(waiting, faces)
+        read = dice_reads.confirmed(waiting, *dice_reads.check_changes(action.data))
     else:
         expect, extra = engine.expect(table.game), engine.read_requests(table.game)
         dice_reads.check_source(action.data, requests(expect) + extra)
@@ -85,6 +79,8 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
     # a confirmed read keeps the roll and the reader it was read for, whoever taps confirm
     player = read.get("player") or action.player
     request = dice_reads.chosen(expect, engine.read_requests(table.game), read["set"], player)
+    if action.type == "dice.confirm":
+        dice_reads.check_count(request, read)
     game_action = dice_reads.action_for(expect, request, read["faces"], player,
                                         action.source).stamped(action.at)
     game = engine.apply(table.game, game_action, rng)

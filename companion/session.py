@@ -256,13 +256,17 @@ class Session:
                 except (IllegalAction, BadAction, NoGame):
                     pass  # the timer changed under us; the next tick looks again
 
-    def confirm_read(self, read_id: str, faces: list[str] | None = None,
-                     source: str = "dashboard") -> dict[str, Any]:
-        """The players confirm (or correct, die by die) the waiting camera read with one tap.
-        Raises Conflict when that read is no longer the one waiting."""
+    def confirm_read(self, read_id: str, faces: list[str | None] | None = None,
+                     source: str = "dashboard", added: list[str] | None = None) -> dict[str, Any]:
+        """The players confirm the waiting camera read with one tap, or put it right first:
+        ``faces`` corrects it die by die (None for a die read that is not a die), ``added`` gives
+        the faces of dice the camera missed (companion/dice_reads.py). Raises Conflict when that
+        read is no longer the one waiting; a refusal leaves it waiting."""
         data: dict[str, Any] = {"id": read_id}
         if faces is not None:
             data["faces"] = faces
+        if added:
+            data["added"] = added
         return self.submit(Action("dice.confirm", data=data, source=source))
 
     # -- internals ------------------------------------------------------------------------------

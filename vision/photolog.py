@@ -1,7 +1,7 @@
 """The photo log: frames whose reads were doubtful or corrected, kept in the data folder.
 
 ``<data>/dice/photolog/<id>.jpg`` with ``<id>.json`` ({set, reads, corrected}). A correction
-records the players' faces; ``add_to_teaching`` copies the corrected dice, one crop per die,
+records the players' faces (null for a read die they said is not a die); ``add_to_teaching`` copies the corrected dice, one crop per die,
 into the set's teaching photos and teaches the set again.
 """
 
@@ -42,8 +42,9 @@ class PhotoLog:
             raise VisionError(f"photo log entry {entry!r} not found")
         return json.loads(path.read_text())
 
-    def correct(self, entry: str, faces: list[str]) -> dict:
-        """Record the players' faces for the entry's dice (same order as its reads)."""
+    def correct(self, entry: str, faces: list[str | None]) -> dict:
+        """Record the players' faces for the entry's dice (same order as its reads; None where
+        the players said the camera read something that is not a die)."""
         meta = self.get(entry)
         if len(faces) != len(meta["reads"]):
             raise VisionError(f"entry {entry}: {len(meta['reads'])} dice read, "
@@ -73,6 +74,8 @@ class PhotoLog:
         added = 0
         H, W = frame.shape[:2]
         for k, (read, face) in enumerate(zip(meta["reads"], meta["corrected"])):
+            if face is None:      # not a die: nothing of a face to teach
+                continue
             x, y, w, h = read["box"]
             # tray around the die, so either recognizer sees it at its usual size
             m = (6 if self.recognizer in ("learned", "fused") else 2) * max(w, h)

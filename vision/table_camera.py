@@ -190,9 +190,13 @@ class TableCamera(WatchingCamera):
     def _on_view(self, view: dict[str, Any]) -> None:
         self._expect = view.get("expect")
         read = view.get("dice_read")
-        if read and read.get("confirmed") and read.get("corrected"):
+        if read and read.get("confirmed") and (read.get("corrected") or read.get("removed")):
+            # the players' face for each die read, in the log's order: None where they said
+            # it is not a die (the dice they added were never read, so have no crop to keep)
+            removed = set(read.get("removed") or ())
+            faces = [None if i in removed else d["face"] for i, d in enumerate(read["dice"])]
             try:
-                self.photolog.correct(read["id"], read["faces"])
+                self.photolog.correct(read["id"], faces)
             except CompanionError:
                 pass   # not one of ours (typed in), or already gone
 

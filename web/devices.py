@@ -9,6 +9,7 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from companion.dice_reads import check_changes
 from companion.errors import BadAction, Conflict
 from web.api import json_body
 
@@ -134,19 +135,22 @@ def place_token():
 
 @devices.post("/dice/confirm")
 def confirm_read():
-    """One tap confirms a camera read; ``faces`` corrects it die by die."""
+    """One tap confirms a camera read; ``faces`` corrects it die by die (null: not a die) and
+    ``added`` gives the dice the camera missed. The body is checked as the core checks the action
+    (companion/dice_reads.py), so both refuse the same bodies in the same words."""
     body = json_body()
-    read_id, faces = body.get("id"), body.get("faces")
+    read_id = body.get("id")
     if not isinstance(read_id, str) or not READ_ID.match(read_id):
         raise BadAction("confirm needs the read's id")
-    if faces is not None and (not isinstance(faces, list) or len(faces) > 20
-                              or not all(isinstance(f, str) and 0 < len(f) <= 40 for f in faces)):
-        raise BadAction("faces must be a list of face names, one per die")
+    unknown = set(body) - {"id", "faces", "added"}
+    if unknown:
+        raise BadAction(f"confirm takes id, faces and added, not {', '.join(sorted(unknown))[:80]}")
+    faces, added = check_changes(body)
     session = _ext()["session"]
     if not hasattr(session, "confirm_read"):
         return jsonify({"error": "confirming dice reads needs the camera support in the core "
                                  "(session.confirm_read), which this version lacks"}), 501
-    return jsonify(session.confirm_read(read_id, faces))
+    return jsonify(session.confirm_read(read_id, faces, added=added))
 
 
 @devices.get("/dice/<read_id>.jpg")

@@ -102,6 +102,34 @@ def test_a_roll_the_rules_refuse_is_a_refusal_every_screen_hears_of(taught_data,
         camera.close()
 
 
+def test_a_read_die_the_players_mark_not_a_die_is_logged_so_and_never_taught(taught_data, tmp_path):
+    """Two dice read where one Movement Die lies (a shadow read as a die, unsure): the players
+    mark it "not a die" and correct the other; the photo log records their faces in the read's
+    order, null for the one that is no die, and teaching copies only the real die's crop."""
+    import numpy as np
+
+    from vision.reader import DieRead
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"]}, seed=3)
+    data = tmp_path / "data"
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=1), data)
+    try:
+        camera._on_roll([DieRead("3", 0.9, (10, 10, 20, 20), True),
+                         DieRead("2", 0.3, (50, 10, 20, 20), True)], np.zeros((120, 160, 3), np.uint8))
+        read = session.view()["dice_read"]
+        assert read["confirmed"] is False
+        session.confirm_read(read["id"], ["4", None])
+        entry = wait_for(lambda: camera.photolog.get(read["id"])["corrected"])
+        assert entry == ["4", None]
+        (data / "dice" / "sets" / "incredibles" / "photos").mkdir(parents=True)
+        assert camera.photolog.add_to_teaching(read["id"], reteach=False) == 1
+        taught = data / "dice" / "sets" / "incredibles" / "photos"
+        assert [p.parent.name for p in taught.rglob("*.png")] == ["4"]
+    finally:
+        camera.close()
+
+
 def test_camera_settings_name_the_key():
     assert settings({}, "c.toml")["threshold"] == 0.6
     for bad, words in [({"sorce": 0}, "unknown key"), ({"threshold": 2}, "camera.threshold"),
