@@ -356,6 +356,60 @@ def test_a_read_under_the_threshold_waits_for_a_tap_and_one_over_it_is_applied_a
     assert words(screens.phone, '[data-key="confirm-read"]') == "Confirm Evil Mutant, Marvel, X-Men, Blank, X-Men"
 
 
+def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, screens):
+    """Issue 14: two dice touching read as one. X-Men Alert's first roll is five dice; the camera
+    found four, one unsure. The table says so in words and still fits; a phone adds the missing
+    die (after trying to confirm as read, refused with why), and the roll is applied."""
+    post(served, "/api/session", {"game": "xmen-alert", "seed": 4, "options": {"players": ["Ana", "Ben", "Chloe"]}})
+    dice = [{"face": f, "confidence": c, "box": [10 + 40 * i, 10, 36, 36]} for i, (f, c) in
+            enumerate([("evil_mutant", 0.5), ("marvel", 0.9), ("xmen", 0.9), ("blank", 0.95)])]
+    view = post(served, "/api/actions", {"type": "dice.read", "source": "camera",
+                                         "data": {"id": "cam-four", "set": "xmen-alert", "dice": dice}})
+    roller = view["expect"]["dice"][0]["player"]
+    for page in (screens.pi, screens.tv, screens.phone):
+        wait_rendered(page, view["seq"])
+    table = words(screens.pi, "#dice")
+    assert "The camera found 4 dice; this roll is 5: add the missing die on a phone." in table
+    check_table(screens.pi.evaluate(MEASURE), "pi")
+    check_table(screens.tv.evaluate(MEASURE), "tv")
+
+    phone = screens.phone
+    assert phone.evaluate(MEASURE)["docW"] <= 390
+    assert "The camera found 4 dice; this roll is 5." in words(phone, "#dice")
+    # confirmed as read: refused, the reason shown where she tapped, the read still waiting
+    phone.locator('[data-key="confirm-read"]').click()
+    phone.wait_for_selector("#notice:not([hidden])")
+    assert "this roll is 5 dice and the camera found 4: add each die the camera missed" in words(phone, "#notice")
+    assert served.get("/api/state")[1]["seq"] == view["seq"]
+    phone.locator("#notice button").click()                              # she read it: OK
+    # "not a die" is shown, and taken back; then the missing Marvel die is added
+    phone.locator('[data-key="not-die-3"]').click()
+    assert "With your changes: 3, still too few." in words(phone, "#dice") and "not a die" in words(phone, "#dice")
+    phone.locator('[data-key="is-die-3"]').click()
+    phone.locator('[data-key="add-die"]').click()
+    phone.locator('[data-key="add-face-marvel"]').click()
+    assert "With your changes: 5." in words(phone, "#dice") and "added" in words(phone, "#dice")
+    assert phone.locator('[data-key="add-die"]').count() == 0          # five dice: none to add
+    assert words(phone, '[data-key="confirm-read"]') == "Confirm Evil Mutant, Marvel, X-Men, Blank, Marvel"
+    assert phone.evaluate(MEASURE)["docW"] <= 390
+    phone.locator('[data-key="confirm-read"]').click()
+    wait_rendered(screens.pi, view["seq"] + 1)
+    after = served.get("/api/state")[1]
+    read = after["dice_read"]
+    assert read["confirmed"] and read["added"] == ["marvel"] and "removed" not in read
+    # "X-Men 1 point, Marvel 2": one X-Men and two Marvel make 5 points
+    assert after["state"]["going_first"]["rolls"] == {roller: 5}
+    # the table shows the roll as many dice of each face (who and how are left to the phones
+    # when the side has no room); the phone says what the players put right
+    assert "2 × Marvel" in words(screens.pi, "#dice")
+    check_table(screens.pi.evaluate(MEASURE), "pi")
+    wait_rendered(phone, view["seq"] + 1)
+    shown = words(phone, "#dice")
+    assert "confirmed on a phone" in shown and "Put right: 1 die added." in shown, shown
+    assert "confirm the camera's read (1 die added)" in words(phone, "#undo")
+    assert phone.evaluate(MEASURE)["docW"] <= 390
+
+
 def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_second(served, screens):
     start_two(served)
     view = post(served, "/api/actions", {"type": "roll", "player": "dash", "data": {"face": "1"}})

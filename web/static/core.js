@@ -163,6 +163,18 @@
 
   C.serverNow = () => Date.now() / 1000 + C.offset;
 
+  // A script only some moments need (reads.js: a camera read waiting for a tap), fetched the
+  // first time one comes, so no page's first load carries it; resolves even when the fetch
+  // fails (the page says less, and the next render asks again).
+  const scripts = {};
+  const here = document.currentScript.src.replace(/[^/]*$/, "");
+  C.need = (name) => scripts[name] || (scripts[name] = new Promise((done) => {
+    const tag = C.el("script", { src: here + name + ".js" });
+    tag.onload = done;
+    tag.onerror = () => { delete scripts[name]; tag.remove(); done(); };
+    document.head.append(tag);
+  }));
+
   C.gameInfo = async function (name) {
     if (!name) return null;
     if (!C.info[name]) {

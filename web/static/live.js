@@ -187,6 +187,7 @@
     document.title = "companion · " + (view.title || "no game");
     C.$("title").textContent = (table && r.short) || view.title || "companion";
     if (view.game) await C.gameInfo(view.game);
+    if (view.dice_read && !view.dice_read.confirmed) await C.need("reads");
     if (view !== C.view) return;
     recoveryNotices(view);
     banner(view);

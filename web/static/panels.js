@@ -165,17 +165,7 @@
 
   // -- the last roll: one truth, whatever channel entered it (view.last_roll) --
 
-  // The faces die i of a camera read may show: the read is the first dice request's roll
-  // (companion/dice.py), its kinds of die in turn (the first one, then "also").
-  function facesFor(view, i) {
-    // a read of a roll expect does not list (a hero's pull of cubes) carries its own
-    const first = (view.dice_read && view.dice_read.roll) || ((view.expect && view.expect.dice) || [])[0];
-    const wanted = [];
-    if (first) for (const kind of [first].concat(first.also || [])) for (let n = 0; n < (kind.count || 1); n++) wanted.push(kind);
-    return wanted[i] || { faces: [...new Set(wanted.flatMap((d) => d.faces || []))] };
-  }
-
-  function crop(image, box, size) {
+  P.crop = function (image, box, size) {
     const node = el("span", { class: "crop", role: "img", "aria-label": "camera crop" });
     if (!image || !box) return node;
     const img = new Image();
@@ -188,50 +178,21 @@
     };
     img.src = image;
     return node;
-  }
+  };
 
-  const corrections = {};  // read id -> faces picked on this phone before confirming
+  const dice = (P.diceWords = (n) => (n === 1 ? "1 die" : n + " dice"));
   const BY = { dashboard: "tapped on a phone", api: "sent by a script", camera: "read by the camera", button: "a table button",
     replay: "from a replayed file", clock: "the clock", token: "a token" };
   const CONFIRMED = { dashboard: "on a phone", button: "with the table button", api: "by a script" };
 
-  function waitingRead(view, read, controls) {
-    const faces = corrections[read.id] || read.dice.map((d) => d.face);
-    const doubtful = new Set(read.doubtful || []);
-    const list = el("ol", { class: "dice-list" });
-    read.dice.forEach((d, i) => {
-      const changed = faces[i] !== d.face;
-      const entry = facesFor(view, i);
-      const conf = el("span", { class: "confidence" + (doubtful.has(i) && !changed ? " unsure" : "") },
-        changed ? "corrected" : (doubtful.has(i) ? "unsure: " : "") + Math.round(d.confidence * 100) + (table ? "%" : "% sure"));
-      // the table shows each die's crop while there are few; many dice are shown as chips
-      const item = el("li", { class: "die" }, table && read.dice.length > 3 ? null : crop(read.image, d.box, table ? 2.6 : 3.2),
-        C.faceTag(view.game, faces[i], entry.die), conf);
-      if (controls) {
-        const picker = el("div", { class: "faces", hidden: true });
-        for (const f of entry.faces || []) {
-          const shown = C.face(view.game, f, entry.die);
-          picker.append(C.button(shown.icon, shown.word, () => {
-            corrections[read.id] = faces.slice();
-            corrections[read.id][i] = f;
-            P.dice(C.view, true);
-          }, { "data-key": "face-" + i + "-" + f }));
-        }
-        item.append(C.button("pencil", "Change die " + (i + 1), () => { picker.hidden = !picker.hidden; }, { class: "small", "data-key": "change-" + i }), picker);
-      }
-      list.append(item);
-    });
-    const words = faces.map((f, i) => C.face(view.game, f, facesFor(view, i).die).word).join(", ");
-    const needs = Math.round(read.threshold * 100) + "%";
-    const parts = [el("p", { class: "waiting" }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
-      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
-    parts.push(list);
-    if (controls) parts.push(C.button("check", "Confirm " + words, async () => {
-      const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces });
-      if (res.ok) delete corrections[read.id];
-    }, { class: "big confirm", "data-key": "confirm-read" }));
-    else parts.push(el("p", { class: "hint", "data-drop": "8" }, C.icon("phone"), " Confirm or correct it on a phone."));
-    return parts;
+  // what the players changed in a camera read before confirming it, in their words
+  function changesOf(read) {
+    const said = [];
+    const n = (read.corrected || []).length, gone = (read.removed || []).length, more = (read.added || []).length;
+    if (more) said.push(dice(more) + " added");
+    if (gone) said.push(dice(gone) + " marked not a die");
+    if (n) said.push(dice(n) + " corrected");
+    return said.join(", ");
   }
 
   P.dice = function (view, controls) {
@@ -243,8 +204,10 @@
     // a read waiting for a tap is never left off the table; the last roll may be, if space runs out
     if (read && !read.confirmed) box.removeAttribute("data-drop"); else if (table) box.dataset.drop = "3";
     if (read && !read.confirmed) {
+      // its panel is web/static/reads.js, which the page fetches (C.need) when a read first waits
       box.className = "dice waiting-read" + (table ? "" : " panel");
-      box.replaceChildren(el("h2", {}, C.icon("camera"), " Waiting for a tap"), ...waitingRead(view, read, controls));
+      box.replaceChildren(el("h2", {}, C.icon("camera"), " Waiting for a tap"), ...(P.waitingRead ? P.waitingRead(view, read, controls)
+        : [el("p", { class: "waiting" }, "The camera is not sure: nothing is done until a player confirms.")]));
       return;
     }
     box.className = "dice" + (table ? "" : " panel");
@@ -260,16 +223,20 @@
     const counts = {};
     for (const d of last.dice) counts[d.face] = (counts[d.face] || 0) + 1;
     const group = !(photo && last.dice.length <= 3) && (last.dice.length > 3 || Object.keys(counts).length < last.dice.length);
+    // the roll's dice are the read's kept dice in order, then the ones the players added
+    const readDice = photo ? photo.dice.filter((d, i) => !(photo.removed || []).includes(i)) : [];
     const faces = el("ol", { class: "dice-list" }, group
       ? Object.entries(counts).map(([f, n]) => el("li", { class: "die" }, n + " × ", C.faceTag(view.game, f)))
       : last.dice.map((d, i) => el("li", { class: "die" },
-        photo && photo.dice[i] ? crop(photo.image, photo.dice[i].box, table ? 2.2 : 3.2) : null, C.faceTag(view.game, d.face, d.die))));
+        readDice[i] ? P.crop(photo.image, readDice[i].box, table ? 2.2 : 3.2) : null, C.faceTag(view.game, d.face, d.die))));
+    const fixed = photo ? changesOf(photo) : "";
     const detail = r.lastRoll ? r.lastRoll(view, last) : null;
     const by = BY[last.source] || last.source;
     box.replaceChildren(title,
       el("p", { class: "roll-who", "data-drop": "4" }, (who ? who + ": " : "") + (C.human(last.type).toLowerCase()), el("span", { class: "by" }, " · " + by +
         (last.confirmed_by ? ", confirmed " + (CONFIRMED[last.confirmed_by] || "by " + last.confirmed_by) : ""))),
       last.dice.length ? faces : el("p", { class: "virtual" }, "Rolled by the companion" + (last.said ? ": " + last.said : ".")),
+      fixed ? el("p", { class: "put-right", "data-drop": "5" }, "Put right: " + fixed + ".") : "",
       detail || "");  // a game's detail may be none (its roll already moved on)
   };
 
@@ -319,6 +286,13 @@
       if (text) return text;
     }
     const d = action.data || {};
+    // the camera's own actions in words, never their data (a read's dice would be a line of JSON)
+    if (action.type === "dice.read") return "the camera's read of " + dice((d.dice || []).length);
+    if (action.type === "dice.dismiss") return "throwing the camera's read away";
+    if (action.type === "dice.confirm") {
+      const said = changesOf({ removed: (d.faces || []).filter((f) => f === null), added: d.added || [] });
+      return "confirm the camera's read" + (said ? " (" + said + ")" : "");
+    }
     if (action.type.startsWith("timer.")) {
       const timer = (view.timers || {})[d.name || "turn"];
       const name = "the " + (d.label || (timer && timer.label) || C.human(d.name || "turn")).toLowerCase() + " timer";

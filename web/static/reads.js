@@ -1,0 +1,114 @@
+// The panel of a camera read that waits for the players' tap (view.dice_read, unconfirmed): each
+// die read with its crop, face and confidence; on a joined phone, a tap changes a die's face,
+// marks it "not a die" or adds a die the camera missed, and confirms (POST /api/dice/confirm,
+// companion/dice_reads.py). A page fetches this file only when a read first waits (C.need).
+"use strict";
+(function () {
+  const C = Companion;
+  const el = C.el;
+  const P = C.panels;
+  const table = C.page === "table";
+  const dice = P.diceWords;
+
+  // The roll a camera read stands for (the first dice request, companion/dice.py; a read of a
+  // roll expect does not list, a hero's pull of cubes, carries its own), each of its dice in
+  // turn (the first kind's, then "also"), and how many dice it is: fewest and most.
+  function rollOf(view) {
+    const first = (view.dice_read && view.dice_read.roll) || ((view.expect && view.expect.dice) || [])[0];
+    const kinds = first ? [first].concat(first.also || []) : [];
+    const each = kinds.flatMap((k) => Array(k.count || 1).fill(k));
+    const fewest = kinds.reduce((n, k) => n + (typeof k.min === "number" ? k.min : k.count || 1), 0);
+    return { each, fewest, most: each.length };
+  }
+
+  // The faces die i of a roll may show; past the roll's dice, any face of the roll.
+  function facesFor(view, i) {
+    const each = rollOf(view).each;
+    return each[i] || { faces: [...new Set(each.flatMap((d) => d.faces || []))] };
+  }
+
+  // read id -> what this phone changed before confirming (dice.confirm, companion/dice_reads.py):
+  // each read die's face, null where it is not a die, and the faces of dice the camera missed
+  const edits = {};
+  const editOf = (read) => edits[read.id] || { faces: read.dice.map((d) => d.face), added: [] };
+  function edit(read, how) {
+    const was = editOf(read);
+    const next = { faces: was.faces.slice(), added: was.added.slice() };
+    how(next);
+    edits[read.id] = next;
+    P.dice(C.view, true);
+  }
+  // "The camera found 4 dice; this roll is 5.": said while the read, or the read as changed
+  // here, has another number of dice than the roll. The table (no controls) says where to put
+  // it right in the same line, the one line it never leaves out.
+  function countLine(read, now, roll, controls) {
+    const found = read.dice.length;
+    const fits = (n) => n >= roll.fewest && n <= roll.most;
+    if (!roll.most || (fits(found) && now === found)) return null;
+    const wanted = roll.fewest === roll.most ? String(roll.most) : roll.fewest + " to " + roll.most;
+    let text = "The camera found " + dice(found) + "; this roll is " + wanted;
+    if (!controls) text += found < roll.fewest ? ": add the missing die on a phone." : ": mark what is not a die on a phone.";
+    else text += "." + (now === found ? "" : " With your changes: " + now + (fits(now) ? "." : now < roll.fewest ? ", still too few." : ", still too many."));
+    return el("p", { class: "count" + (fits(now) ? "" : " off") }, text);
+  }
+
+  // one picker of the roll's faces, shown by its button; picking a face calls pick(face)
+  function picker(view, entry, key, pick) {
+    const box = el("div", { class: "faces", hidden: true });
+    for (const f of entry.faces || []) {
+      const shown = C.face(view.game, f, entry.die);
+      box.append(C.button(shown.icon, shown.word, () => pick(f), { "data-key": key + "-" + f }));
+    }
+    return box;
+  }
+
+  P.waitingRead = function (view, read, controls) {
+    const { faces, added } = editOf(read);
+    const doubtful = new Set(read.doubtful || []);
+    const roll = rollOf(view);
+    const now = faces.filter((f) => f !== null).length + added.length;
+    const list = el("ol", { class: "dice-list" });
+    let place = 0;                         // the die's place in the roll as confirmed
+    read.dice.forEach((d, i) => {
+      const gone = faces[i] === null;
+      const changed = !gone && faces[i] !== d.face;
+      const entry = facesFor(view, gone ? i : place);
+      if (!gone) place++;
+      const conf = el("span", { class: "confidence" + (gone || (doubtful.has(i) && !changed) ? " unsure" : "") },
+        gone ? "not a die" : changed ? "corrected" : (doubtful.has(i) ? "unsure: " : "") + Math.round(d.confidence * 100) + (table ? "%" : "% sure"));
+      // the table shows each die's crop while there are few; many dice are shown as chips
+      const item = el("li", { class: "die" + (gone ? " gone" : "") }, table && read.dice.length > 3 ? null : P.crop(read.image, d.box, table ? 2.6 : 3.2),
+        C.faceTag(view.game, gone ? d.face : faces[i], entry.die), conf);
+      if (controls) {
+        const pick = picker(view, entry, "face-" + i, (f) => edit(read, (e) => { e.faces[i] = f; }));
+        if (!gone) item.append(C.button("pencil", "Change die " + (i + 1), () => { pick.hidden = !pick.hidden; }, { class: "small", "data-key": "change-" + i }), pick);
+        item.append(gone ? C.button("undo", "It is a die", () => edit(read, (e) => { e.faces[i] = d.face; }), { class: "small", "data-key": "is-die-" + i })
+          : C.button("cross", "Not a die", () => edit(read, (e) => { e.faces[i] = null; }), { class: "small", "data-key": "not-die-" + i }));
+      }
+      list.append(item);
+    });
+    added.forEach((f, j) => {
+      const entry = facesFor(view, place + j);
+      list.append(el("li", { class: "die added" }, C.faceTag(view.game, f, entry.die), el("span", { class: "confidence" }, "added"),
+        C.button("cross", "Take away", () => edit(read, (e) => { e.added.splice(j, 1); }), { class: "small", "data-key": "take-added-" + j })));
+    });
+    const needs = Math.round(read.threshold * 100) + "%";
+    const count = countLine(read, now, roll, controls);
+    const parts = [el("p", { class: "waiting", "data-drop": count ? "8" : null }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
+      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
+    if (count) parts.push(count);
+    parts.push(list);
+    if (controls && now < roll.most) {
+      const pick = picker(view, facesFor(view, now), "add-face", (f) => edit(read, (e) => { e.added.push(f); }));
+      parts.push(el("div", { class: "add-die" }, C.button("plus", "Add a die", () => { pick.hidden = !pick.hidden; }, { "data-key": "add-die" }), pick));
+    }
+    const kept = faces.map((f, i) => [f, i]).filter(([f]) => f !== null).map(([f], k) => C.face(view.game, f, facesFor(view, k).die).word);
+    const words = kept.concat(added.map((f, j) => C.face(view.game, f, facesFor(view, kept.length + j).die).word)).join(", ");
+    if (controls) parts.push(C.button("check", "Confirm " + words, async () => {
+      const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces, added });
+      if (res.ok) delete edits[read.id];
+    }, { class: "big confirm", "data-key": "confirm-read" }));
+    else if (!count) parts.push(el("p", { class: "hint", "data-drop": "8" }, C.icon("phone"), " Confirm or correct it on a phone."));
+    return parts;
+  };
+})();
