@@ -24,9 +24,6 @@ FAST_SERIAL = {"heartbeat_timeout": 3.0, "backoff_initial": 0.1, "backoff_max": 
                "buttons": {"1": {"action": "next"}, "2": {"action": "confirm", "hold": "undo"}}}
 
 
-SPREADS_PER_ROLL = 3  # a roll read with a die too few or too many is spread apart at most so often
-
-
 class PhysicalTable:
     def __init__(self, session, data_dir, readers: dict[int, str], tags: dict[str, str],
                  seed: int = 0, buttons: dict[str, dict] | None = None, pull_mat: bool = False):
@@ -125,30 +122,20 @@ class PhysicalTable:
 
     def roll(self) -> dict[str, Any]:
         """Throw the dice the game expects now into the tray, press Read dice; a read flagged as
-        unsure is confirmed with the Confirm button when it read right, corrected with a tap when
-        not. A flagged read that found another number of dice than were thrown cannot be put
-        right by a tap (a tap changes a read die's face): the player spreads the dice apart, the
-        same faces up, and presses Read dice again, whose read replaces the one waiting.
-        Returns the read as the table keeps it (its faces in the order found in the tray)."""
-        thrown, read = self._throw_and_read(None)
-        for _ in range(SPREADS_PER_ROLL):
-            if read["confirmed"] or len(read["faces"]) == len(thrown):
-                break
-            self.inputs["spread again"] += 1
-            thrown, read = self._throw_and_read(thrown)
+        unsure is confirmed with the Confirm button when it read right, put right with a tap
+        when not (a face corrected, a die the camera missed added, something it took for a die
+        marked not a die). Returns the read as the table keeps it (its faces in the order found
+        in the tray, then the dice the players added)."""
+        thrown = self.camera.throw()
+        seq = self.session.seq
+        self.press("dice")
+        read = self.session.view().get("dice_read")
+        assert self.session.seq > seq and read, (self.camera.status(), thrown)
         self.throws.append(sorted(thrown))
         self.inputs["camera"] += 1
         # The dice of a roll lie in the tray in no order: the read lists them as it found them.
         self._confirm(read, thrown)
         return self.session.view()["dice_read"]
-
-    def _throw_and_read(self, faces: list[str] | None) -> tuple[list[str], dict[str, Any]]:
-        thrown = self.camera.throw(faces)
-        seq = self.session.seq
-        self.press("dice")
-        read = self.session.view().get("dice_read")
-        assert self.session.seq > seq and read, (self.camera.status(), thrown)
-        return thrown, read
 
     def pull(self, hero: str) -> list[str]:
         """``hero`` draws cubes from their bag and lays them in their pull area; the mat is watched
@@ -175,14 +162,35 @@ class PhysicalTable:
                 self.press("confirm")
             else:
                 self.inputs["tap"] += 1
-                self.session.confirm_read(read["id"], truth)
+                if len(read["faces"]) != len(truth):
+                    self.inputs["count put right"] += 1
+                faces, added = put_right(read["faces"], truth)
+                self.session.confirm_read(read["id"], faces, added=added)
             read = self.session.view()["dice_read"]
         assert read["confirmed"] and sorted(read["faces"]) == sorted(truth), (read, truth)
 
 
+def put_right(read: list[str], tray: list[str]) -> tuple[list[str | None], list[str]]:
+    """The tap a player makes, looking at the tray, to make a read show its dice: a read die
+    stays as read where a die in the tray shows that face; the others are corrected to a face no
+    read die accounts for, or marked not a die (None) when none is left; faces still unaccounted
+    for are the dice the camera missed, added."""
+    left = Counter(tray)
+    faces: list[str | None] = []
+    for face in read:
+        faces.append(face if left[face] > 0 else None)
+        left[face] -= 1 if left[face] > 0 else 0
+    missing = list(left.elements())
+    for i, face in enumerate(faces):
+        if face is None and missing:
+            faces[i] = missing.pop(0)
+    return faces, missing
+
+
 def journal_rolls(session) -> list[list[str]]:
     """The faces of every roll the journal holds, as applied (each camera read's faces, or the
-    players' confirmation of a flagged one), each roll's faces sorted: dice lie in no order."""
+    players' confirmation of a flagged one: its faces, less the read dice marked not a die
+    (null), with the dice they added), each roll's faces sorted: dice lie in no order."""
     rolls, waiting = [], None
     for entry in session.journal.entries(session.view()["game_id"]):
         action = entry.payload
@@ -193,5 +201,7 @@ def journal_rolls(session) -> list[list[str]]:
             else:
                 waiting = faces
         elif action["type"] == "dice.confirm":
-            rolls.append(sorted(action["data"].get("faces") or waiting))
+            data = action["data"]
+            faces = data["faces"] if data.get("faces") is not None else waiting
+            rolls.append(sorted([f for f in faces if f is not None] + data.get("added", [])))
     return rolls

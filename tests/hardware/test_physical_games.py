@@ -107,8 +107,8 @@ def test_the_incredibles_played_through_the_physical_table(tmp_path, data_dir):
         assert table.inputs["camera"] == len(table.throws) >= 10
         assert table.inputs["serial"] > 0 and table.inputs["gpio"] >= table.inputs["camera"]
         assert two_kind >= 1, "Jack-Jack was never rescued: no two-kind roll was read"
-        # every action came from the table's own channels; a phone's tap only put right a die
-        # the camera flagged as unsure and read wrong
+        # every action came from the table's own channels; a phone's tap only put right a read
+        # the camera flagged as unsure: a die read wrong, missed or invented
         entries = [e.payload for e in session.journal.entries(view["game_id"])]
         sources = {a["source"] for a in entries if a["type"] != "dice.confirm"}
         assert sources <= {"camera", "button", "token", "api"}, sources
