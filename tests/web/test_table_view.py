@@ -356,6 +356,22 @@ def test_a_read_under_the_threshold_waits_for_a_tap_and_one_over_it_is_applied_a
     assert words(screens.phone, '[data-key="confirm-read"]') == "Confirm Evil Mutant, Marvel, X-Men, Blank, X-Men"
 
 
+FIX_FITS = """() => {
+  const box = document.getElementById("read-fix"), shown = (e) => e.getClientRects().length > 0;
+  const all = [...box.querySelectorAll("*")].filter(shown);
+  const small = all.filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.data.trim())
+    && parseFloat(getComputedStyle(e).fontSize) < 19.99).map((e) => e.textContent.trim().slice(0, 30));
+  const low = all.filter((e) => e.tagName === "BUTTON" && (e.getBoundingClientRect().height < 47.5
+    || e.scrollWidth > e.clientWidth + 1)).map((e) => e.textContent);
+  const clipped = all.filter((e) => e.classList.contains("tag") && e.parentElement.querySelector("button")
+    && e.getBoundingClientRect().right > e.parentElement.querySelector("button").getBoundingClientRect().left + .5).map((e) => e.textContent);
+  const out = all.filter((e) => { const r = e.getBoundingClientRect(); return r.right > innerWidth + .5 || r.bottom > innerHeight + .5; })
+    .map((e) => e.textContent.trim().slice(0, 30));
+  return { open: shown(box), cut: box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1, small, low, out,
+    clipped };
+}"""
+
+
 def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, screens):
     """Issue 14: two dice touching read as one. X-Men Alert's first roll is five dice; the camera
     found four, one unsure. The table says so in words and still fits; a phone adds the missing
@@ -369,9 +385,17 @@ def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, 
     for page in (screens.pi, screens.tv, screens.phone):
         wait_rendered(page, view["seq"])
     table = words(screens.pi, "#dice")
-    assert "The camera found 4 dice; this roll is 5: add the missing die on a phone." in table
+    # the Pi's own screen may act: it says so and offers its own fix (a phone's, below)
+    assert "The camera found 4 dice; this roll is 5: add the missing die." in table and "Put it right here" in table
     check_table(screens.pi.evaluate(MEASURE), "pi")
     check_table(screens.tv.evaluate(MEASURE), "tv")
+    # the table's own fix, its faces to add shown, fits the Pi's screen too (closed unused)
+    screens.pi.locator('[data-key="fix-here"]').click()
+    screens.pi.locator('#read-fix [data-key="add-die"]').click()
+    fits = screens.pi.evaluate(FIX_FITS)
+    assert fits["open"] and not any(fits[k] for k in ("cut", "small", "low", "out", "clipped")), str(fits)
+    assert screens.pi.locator('#read-fix [data-key="add-face-evil_mutant"]').is_visible()
+    screens.pi.locator('[data-key="fix-close"]').click()
 
     phone = screens.phone
     assert phone.evaluate(MEASURE)["docW"] <= 390
@@ -408,6 +432,37 @@ def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, 
     assert "confirmed on a phone" in shown and "Put right: 1 die added." in shown, shown
     assert "confirm the camera's read (1 die added)" in words(phone, "#undo")
     assert phone.evaluate(MEASURE)["docW"] <= 390
+
+
+def test_the_tables_own_screen_marks_what_is_not_a_die_and_the_roll_is_applied(served, screens):
+    """The Pi's touchscreen: the camera read six dice where five were thrown. "Put it right here"
+    opens the read full screen (every text >= 20 px, every button >= 48 px, nothing cut off at
+    800x480), one die is marked not a die, confirmed: the roll is applied, the screen closes."""
+    post(served, "/api/session", {"game": "xmen-alert", "seed": 4, "options": {"players": ["Ana", "Ben", "Chloe"]}})
+    dice = [{"face": f, "confidence": c, "box": [10 + 40 * i, 10, 36, 36]} for i, (f, c) in enumerate(
+        [("xmen", 0.9), ("marvel", 0.9), ("blank", 0.4), ("xmen", 0.95), ("blank", 0.9), ("marvel", 0.9)])]
+    view = post(served, "/api/actions", {"type": "dice.read", "source": "camera",
+                                         "data": {"id": "cam-six", "set": "xmen-alert", "dice": dice}})
+    pi = screens.pi
+    wait_rendered(pi, view["seq"])
+    assert "The camera found 6 dice; this roll is 5: mark what is not a die." in words(pi, "#dice")
+    check_table(pi.evaluate(MEASURE), "pi")
+    pi.locator('[data-key="fix-here"]').click()
+    fits = pi.evaluate(FIX_FITS)
+    assert fits["open"] and not any(fits[k] for k in ("cut", "small", "low", "out", "clipped")), str(fits)
+    fix = pi.locator("#read-fix")
+    fix.locator('[data-key="not-die-2"]').click()
+    assert "With your changes: 5." in words(pi, "#read-fix")
+    fits = pi.evaluate(FIX_FITS)
+    assert not any(fits[k] for k in ("cut", "small", "low", "out", "clipped")), fits
+    assert words(pi, '#read-fix [data-key="confirm-read"]') == "Confirm X-Men, Marvel, X-Men, Blank, Marvel"
+    fix.locator('[data-key="confirm-read"]').click()
+    wait_rendered(pi, view["seq"] + 1)
+    after = served.get("/api/state")[1]
+    assert after["dice_read"]["confirmed"] and after["dice_read"]["removed"] == [2]
+    assert [d["face"] for d in after["last_roll"]["dice"]] == ["xmen", "marvel", "xmen", "blank", "marvel"]
+    pi.wait_for_selector("#read-fix", state="hidden")
+    check_table(pi.evaluate(MEASURE), "pi")
 
 
 def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_second(served, screens):

@@ -200,6 +200,7 @@
     if (!box) return;
     const read = view.dice_read;
     const title = el("h2", {}, C.icon("die"), " Last roll");
+    if (P.fixing) P.fixing();   // the table's full-screen fix of a waiting read (reads.js)
     if (!view.game) { box.replaceChildren(title, el("p", { class: "none" }, "No game.")); return; }
     // a read waiting for a tap is never left off the table; the last roll may be, if space runs out
     if (read && !read.confirmed) box.removeAttribute("data-drop"); else if (table) box.dataset.drop = "3";

@@ -9,6 +9,7 @@
   const P = C.panels;
   const table = C.page === "table";
   const dice = P.diceWords;
+  const tableActs = () => table && C.access && C.access.joined && C.$("read-fix");
 
   // The roll a camera read stands for (the first dice request, companion/dice.py; a read of a
   // roll expect does not list, a hero's pull of cubes, carries its own), each of its dice in
@@ -36,8 +37,25 @@
     const next = { faces: was.faces.slice(), added: was.added.slice() };
     how(next);
     edits[read.id] = next;
-    P.dice(C.view, true);
+    if (P.fixing) P.fixing(); else P.dice(C.view, true);
   }
+
+  // The table's own screen (the Pi's touchscreen): its side column has no room for a die's
+  // controls, so "Put it right here" opens the same panel full screen; it closes by itself once
+  // the read no longer waits. P.dice draws it again with each view while it is open.
+  P.fixOnTable = function (read) {
+    const box = C.$("read-fix");
+    P.fixing = () => {
+      const now = C.view && C.view.dice_read;
+      if (!now || now.confirmed || now.id !== read.id) { box.hidden = true; P.fixing = null; return; }
+      const parts = P.waitingRead(C.view, now, true);
+      const confirm = parts.pop();
+      box.replaceChildren(el("h2", {}, C.icon("camera"), " Put the camera's read right"), ...parts, el("div", { class: "fix-end" }, confirm,
+        C.button("cross", "Close", () => { box.hidden = true; P.fixing = null; }, { "data-key": "fix-close" })));
+    };
+    box.hidden = false;
+    P.fixing();
+  };
   // "The camera found 4 dice; this roll is 5.": said while the read, or the read as changed
   // here, has another number of dice than the roll. The table (no controls) says where to put
   // it right in the same line, the one line it never leaves out.
@@ -47,7 +65,7 @@
     if (!roll.most || (fits(found) && now === found)) return null;
     const wanted = roll.fewest === roll.most ? String(roll.most) : roll.fewest + " to " + roll.most;
     let text = "The camera found " + dice(found) + "; this roll is " + wanted;
-    if (!controls) text += found < roll.fewest ? ": add the missing die on a phone." : ": mark what is not a die on a phone.";
+    if (!controls) text += (found < roll.fewest ? ": add the missing die" : ": mark what is not a die") + (tableActs() ? "." : " on a phone.");
     else text += "." + (now === found ? "" : " With your changes: " + now + (fits(now) ? "." : now < roll.fewest ? ", still too few." : ", still too many."));
     return el("p", { class: "count" + (fits(now) ? "" : " off") }, text);
   }
@@ -67,7 +85,10 @@
     const doubtful = new Set(read.doubtful || []);
     const roll = rollOf(view);
     const now = faces.filter((f) => f !== null).length + added.length;
-    const list = el("ol", { class: "dice-list" });
+    const count = countLine(read, now, roll, controls);
+    // the table may leave the dice out to fit when the count line says what is wrong: the
+    // phones (and the table's own full-screen fix) show them
+    const list = el("ol", { class: "dice-list", "data-drop": table && !controls && count ? "7" : null });
     let place = 0;                         // the die's place in the roll as confirmed
     read.dice.forEach((d, i) => {
       const gone = faces[i] === null;
@@ -81,7 +102,7 @@
         C.faceTag(view.game, gone ? d.face : faces[i], entry.die), conf);
       if (controls) {
         const pick = picker(view, entry, "face-" + i, (f) => edit(read, (e) => { e.faces[i] = f; }));
-        if (!gone) item.append(C.button("pencil", "Change die " + (i + 1), () => { pick.hidden = !pick.hidden; }, { class: "small", "data-key": "change-" + i }), pick);
+        if (!gone) item.append(C.button("pencil", table ? "Change" : "Change die " + (i + 1), () => { pick.hidden = !pick.hidden; }, { class: "small", "data-key": "change-" + i }), pick);
         item.append(gone ? C.button("undo", "It is a die", () => edit(read, (e) => { e.faces[i] = d.face; }), { class: "small", "data-key": "is-die-" + i })
           : C.button("cross", "Not a die", () => edit(read, (e) => { e.faces[i] = null; }), { class: "small", "data-key": "not-die-" + i }));
       }
@@ -93,7 +114,6 @@
         C.button("cross", "Take away", () => edit(read, (e) => { e.added.splice(j, 1); }), { class: "small", "data-key": "take-added-" + j })));
     });
     const needs = Math.round(read.threshold * 100) + "%";
-    const count = countLine(read, now, roll, controls);
     const parts = [el("p", { class: "waiting", "data-drop": count ? "8" : null }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
       : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
     if (count) parts.push(count);
@@ -109,6 +129,10 @@
       if (res.ok) delete edits[read.id];
     }, { class: "big confirm", "data-key": "confirm-read" }));
     else if (!count) parts.push(el("p", { class: "hint", "data-drop": "8" }, C.icon("phone"), " Confirm or correct it on a phone."));
+    // a table screen that may act (the Pi's own, or one that joined) puts it right itself
+    if (!controls && count && tableActs()) {
+      parts.push(C.button("pencil", "Put it right here", () => P.fixOnTable(read), { "data-key": "fix-here" }));
+    }
     return parts;
   };
 })();
