@@ -258,15 +258,11 @@ class Session:
 
     def confirm_read(self, read_id: str, faces: list[str | None] | None = None,
                      source: str = "dashboard", added: list[str] | None = None) -> dict[str, Any]:
-        """The players confirm the waiting camera read with one tap, or put it right first:
-        ``faces`` corrects it die by die (None for a die read that is not a die), ``added`` gives
-        the faces of dice the camera missed (companion/dice_reads.py). Raises Conflict when that
-        read is no longer the one waiting; a refusal leaves it waiting."""
-        data: dict[str, Any] = {"id": read_id}
-        if faces is not None:
-            data["faces"] = faces
-        if added:
-            data["added"] = added
+        """The players confirm the waiting camera read with one tap, or put it right first
+        (companion/dice_reads.py: ``faces`` die by die, None: not a die; ``added``: dice the
+        camera missed). Conflict when that read no longer waits; a refusal leaves it waiting."""
+        data = {"id": read_id, **({"faces": faces} if faces is not None else {}),
+                **({"added": added} if added else {})}
         return self.submit(Action("dice.confirm", data=data, source=source))
 
     # -- internals ------------------------------------------------------------------------------
