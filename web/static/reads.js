@@ -56,6 +56,7 @@
     box.hidden = false;
     P.fixing();
   };
+
   // "The camera found 4 dice; this roll is 5.": said while the read, or the read as changed
   // here, has another number of dice than the roll. The table (no controls) says where to put
   // it right in the same line, the one line it never leaves out.
