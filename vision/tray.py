@@ -25,8 +25,8 @@ def _difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """|lightening| + |darkening| / 2 + 2 * chroma change from the tray's colour, saturating at
     255 (OpenCV's saturating uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
     Shadows are darker but not more coloured: darkening counts at half weight. A function of
-    its own so that its eight planes are gone before the masks are made (2 MB of a 1024x1024
-    photo's peak)."""
+    its own so that its eight planes are gone before the masks are made (1.5-2 MB of the peak
+    RSS reading the 1024x1024 tray photos)."""
     L, a, b = cv2.split(lab)
     Lb, ab, bb = cv2.split(bg)
     dl = cv2.add(cv2.subtract(L, Lb), cv2.add(cv2.subtract(Lb, L), 1) >> 1)
