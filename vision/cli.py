@@ -126,6 +126,7 @@ def _read(args, data: Path) -> int:
     reader = _reader(args, data)
     status = 0
     for path in args.images:
+        frame = None  # the last photo's pixels go before the next is decoded (3 MB at 1024x1024)
         try:
             frame = load_image(path)
         except BadImage as e:

@@ -41,6 +41,30 @@ def keep_freed_memory() -> bool:
         bool(libc.mallopt(_M_MMAP_THRESHOLD, HEAP_BLOCKS))
 
 
+# Where the sessions' working memory comes from (docs/benchmarks.md, "the fused read's peak
+# memory"). Each session's own arena kept its largest blocks for good: about 24 MB after the
+# held-out tray photos, of which 8 MB only because a 1024x1024 photo gives the detector a
+# 320x320 input (320x256 for 640x480), whose planned single block ("memory pattern") no
+# longer fitted the regions the arena had. One arena in the environment, shared by both
+# sessions (they never run at once), with each tensor taken from it as the run needs it:
+# the same outputs, no CPU time measurably added. Its first region holds the most one run
+# takes (the face network on MAX_DICE crops: 5-6 MB; the detector on its largest input,
+# 320x320: under 4 MB), so that it need not grow: 6 MB kept (8 MB growing from 1 MB by
+# doubling); a larger run still grows it.
+SHARED_ARENA = "session.use_env_allocators"
+ARENA_FIRST = 6 * 2**20
+
+
+@functools.cache
+def _shared_arena() -> None:
+    import onnxruntime as ort  # noqa: PLC0415
+
+    cpu = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0,
+                            ort.OrtMemType.DEFAULT)
+    # no limit, the default growth (doubling), the first region ARENA_FIRST, the default reuse
+    ort.create_and_register_allocator(cpu, ort.OrtArenaCfg(0, -1, ARENA_FIRST, -1))
+
+
 def session(path: Path | str):
     """An inference session for a model file, shared by every reader in the process."""
     import onnxruntime as ort  # noqa: PLC0415
@@ -50,10 +74,13 @@ def session(path: Path | str):
         if not Path(path).is_file():
             raise VisionError(f"{path}: the model file is missing (reinstall companion or run "
                               "`make train-vision`)")
+        _shared_arena()
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.log_severity_level = 3
+        opts.enable_mem_pattern = False
+        opts.add_session_config_entry(SHARED_ARENA, "1")
         _CACHE[key] = ort.InferenceSession(key, opts, providers=["CPUExecutionProvider"])
     return _CACHE[key]

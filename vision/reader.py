@@ -14,7 +14,6 @@ frame with any is *flagged*: the players are asked, it is never dropped quietly.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -84,6 +83,10 @@ class DieRead:
 def net_digest() -> str:
     """Which face network is shipped: taught sets remember it and are taught again when it
     changes (their embeddings mean nothing to another network)."""
+    # imported here: only a taught set needs it, and hashlib maps OpenSSL's libcrypto (3 MB of
+    # a pip read's peak memory)
+    import hashlib  # noqa: PLC0415
+
     return hashlib.sha1(facenet.MODEL.read_bytes()).hexdigest()[:12]
 
 
