@@ -42,9 +42,9 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     dl = cv2.add(cv2.subtract(L, Lb), cv2.add(cv2.subtract(Lb, L), 1) >> 1)
     chroma = cv2.add(cv2.absdiff(a, ab), cv2.absdiff(b, bb))
     diff = cv2.add(dl, cv2.add(chroma, chroma))
-    # Edges help pale dice on pale trays: their outline and pips are sharp.
-    gray = lab[..., 0]
-    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    # Edges help pale dice on pale trays: their outline and pips are sharp (L: the
+    # lightness plane, already split out, not a strided view OpenCV would copy)
+    grad = cv2.morphologyEx(L, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     noise = float(np.median(diff[::4, ::4])) + 1.0
     mask = above(diff, max(FG_FLOOR, 4.0 * noise))
     edges = above(grad, max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1)))
