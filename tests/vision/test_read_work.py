@@ -346,3 +346,64 @@ def test_the_finders_foreground_is_its_labels_and_its_edges_the_lightness_planes
         kernel = np.ones((3, 3), np.uint8)
         assert np.array_equal(cv2.morphologyEx(cv2.split(lab)[0], cv2.MORPH_GRADIENT, kernel),
                               cv2.morphologyEx(lab[..., 0], cv2.MORPH_GRADIENT, kernel))
+
+
+def _match_pair_by_pair(learned, found, group):
+    """vision/fused.py's ``match`` as it was, pair by pair in Python floats: the reference."""
+    from vision.fused import MATCH, _centre_side
+
+    pairs = []
+    for i, r in enumerate(learned):
+        lx, ly, ls = _centre_side(r.box)
+        for j, c in enumerate(found):
+            (cx, cy), (rw, rh), _ = c.rect
+            d = float(np.hypot(lx - cx, ly - cy))
+            lw, lh = r.box[2:]
+            if d < MATCH * max(ls, float(np.sqrt(rw * rh))) and rw * rh <= group * max(lw * lh, 1):
+                pairs.append((d, i, j))
+    out, taken = {}, set()
+    for _, i, j in sorted(pairs):
+        if i not in out and j not in taken:
+            out[i] = j
+            taken.add(j)
+    return out
+
+
+def test_the_fused_readers_match_of_every_pair_at_once_is_the_pair_by_pair_one(taught):
+    """vision/fused.py matches learned dice to the finder's by arrays: the same pairs as the
+    per-pair loop it replaced, for random dice (ties in distance, dice at the same place,
+    empty sides, every ``group``) and for the dice of rendered X-Men and d6 frames."""
+    from vision import fused
+    from vision.reader import DieRead
+
+    rng = np.random.default_rng(9)
+    cases = []
+    for _ in range(300):
+        nl, nf = int(rng.integers(0, 12)), int(rng.integers(0, 12))
+        grid = rng.integers(0, 8, (nl + nf, 2)) * 10  # few places: equal distances and ties
+        learned = [DieRead("1", 0.5, (int(x), int(y), int(w), int(h)), False)
+                   for (x, y), (w, h) in zip(grid[:nl], rng.integers(0, 30, (nl, 2)))]
+        found = [fused.own_box((float(x), float(y), float(s), float(s)), float(g))
+                 for (x, y), s, g in zip(grid[nl:], rng.integers(1, 30, nf), rng.uniform(0.5, 2, nf))]
+        cases.append((learned, found, float(rng.choice([2.0, 99.0, 0.5]))))
+    # exactly MATCH sides apart (not matched) and just within; exactly ``group`` times the area
+    edge = [DieRead("1", 0.5, (0, 0, 10, 10), False)]
+    assert fused.match(edge, [fused.own_box((10, 4, 2, 2), 1.0)]) == {}
+    assert fused.match(edge, [fused.own_box((9.9, 4, 2, 2), 1.0)]) == {0: 0}
+    assert fused.match(edge, [fused.own_box((0, 0, 10, 10), 2.0)], 4.0) == {0: 0}
+    assert fused.match(edge, [fused.own_box((0, 0, 10, 10), 2.0)], 3.99) == {}
+    seen = []
+    real = fused.match
+    fused.match = lambda learned, found, group=99.0: seen.append((learned, found, group)) or \
+        real(learned, found, group)
+    try:
+        for set_name, data in (("xmen", taught), ("d6", None)):
+            reader = fused.FusedReader(set_name, data)
+            for frame in _frames(set_name, n=4):
+                reader.read(frame)
+    finally:
+        fused.match = real
+    assert len(seen) >= 4 and any(len(m) >= 3 for m in map(lambda c: real(*c), seen))
+    for learned, found, group in cases + seen:
+        assert fused.match(learned, found, group) == _match_pair_by_pair(learned, found, group)
+
