@@ -78,45 +78,48 @@ def _residual_angle(sx: np.ndarray, sy: np.ndarray) -> float:
     return float(np.degrees(np.arctan2(s4, c4)) / 4)
 
 
-_SQUARES: dict = {}  # smallest square size: the sizes' windows as flat indices (_squares)
+_SQUARES: list = []  # the layout of every square size in the top face's window (_squares)
 
 
 def _squares(smin: int) -> tuple:
-    """Where every square of each size from ``smin`` to the largest may lie in the top
-    face's window, as flat indices into the window's integrals (made once per ``smin``):
-    (sizes, their first offsets, valid, and the eight corners' indices), each size's
-    positions (m x m, m up to the largest, the rest not valid) in the row-major order the
-    size alone had."""
-    if smin in _SQUARES:
-        return _SQUARES[smin]
-    n = TOP_WINDOW
-    on = n / TOP_REACH
-    reach = 0.3 * on
-    sizes, los, ms = [], [], []
-    for s in range(smin, int(on * TOP_SIDES[1]) + 1):
-        lo = int(max(1, n / 2 - s / 2 - reach))
-        hi = int(min(n - s - 1, n / 2 - s / 2 + reach))
-        if hi >= lo:
-            sizes.append(s)
-            los.append(lo)
-            ms.append(hi + 1 - lo)
-    size, lo = np.array(sizes, np.int64), np.array(los, np.int64)
-    big = max(ms, default=0)
-    k = np.arange(big)
-    valid = (k[None, :, None] < np.array(ms)[:, None, None]) & \
-        (k[None, None, :] < np.array(ms)[:, None, None])
-    y = lo[:, None, None] + k[None, :, None]  # a square's top row, its left column below
-    x = lo[:, None, None] + k[None, None, :]
-    s = size[:, None, None]
+    """The square sizes from ``smin`` to the largest that fit the top face's window and where
+    each may lie: (sizes, each size's first offset, the positions' side (the largest of any
+    size; a size with fewer has the rest not valid), which positions are valid, the eight
+    corners' flat indices into the window's two integrals), each size's positions in the
+    row-major order the size alone had. Views of one layout of every size from 0, made once
+    (int16 indices: 400 kB; a layout per smallest size asked would grow with every one)."""
+    if not _SQUARES:
+        n = TOP_WINDOW
+        on = n / TOP_REACH
+        reach = 0.3 * on
+        sizes, los, ms = [], [], []
+        for s in range(0, int(on * TOP_SIDES[1]) + 1):
+            lo = int(max(1, n / 2 - s / 2 - reach))
+            hi = int(min(n - s - 1, n / 2 - s / 2 + reach))
+            if hi >= lo:
+                sizes.append(s)
+                los.append(lo)
+                ms.append(hi + 1 - lo)
+        size, lo = np.array(sizes, np.int64), np.array(los, np.int64)
+        big = max(ms, default=0)
+        k = np.arange(big)
+        m = np.array(ms, np.int64)[:, None, None]
+        valid = (k[None, :, None] < m) & (k[None, None, :] < m)
+        y = lo[:, None, None] + k[None, :, None]  # a square's top row, its left column below
+        x = lo[:, None, None] + k[None, None, :]
+        s = size[:, None, None]
 
-    def at(rows, cols, width):
-        return np.where(valid, rows * width + cols, 0)
+        def at(rows, cols, width):
+            return np.where(valid, rows * width + cols, 0).astype(np.int16)
 
-    # the column integral cx_ is (n + 1) x n, the row integral cy_ n x (n + 1)
-    corners = (at(y + s, x, n), at(y, x, n), at(y + s, x + s, n), at(y, x + s, n),
-               at(y, x + s, n + 1), at(y, x, n + 1), at(y + s, x + s, n + 1), at(y + s, x, n + 1))
-    _SQUARES[smin] = (size, lo, big, valid, corners)
-    return _SQUARES[smin]
+        # the column integral cx_ is (n + 1) x n, the row integral cy_ n x (n + 1)
+        corners = (at(y + s, x, n), at(y, x, n), at(y + s, x + s, n), at(y, x + s, n),
+                   at(y, x + s, n + 1), at(y, x, n + 1), at(y + s, x + s, n + 1),
+                   at(y + s, x, n + 1))
+        _SQUARES.append((size, lo, big, valid, corners))
+    size, lo, big, valid, corners = _SQUARES[0]
+    j = int(np.searchsorted(size, smin))
+    return size[j:], lo[j:], big, valid[j:], tuple(c[j:] for c in corners)
 
 
 def _best_squares(cx_: np.ndarray, cy_: np.ndarray, smin: int):
@@ -129,6 +132,7 @@ def _best_squares(cx_: np.ndarray, cy_: np.ndarray, smin: int):
     if not len(size):
         return None
     fx, fy = cx_.ravel(), cy_.ravel()
+    # cols[y, x] + cols[y, x + s] + rows[y, x] + rows[y + s, x], as each size's slices had it
     e = (fx.take(a1) - fx.take(a0)) + (fx.take(b1) - fx.take(b0))
     e += fy.take(c1) - fy.take(c0)
     e += fy.take(d1) - fy.take(d0)
