@@ -115,18 +115,21 @@ def match(learned: list[DieRead], found: list, group: float = 99.0) -> dict[int,
     """{learned index: found index}: each learned die to the nearest free classical die within
     MATCH sides and not over ``group`` times its area (the classical outline holds the sides in
     view, the learned box the top face)."""
-    pairs = []
-    for i, r in enumerate(learned):
-        lx, ly, ls = _centre_side(r.box)
-        for j, c in enumerate(found):
-            (cx, cy), (rw, rh), _ = c.rect
-            d = float(np.hypot(lx - cx, ly - cy))
-            lw, lh = r.box[2:]
-            if d < MATCH * max(ls, float(np.sqrt(rw * rh))) and rw * rh <= group * max(lw * lh, 1):
-                pairs.append((d, i, j))
+    if not learned or not found:
+        return {}
+    # every pair at once (float64, each element what the per-pair Python arithmetic gave)
+    lx, ly, ls = np.array([_centre_side(r.box) for r in learned]).T
+    lw, lh = np.array([r.box[2:] for r in learned], np.int64).T
+    (cx, cy), (rw, rh) = np.array([c.rect[:2] for c in found], np.float64).transpose(1, 2, 0)
+    d = np.hypot(lx[:, None] - cx, ly[:, None] - cy)
+    area = rw * rh
+    near = (d < MATCH * np.maximum(ls[:, None], np.sqrt(area))) & \
+        (area <= group * np.maximum(lw * lh, 1)[:, None])
+    ii, jj = np.nonzero(near)
+    order = np.lexsort((jj, ii, d[ii, jj]))  # nearest first, then by index, as sorted tuples
     out: dict[int, int] = {}
     taken: set[int] = set()
-    for _, i, j in sorted(pairs):
+    for i, j in zip(ii[order].tolist(), jj[order].tolist()):
         if i not in out and j not in taken:
             out[i] = j
             taken.add(j)

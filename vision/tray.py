@@ -21,9 +21,11 @@ def _background(lab: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """|lightening| + |darkening| / 2 + 2 * chroma change from the tray's colour, saturating at
-    255 (OpenCV's saturating uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
+def _difference(lab: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The difference from the tray's colour, and the lightness plane (split out here, so the
+    edges need not take OpenCV's copy of the Lab image's strided view). The difference:
+    |lightening| + |darkening| / 2 + 2 * chroma change, saturating at 255 (OpenCV's saturating
+    uint8 arithmetic: numpy's int16 route cost 0.45 ms a frame).
     Shadows are darker but not more coloured: darkening counts at half weight. A function of
     its own so that its eight planes are gone before the masks are made (1.5-2 MB of the peak
     RSS reading the 1024x1024 tray photos)."""
@@ -31,7 +33,7 @@ def _difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     Lb, ab, bb = cv2.split(bg)
     dl = cv2.add(cv2.subtract(L, Lb), cv2.add(cv2.subtract(Lb, L), 1) >> 1)
     chroma = cv2.add(cv2.absdiff(a, ab), cv2.absdiff(b, bb))
-    return cv2.add(dl, cv2.add(chroma, chroma))
+    return cv2.add(dl, cv2.add(chroma, chroma)), L
 
 
 def above(img: np.ndarray, thr: float) -> np.ndarray:
@@ -46,11 +48,10 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     the tray's colour is estimated from ``empty_bgr`` (the frame with what lies on it painted
     out, same size) where given, else from the frame itself."""
     lab = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2LAB)
-    diff = _difference(lab, _background(
+    diff, lightness = _difference(lab, _background(
         lab if empty_bgr is None else cv2.cvtColor(empty_bgr, cv2.COLOR_BGR2LAB)))
     # Edges help pale dice on pale trays: their outline and pips are sharp.
-    gray = lab[..., 0]
-    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    grad = cv2.morphologyEx(lightness, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     noise = float(np.median(diff[::4, ::4])) + 1.0
     mask = above(diff, max(FG_FLOOR, 4.0 * noise))
     edges = above(grad, max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1)))

@@ -181,9 +181,11 @@ def _dice_off_wall(small, labels, i, bbox, die_area, scale, min_area,
     return out
 
 
-def _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, region=None):
+def _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, region=None,
+                    mask=None):
     """Add dice the colour of the tray, found by their pips (vision.pale), where no die was
-    found or only a piece of one (a pale die's shaded edge and pips make a small blob)."""
+    found or only a piece of one (a pale die's shaded edge and pips make a small blob).
+    ``mask``: the 0/255 foreground ``labels`` were made from, where the caller has it."""
     h, w = small.shape[:2]
     big = np.zeros(len(stats), np.uint8)
     big[1:][stats[1:, cv2.CC_STAT_AREA] > 3 * die_area] = 255  # walls, hands, groups
@@ -206,7 +208,8 @@ def _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, regio
             seeds.append((float(cx), float(cy)))
     if not seeds:
         return dice
-    fg = (labels > 0).astype(np.uint8) * 255
+    # every foreground pixel has a label: the mask itself, where given
+    fg = (labels > 0).astype(np.uint8) * 255 if mask is None else mask
     found = pale_dice(small, fg, taken, pieces, float(np.sqrt(die_area)), seeds)
     if not found:
         return dice
@@ -324,6 +327,6 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         parts = _split_touching(small[y:y + bh, x:x + bw], blob, die_area, k, (x, y))
         dice.extend(_candidates(parts, scale, min_area))
     if die_area:
-        dice = _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, reg)
+        dice = _with_pale_dice(small, dice, labels, stats, die_area, scale, min_area, reg, mask)
     dice.sort(key=lambda c: (c.box[1] // 20, c.box[0]))
     return Scene(dice, obstructed, scale)
