@@ -1,8 +1,9 @@
 """The photo log: frames whose reads were doubtful or corrected, kept in the data folder.
 
 ``<data>/dice/photolog/<id>.jpg`` with ``<id>.json`` ({set, reads, corrected}). A correction
-records the players' faces (null for a read die they said is not a die); ``add_to_teaching`` copies the corrected dice, one crop per die,
-into the set's teaching photos and teaches the set again.
+records the players' faces (null for a read die they said is not a die); ``add_to_teaching``
+copies the corrected dice, one crop per die, into the set's teaching photos and teaches the set
+again.
 """
 
 from __future__ import annotations
