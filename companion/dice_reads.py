@@ -1,5 +1,6 @@
-"""Camera reads become actions: a confident read is the roll itself; a doubtful one waits in the
-table's state until a player confirms or corrects it with one tap.
+"""Camera reads become actions: a confident read of the roll's number of dice is the roll itself;
+a doubtful one, or one with a die too few or too many, waits in the table's state until a player
+confirms or corrects it with one tap.
 
 Both steps are journaled actions (`dice.read`, `dice.confirm`, `dice.dismiss`), so an unconfirmed
 read survives a restart and an undo after a confirmation brings the read back. A confirmation may
@@ -92,6 +93,15 @@ def with_roll(read: dict[str, Any], expect: dict[str, Any] | None,
     if not read["set"] or any(d.set == read["set"] for r in requests(expect) for d in r.dice):
         return read
     return {**read, "roll": chosen(expect, extra, read["set"], read.get("player")).to_json()}
+
+
+def miscounted(request: DiceRequest, read: dict[str, Any]) -> bool:
+    """A read sure of every die but with more or fewer dice than the roll (two touching dice
+    read as one, a shadow read as a die): it waits for a tap, marked ``miscounted``, so the
+    players add the missing die or mark what is not a die instead of throwing again. A face
+    no die of the roll has is refused when the read is applied, not here: a tap may correct it."""
+    fewest, most = request.span
+    return not fewest <= len(read["faces"]) <= most
 
 
 def action_for(expect: dict[str, Any] | None, request: DiceRequest, faces: list[str],

@@ -65,22 +65,24 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
         if waiting is None:
             raise IllegalAction("there is no dice read waiting to be dismissed")
         return replace(table, dice_read=None)
+    expect, extra = engine.expect(table.game), engine.read_requests(table.game)
     if action.type == "dice.confirm":
         if waiting is None or action.data.get("id") not in (None, waiting["id"]):
             raise Conflict("that dice read is no longer waiting: the table has moved on")
         read = dice_reads.confirmed(waiting, *dice_reads.check_changes(action.data))
     else:
-        expect, extra = engine.expect(table.game), engine.read_requests(table.game)
         dice_reads.check_source(action.data, requests(expect) + extra)
         read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
         if read["doubtful"]:
             return replace(table, dice_read=dice_reads.with_roll(read, expect, extra))
-    expect = engine.expect(table.game)
     # a confirmed read keeps the roll and the reader it was read for, whoever taps confirm
     player = read.get("player") or action.player
-    request = dice_reads.chosen(expect, engine.read_requests(table.game), read["set"], player)
+    request = dice_reads.chosen(expect, extra, read["set"], player)
     if action.type == "dice.confirm":
         dice_reads.check_count(request, read)
+    elif dice_reads.miscounted(request, read):
+        return replace(table, dice_read=dice_reads.with_roll(
+            {**read, "confirmed": False, "miscounted": True}, expect, extra))
     game_action = dice_reads.action_for(expect, request, read["faces"], player,
                                         action.source).stamped(action.at)
     game = engine.apply(table.game, game_action, rng)

@@ -190,18 +190,23 @@ def put_right(read: list[str], tray: list[str]) -> tuple[list[str | None], list[
 def journal_rolls(session) -> list[list[str]]:
     """The faces of every roll the journal holds, as applied (each camera read's faces, or the
     players' confirmation of a flagged one: its faces, less the read dice marked not a die
-    (null), with the dice they added), each roll's faces sorted: dice lie in no order."""
-    rolls, waiting = [], None
+    (null), with the dice they added), each roll's faces sorted: dice lie in no order. A read
+    sure of every die but with a die too few or too many waited too: the confirmation of its
+    id that follows it says so."""
+    rolls, waiting, applied = [], None, None
     for entry in session.journal.entries(session.view()["game_id"]):
         action = entry.payload
         if action["type"] == "dice.read":
-            faces = [d["face"] for d in action["data"]["dice"]]
+            waiting = [d["face"] for d in action["data"]["dice"]]
+            applied = None
             if all(d.get("confidence", 1) >= session.read_threshold for d in action["data"]["dice"]):
-                rolls.append(sorted(faces))
-            else:
-                waiting = faces
+                rolls.append(sorted(waiting))
+                applied = action["data"].get("id")
         elif action["type"] == "dice.confirm":
             data = action["data"]
+            if applied is not None and data.get("id") in (None, applied):
+                rolls.pop()                    # the sure read waited for its count
+            applied = None
             faces = data["faces"] if data.get("faces") is not None else waiting
             rolls.append(sorted([f for f in faces if f is not None] + data.get("added", [])))
     return rolls

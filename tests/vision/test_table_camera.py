@@ -79,11 +79,15 @@ def test_a_face_the_expected_die_lacks_is_never_applied(taught_data, tmp_path):
         camera.close()
 
 
-def test_a_roll_the_rules_refuse_is_a_refusal_every_screen_hears_of(taught_data, tmp_path):
-    """Two dice in the tray when one Movement Die is expected: the session refuses the read, and
-    the refusal is posted for the screens (the camera has no screen of its own)."""
+def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_every_screen(
+        taught_data, tmp_path):
+    """Two dice in the tray when one Movement Die is expected, each read surely: the read waits
+    for a tap (marked miscounted), nothing applied and nothing refused. A read the session
+    refuses (the game moved on by a typed roll while the camera's copy of the table lagged) is
+    posted for the screens, since the camera has no screen of its own."""
     import numpy as np
 
+    from companion.actions import Action
     from vision.reader import DieRead
 
     session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
@@ -92,11 +96,20 @@ def test_a_roll_the_rules_refuse_is_a_refusal_every_screen_hears_of(taught_data,
     try:
         assert camera.status()["threshold"] == 0.7
         frame = np.zeros((120, 160, 3), np.uint8)
-        camera._on_roll([DieRead("3", 0.9, (10, 10, 20, 20), True),
-                         DieRead("2", 0.9, (50, 10, 20, 20), True)], frame)
-        assert session.seq == view["seq"]                           # nothing journaled
+        two = [DieRead("3", 0.9, (10, 10, 20, 20), True), DieRead("2", 0.9, (50, 10, 20, 20), True)]
+        camera._on_roll(two, frame)
+        after = session.view()
+        assert after["seq"] == view["seq"] + 1 and after["expect"]["phase"] == "roll"
+        assert after["dice_read"]["miscounted"] and after["dice_read"]["faces"] == ["3", "2"]
+        assert session.refusals.since(0) == [] and camera.status()["error"] is None
+        stale = session.view()["expect"]
+        session.submit(Action("roll", data={"face": "1"}))
+        camera._on_view({"expect": stale})                          # the listener's copy lags
+        seq = session.seq
+        camera._on_roll(two[:1], frame)
+        assert session.seq == seq                                   # nothing journaled
         refusal = session.refusals.since(0)[-1]
-        assert refusal["source"] == "camera" and "the read found 2" in refusal["text"]
+        assert refusal["source"] == "camera" and "no dice are expected" in refusal["text"]
         assert camera.status()["error"] == refusal["text"]
     finally:
         camera.close()

@@ -435,12 +435,14 @@ def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, 
 
 
 def test_the_tables_own_screen_marks_what_is_not_a_die_and_the_roll_is_applied(served, screens):
-    """The Pi's touchscreen: the camera read six dice where five were thrown. "Put it right here"
-    opens the read full screen (every text >= 20 px, every button >= 48 px, nothing cut off at
-    800x480), one die is marked not a die, confirmed: the roll is applied, the screen closes."""
+    """The Pi's touchscreen: the camera read six dice where five were thrown, each of them surely
+    (a sure read of the wrong number of dice waits as an unsure one does, and says so without
+    "not sure"). "Put it right here" opens the read full screen (every text >= 20 px, every
+    button >= 48 px, nothing cut off at 800x480), one die is marked not a die, confirmed: the
+    roll is applied, the screen closes."""
     post(served, "/api/session", {"game": "xmen-alert", "seed": 4, "options": {"players": ["Ana", "Ben", "Chloe"]}})
     dice = [{"face": f, "confidence": c, "box": [10 + 40 * i, 10, 36, 36]} for i, (f, c) in enumerate(
-        [("xmen", 0.9), ("marvel", 0.9), ("blank", 0.4), ("xmen", 0.95), ("blank", 0.9), ("marvel", 0.9)])]
+        [("xmen", 0.9), ("marvel", 0.9), ("blank", 0.85), ("xmen", 0.95), ("blank", 0.9), ("marvel", 0.9)])]
     view = post(served, "/api/actions", {"type": "dice.read", "source": "camera",
                                          "data": {"id": "cam-six", "set": "xmen-alert", "dice": dice}})
     pi = screens.pi
@@ -451,6 +453,10 @@ def test_the_tables_own_screen_marks_what_is_not_a_die_and_the_roll_is_applied(s
     fits = pi.evaluate(FIX_FITS)
     assert fits["open"] and not any(fits[k] for k in ("cut", "small", "low", "out", "clipped")), str(fits)
     fix = pi.locator("#read-fix")
+    assert "not sure" not in words(pi, "#read-fix").lower()
+    wait_rendered(screens.phone, view["seq"])
+    phone = words(screens.phone, "#dice")
+    assert "Nothing is done until a player confirms." in phone and "not sure" not in phone, phone
     fix.locator('[data-key="not-die-2"]').click()
     assert "With your changes: 5." in words(pi, "#read-fix")
     fits = pi.evaluate(FIX_FITS)

@@ -115,8 +115,10 @@
         C.button("cross", "Take away", () => edit(read, (e) => { e.added.splice(j, 1); }), { class: "small", "data-key": "take-added-" + j })));
     });
     const needs = Math.round(read.threshold * 100) + "%";
-    const parts = [el("p", { class: "waiting", "data-drop": count ? "8" : null }, table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
-      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.")];
+    // a read sure of every die waits only for its number of dice: the count line says why
+    const why = !doubtful.size ? "Nothing is done until a player confirms." : table ? "Not sure (it needs " + needs + "): nothing is done until a player confirms."
+      : "The camera is not sure (it needs " + needs + "): nothing is done until a player confirms.";
+    const parts = [el("p", { class: "waiting", "data-drop": count ? "8" : null }, why)];
     if (count) parts.push(count);
     parts.push(list);
     if (controls && now < roll.most) {
