@@ -67,7 +67,11 @@ class FaceModel:
     def __post_init__(self):
         order = np.argsort(self.labels, kind="stable")
         self.embeddings, self.labels = self.embeddings[order], self.labels[order]
-        self._faces = np.unique(self.labels)
+        # the labels are sorted: each face's first row starts a run (np.unique would import
+        # np.ma for every process that loads a set, vision/order_stats.py)
+        first = np.ones(len(self.labels), bool)
+        first[1:] = self.labels[1:] != self.labels[:-1]
+        self._faces = self.labels[first]
         self._starts = np.searchsorted(self.labels, self._faces)
 
     def project(self, emb: np.ndarray) -> np.ndarray:

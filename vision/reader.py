@@ -24,6 +24,7 @@ import numpy as np
 from companion.dice_reads import DEFAULT_THRESHOLD  # one threshold: the session's and ours
 from vision import facenet, hands, onnx_runtime, sets
 from vision.detector import Detection, Detector
+from vision.order_stats import median
 from vision.shrink import Shrunk
 
 RECORD = Path(__file__).with_name("models") / "training.json"
@@ -178,7 +179,7 @@ class Reader:
         if not self.last_obstructed:  # the map misses hands: a skin-coloured one reaching in
             sides = [d.side for d in dets if d.score >= t.keep]
             self.last_obstructed = hands.reaches_in(
-                frame_bgr, float(np.median(sides)) if sides else None)
+                frame_bgr, median(sides) if sides else None)
         out = []
         for d in _distinct(dets):
             gx, gy = int(d.cx * scale / 4), int(d.cy * scale / 4)

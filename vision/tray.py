@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.order_stats import median
+
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
 
@@ -52,9 +54,9 @@ def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         lab if empty_bgr is None else cv2.cvtColor(empty_bgr, cv2.COLOR_BGR2LAB)))
     # Edges help pale dice on pale trays: their outline and pips are sharp.
     grad = cv2.morphologyEx(lightness, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    noise = float(np.median(diff[::4, ::4])) + 1.0
+    noise = median(diff[::4, ::4]) + 1.0
     mask = above(diff, max(FG_FLOOR, 4.0 * noise))
-    edges = above(grad, max(40.0, 4.0 * (float(np.median(grad[::4, ::4])) + 1)))
+    edges = above(grad, max(40.0, 4.0 * (median(grad[::4, ::4]) + 1)))
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.bitwise_or(mask, edges)
     if region is not None:

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.errors import StaleSet
+from vision.order_stats import median
 from vision.classical.finder import Candidate
 
 PATCH = 20  # feature patch side
@@ -330,7 +331,7 @@ def patch_feature(crop: np.ndarray) -> np.ndarray:
     # The body is the majority of the face (the median); the symbol is what departs from it.
     # Make the symbol positive whatever the colours, so light-on-dark and dark-on-light dice
     # of the same face look alike.
-    p -= float(np.median(p))
+    p -= median(p)
     if p.mean() < 0:
         p = -p
     p /= max(float(p.std()), CONTRAST_FLOOR)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.classical.pale import pale_dice
+from vision.order_stats import median, percentile
 from vision.shrink import Shrunk
 from vision.tray import FG_FLOOR, foreground  # noqa: F401 (FG_FLOOR: pale.py's floor)
 
@@ -260,15 +261,15 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
         die_area = (die_side * scale) ** 2
     elif squares:
         # specks of texture are squarish too: judge the die size among the larger blobs
-        big = np.percentile(squares, 90)
-        die_area = float(np.median([a for a in squares if a >= 0.25 * big]))
+        big = percentile(squares, 90)
+        die_area = median([a for a in squares if a >= 0.25 * big])
     elif blobs:
         # no die lies alone (all touch a neighbour or a shadow joins them): a die's half
         # side is still the depth of the distance transform inside any blob of dice
         dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         depths = [float(dt[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].max())
                   for i, x, y, bw, bh, area in blobs if area < frame_area * 0.05]
-        die_area = (2.0 * float(np.median(depths))) ** 2 if depths else None
+        die_area = (2.0 * median(depths)) ** 2 if depths else None
         guessed = True  # a weaker estimate (a long die's depth is its short side): split
         # only blobs that clearly hold several dice
     else:

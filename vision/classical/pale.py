@@ -143,7 +143,7 @@ def _dice_from_spots(spots, gray, fg, taken, pieces, side):
             continue
         if fg[ys, xs].mean() > PALE_FG * 255:
             continue  # mostly unlike the tray: pieces of other dice, not a pale die
-        ids = set(np.unique(pieces[ys, xs]).tolist()) - {0}
+        ids = set(pieces[ys, xs].tolist()) - {0}
         if len(ids) > 1:
             continue  # straddles pieces of two dice: the dark gap between them, not pips
         out.append((np.stack([xs, ys], axis=1), ids))

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.classical.finder import Candidate
+from vision.order_stats import median
 
 NORM = 64  # a die's side in the normalised crop
 _K_CORE = np.ones((NORM // 7, NORM // 7), np.uint8)
@@ -147,13 +148,6 @@ _RING_COS = np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.floa
 _RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False)).astype(np.float32)
 
 
-def _median(v: np.ndarray) -> float:
-    """np.median of a short 1-D array, without its per-call overhead."""
-    s = np.sort(v)
-    n = len(s)
-    return float(s[(n - 1) // 2] + s[n // 2]) / 2.0
-
-
 def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
              edge_dist: np.ndarray, opening: int = 6, info: dict | None = None) -> list:
     """Pip candidates at one threshold: (x, y, area, strength) in the crop."""
@@ -243,7 +237,7 @@ def _pips_at(dist: np.ndarray, mask: np.ndarray, inner: np.ndarray, thr: float,
     top = max(strength)
     kept = [(c, s) for c, s in zip(kept, strength) if s >= STRENGTH_MIN * top]
     if len(kept) >= 2:
-        med = _median(np.array([c[1] for c, _ in kept]))
+        med = median([c[1] for c, _ in kept])
         kept = [(c, s) for c, s in kept if 0.35 * med <= c[1] <= 2.8 * med]
     return [(float(c[2]), float(c[3]), float(c[1]), float(s)) for c, s in kept]
 
@@ -483,7 +477,7 @@ def best_pips(crop: np.ndarray, mask: np.ndarray,
         if h == 0 and pips and lost:
             # the pips' own contrast: a threshold well above a shaded side or a lit bevel
             # that the first threshold joined to some pips (they are then lost as non-round)
-            contrast = _median(np.array([p[3] for p in pips]))
+            contrast = median([p[3] for p in pips])
             for sk in reversed(STRONG_K):
                 strong = sk * contrast
                 if strong > prep[2] * k * 1.15:

@@ -20,6 +20,7 @@ from vision.classical import sets
 from vision.classical.faces import features, read_crops
 from vision.classical.finder import find_dice
 from vision.classical.pips import read_pips
+from vision.order_stats import median
 from vision.reader import DEFAULT_THRESHOLD, DieRead
 
 class ClassicalReader:
@@ -75,7 +76,7 @@ class ClassicalReader:
             return out
         gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
         # the scene's typical outline: a die seen only in part is looked at at this size
-        typical = float(np.median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in dice]))
+        typical = median([np.sqrt(c.rect[1][0] * c.rect[1][1]) for c in dice])
         # every view of every die in one batch of histograms (the same rows one by one gives)
         crops = [c for i in todo for c in read_crops(frame_bgr, dice[i], gray, typical)]
         feats = np.split(features(crops), len(todo))
