@@ -145,3 +145,34 @@ def test_a_confirming_choice_that_needs_the_rolls_testing_it_is_not_taken():
     assert t.agree_from > 1.0 and t.overrule > 1.0 and figs["a"]["taps"] == 1.0, t
     t, figs = tune_fused.choose({"a": [wrong, wrong] + rolls}, log=lambda *_: None)
     assert t.agree_from == 0.4 and figs["a"]["silent"] == 0.0, t
+
+
+def test_the_choice_is_made_for_the_models_named_and_its_reads_kept_by_their_digest(
+        tmp_path, monkeypatch):
+    """`make train-vision` chooses the fused combination for the networks it just wrote (its
+    --out), not the shipped ones: the readers then load that folder's networks and record, and
+    the cached tuning reads are another file as soon as a network or threshold differs."""
+    import shutil
+
+    from vision import detector, facenet, reader
+
+    for module, name in ((detector, "MODEL"), (facenet, "MODEL"), (reader, "RECORD"),
+                         (fused, "RECORD")):
+        monkeypatch.setattr(module, name, getattr(module, name))   # put back afterwards
+    shipped = reader.RECORD.parent
+    folder = tmp_path / "models"
+    shutil.copytree(shipped, folder)
+    record = json.loads((folder / "training.json").read_text())
+    record["fused"]["pips"]["check_below"] = 0.123
+    (folder / "training.json").write_text(json.dumps(record))
+    before = tune_fused._models_digest(folder, 0, 30)
+    assert tune_fused.use_models(folder) == folder / "training.json"
+    assert detector.MODEL == folder / "detector.onnx" and facenet.MODEL == folder / "faces.onnx"
+    assert fused.FusedTuning.shipped().check_below == 0.123
+    assert tune_fused._models_digest(folder, 0, 30) == before          # the fused section: no
+    assert tune_fused._models_digest(folder, 1, 30) != before          # another draw
+    (folder / "faces.onnx").write_bytes((folder / "faces.onnx").read_bytes() + b"\0")
+    assert tune_fused._models_digest(folder, 0, 30) != before          # another network
+    record["tuning"]["keep"] = 0.99
+    (folder / "training.json").write_text(json.dumps(record))
+    assert tune_fused._models_digest(shipped, 0, 30) != tune_fused._models_digest(folder, 0, 30)

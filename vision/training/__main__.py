@@ -1,15 +1,18 @@
 """`make train-vision`: train the dice detector and the face network from a seed, tune the
-reader's thresholds on the tuning part, and write vision/models/ (detector.onnx, faces.onnx,
-training.json: the training record).
+reader's thresholds on the tuning part, choose the fused recognizer's combination for them
+(vision/training/tune_fused.py, the same tuning part), and write --out, by default
+vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
 
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
-        [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR] [--tune-only]
+        [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR] [--tune-only] [--no-fused]
+        [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from the
 first's export on steeper views, hard negatives and more symbol kinds
 (vision/training/stage2.py). ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
-``--tune-only`` only chooses the reader's thresholds for the models in --out again.
+``--tune-only`` only chooses the reader's thresholds for the models in --out again (the fused
+choice is left as recorded); ``--no-fused`` leaves out the fused choice (15 minutes).
 
 Needs the training extra (`pip install -e '.[train]'`: PyTorch, CPU build) and
 ../shared/data/dice-real. Rendered data is cached in build/train-vision/.
@@ -46,6 +49,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--stage2-steps", type=int, default=1000, help="each network; 0: no second stage")
     ap.add_argument("--first", type=Path, help="continue from this first-stage output")
     ap.add_argument("--tune-only", action="store_true")
+    ap.add_argument("--no-fused", dest="fused", action="store_false",
+                    help="leave out choosing the fused recognizer's combination (15 min)")
     a = ap.parse_args(argv)
 
     import cv2
@@ -93,7 +98,18 @@ def main(argv: list[str]) -> int:
             shutil.copy(first / name, a.out / name)
     record["seconds"] = round(time.time() - started)
     record["made"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    return tune(a, root, record, log, log_lines)
+    rc = tune(a, root, record, log, log_lines)
+    if rc == 0 and a.fused:
+        # the fused recognizer (the default reader) combines these networks' reads with the
+        # classical ones: its choice is made again for them, on the same tuning part
+        from vision.training import tune_fused  # noqa: PLC0415
+
+        log("choosing the fused recognizer's combination (vision/training/tune_fused.py)")
+        rc = tune_fused.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
+                              str(a.seed), "--tune-scenes", str(a.tune_scenes), "--write"])
+        log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
+            "the fused choice failed")
+    return rc
 
 
 def _export(det, faces, out: Path, log) -> None:

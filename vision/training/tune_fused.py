@@ -328,6 +328,29 @@ def _rounded(f: dict) -> dict:
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
 
 
+def use_models(folder: Path) -> Path:
+    """The readers read with the networks and thresholds in ``folder`` (as training points
+    them at the networks it just wrote); returns its training record's path."""
+    from vision import detector, facenet, reader  # noqa: PLC0415
+
+    detector.MODEL, facenet.MODEL = folder / "detector.onnx", folder / "faces.onnx"
+    reader.RECORD = fused.RECORD = folder / "training.json"
+    return reader.RECORD
+
+
+def _models_digest(folder: Path, seed: int, scenes: int) -> str:
+    """What the tuning reads depend on besides the code: both networks, the learned reader's
+    thresholds, the draw."""
+    import hashlib  # noqa: PLC0415
+
+    record = json.loads((folder / "training.json").read_text())
+    h = hashlib.sha1(f"{seed} {scenes}".encode())
+    for name in ("detector.onnx", "faces.onnx"):
+        h.update((folder / name).read_bytes())
+    h.update(json.dumps([record.get("tuning"), record.get("tuning taught")], sort_keys=True).encode())
+    return h.hexdigest()[:12]
+
+
 def main(argv: list[str]) -> int:
     for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(v, "1")
@@ -335,9 +358,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tune-scenes", type=int, default=30, help="rendered scenes per set and "
                    "condition (as the learned reader's tuning)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--cache", type=Path, default=Path("build/fused-tuning-own.pkl"),
-                   help="the tuning reads, kept to choose again without reading again")
-    p.add_argument("--write", action="store_true", help="record the choice in " + str(RECORD))
+    p.add_argument("--shared", type=Path, default=Path(os.environ.get(
+        "COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")))
+    p.add_argument("--models", type=Path, default=RECORD.parent,
+                   help="the networks and training record to choose for (default: the shipped "
+                        "ones; make train-vision: the folder it just wrote)")
+    p.add_argument("--cache", type=Path, help="the tuning reads, kept to choose again without "
+                   "reading again (default: build/fused-tuning-<the models' digest>.pkl)")
+    p.add_argument("--write", action="store_true", help="record the choice in the models' "
+                   "training.json (section 'fused')")
     p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
                    "tuning rolls ask (each reason's rolls), and choose nothing")
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
@@ -347,8 +376,11 @@ def main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
-    root = Path(os.environ.get("COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")
-                ) / "data" / "dice-real"
+    record_path = use_models(a.models)
+    if a.cache is None:
+        a.cache = Path("build") / f"fused-tuning-{_models_digest(a.models, a.seed, a.tune_scenes)}.pkl"
+
+    root = a.shared / "data" / "dice-real"
     t0 = time.time()
     if a.cache.is_file():
         sets = pickle.loads(a.cache.read_bytes())
@@ -390,7 +422,7 @@ def main(argv: list[str]) -> int:
                  for n, o in sets.items()},
         "command": "python -m vision.training.tune_fused --tune-scenes "
                    f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep) + " --write"}
-    kept = json.loads(RECORD.read_text()).get(fused.SECTION, {})
+    kept = json.loads(record_path.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
         if kind in a.keep:
@@ -419,10 +451,10 @@ def main(argv: list[str]) -> int:
                     ("fused", figs[n]), ("not confirming", asking[n]), ("learned", learned[n]),
                     ("classical", classical[n]))))
     if a.write:
-        record = json.loads(RECORD.read_text())
+        record = json.loads(record_path.read_text())
         record[fused.SECTION] = section
-        RECORD.write_text(json.dumps(record, indent=1) + "\n")
-        print(f"wrote section {fused.SECTION!r} of {RECORD}")
+        record_path.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"wrote section {fused.SECTION!r} of {record_path}")
     return 0
 
 
