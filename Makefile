@@ -33,8 +33,9 @@ bench: $(STAMP)
 pi-check:
 	tests/pi/pi_check.sh
 
-# Retrain the dice detector and face network from a seed, two stages (vision/models/; about 80 min on 2
-# cores). Needs the training extra (PyTorch, CPU) and ../shared/data/dice-real.
+# Retrain the dice detector and face network from a seed, two stages, their thresholds and the fused
+# choice (vision/models/, or TRAIN_ARGS="--out DIR"; about 45 min on 2 cores, measured). Needs the
+# training extra (PyTorch, CPU) and ../shared/data/dice-real.
 SEED ?= 0
 train-vision: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[train]'
