@@ -50,7 +50,6 @@ class Indicators:
         self.updates = 0
         self._expired: set[str] = set()
         self._reading = False
-        self._confirm_hint = False
         self._link_lost = False
         self._error_until = 0.0
         self._wake: threading.Timer | None = None
@@ -79,8 +78,9 @@ class Indicators:
             newly = expired - self._expired
             self._expired = expired
             expect = view.get("expect") or {}
-            waiting = (self._confirm_hint or bool(expect.get("pending"))
-                       or expect.get("phase") == "choose")
+            read = view.get("dice_read")
+            read_waits = bool(read) and not read.get("confirmed")
+            waiting = read_waits or bool(expect.get("pending")) or expect.get("phase") == "choose"
             playing = bool(view.get("game")) and (view.get("outcome") or {}).get("status") == "playing"
             self._set("ready", "on" if playing else "blink")   # blink: waiting for a (new) game
             self._set("confirm", "on" if waiting else "off")
@@ -89,7 +89,8 @@ class Indicators:
             self._set("timer", "fast" if warning else "on" if expired else "off")
             self._set_error()
             self._schedule(view)
-            prompt = expect.get("prompt") or ("Start a game on the dashboard." if not view.get("game") else "")
+            prompt = (_read_line(read) if read_waits else expect.get("prompt")
+                      or ("Start a game on the dashboard." if not view.get("game") else ""))
             if prompt != self._text:
                 self._text = prompt
                 for m in self.mirrors:
@@ -111,14 +112,6 @@ class Indicators:
         with self._lock:
             self._reading = reading
             self._set("reading", "on" if reading else "off")
-            self.changed.notify_all()
-
-    def set_confirm_hint(self, waiting: bool) -> None:
-        """Something outside the rules waits for a confirm (a dice reading on the dashboard)."""
-        with self._lock:
-            self._confirm_hint = waiting
-            if waiting:
-                self._set("confirm", "on")
             self.changed.notify_all()
 
     def set_link_lost(self, lost: bool) -> None:
@@ -219,3 +212,12 @@ class Indicators:
             led.close()
         if self.buzzer is not None:
             self.buzzer.close()
+
+
+def _read_line(read: dict[str, Any]) -> str:
+    """The display's line while a camera read waits (companion/dice_reads.py): Confirm takes a
+    read whose only doubt is a die's face; one with a die too few or too many is put right on
+    a screen (the Confirm button alone is refused there). Both fit a 32-character display."""
+    if read.get("miscounted"):
+        return "Dice miscounted: fix on screen"
+    return "Dice unsure: Confirm or fix"

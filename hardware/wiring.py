@@ -202,10 +202,6 @@ class HardwareHandle:
         if self.indicators:
             self.indicators.set_reading(reading)
 
-    def set_confirm_hint(self, waiting: bool) -> None:
-        if self.indicators:
-            self.indicators.set_confirm_hint(waiting)
-
     def set_quiet(self, quiet: bool) -> None:
         if self.indicators:
             self.indicators.set_quiet(quiet)

@@ -140,3 +140,52 @@ def test_a_journal_that_fails_is_an_error_signal_not_a_dead_worker(session, tmp_
         assert handle.dispatcher.wait_idle(5) and handle.dispatcher.counts["failed"] == 2
     finally:
         handle.close()
+
+
+def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(session):
+    """A read unsure of a die lights the Confirm LED and the peripheral's display says "Confirm
+    or fix"; the Confirm button takes it as read and both go back to the game. A read sure of
+    every die but with a die too many says "fix on screen": Confirm alone is refused there (the
+    count is wrong) and the read still waits; marked not a die on a screen, the roll is taken."""
+    from companion.actions import Action
+    from companion.cli import _confirm_waiting_read
+
+    handle = attach(session, {}, simulate=True, confirm=lambda: _confirm_waiting_read(session))
+    ind, device = handle.indicators, handle.device
+    try:
+        assert handle.link.wait_for("ready", 5)
+        prompt = session.view()["expect"]["prompt"]
+        assert wait_until(lambda: device.text == prompt[:32].strip(), cond=device.received)
+        assert ind.modes["confirm"] == "off"
+
+        def read(*faces_conf):
+            session.submit(Action("dice.read", source="camera", data={
+                "set": "incredibles-movement",
+                "dice": [{"face": f, "confidence": c} for f, c in faces_conf]}))
+
+        read(("3", 0.3))
+        assert wait_until(lambda: device.text == "Dice unsure: Confirm or fix", cond=device.received)
+        assert ind.status()["leds"]["confirm"]["lit"] is True
+        handle.press("confirm")
+        assert handle.dispatcher.wait_idle(5)
+        view = session.view()
+        assert view["dice_read"]["confirmed"] and view["state"]["roll"]["face"] == "3"
+        assert wait_until(lambda: ind.modes["confirm"] == "off", cond=ind.changed)
+        assert wait_until(lambda: device.text == view["expect"]["prompt"][:32].strip(),
+                          cond=device.received)
+
+        session.submit(Action("undo"))
+        session.submit(Action("dice.dismiss"))
+        read(("2", 0.95), ("5", 0.97))
+        assert wait_until(lambda: device.text == "Dice miscounted: fix on screen", cond=device.received)
+        assert ind.status()["leds"]["confirm"]["lit"] is True
+        seq = session.seq
+        handle.press("confirm")
+        assert handle.dispatcher.wait_idle(5)
+        assert session.seq == seq and not session.view()["dice_read"]["confirmed"]
+        assert "this roll is one die and the camera found 2" in session.refusals.since(0)[-1]["text"]
+        view = session.confirm_read(session.view()["dice_read"]["id"], ["2", None])
+        assert view["state"]["roll"]["face"] == "2"
+        assert wait_until(lambda: ind.modes["confirm"] == "off", cond=ind.changed)
+    finally:
+        handle.close()
