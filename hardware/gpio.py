@@ -127,6 +127,16 @@ class TableButton:
     def pin(self):
         return self.button.pin
 
+    @property
+    def closed(self) -> bool:
+        return self.button.closed
+
+    @property
+    def held(self) -> bool:
+        """The press now down has registered as a long press."""
+        with self._lock:
+            return self._held
+
     def ready_in(self) -> float:
         """Seconds until a new press would pass the debounce lock-out."""
         with self._lock:

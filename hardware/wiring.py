@@ -172,9 +172,7 @@ class HardwareHandle:
         threading.Event().wait(button.ready_in())   # two clicks closer than the lock-out: wait it out
         pin.drive_low()
         if hold:
-            timer = threading.Timer(button.settings.hold_time + 0.15, pin.drive_high)
-            timer.daemon = True
-            timer.start()
+            threading.Thread(target=_release_when_held, args=(button, pin), daemon=True).start()
         else:
             pin.drive_high()
 
@@ -314,3 +312,17 @@ def _attach_serial(handle, serial: SerialSettings, tokens: TokenSettings, dispat
     handle.link = link
     indicators.mirrors.append(SerialMirror(link, serial))
     link.start()
+
+
+def _release_when_held(button: TableButton, pin) -> None:
+    """A simulated long press lets go once the long press has registered, as a person holds a
+    button until the table answers: past hold_time, and then until gpiozero's hold thread has
+    seen it (on a loaded machine that thread may run later than hold_time), 5 s at most, or
+    until the table is closed."""
+    wait = threading.Event().wait
+    wait(button.settings.hold_time + 0.15)
+    deadline = time.monotonic() + 5.0
+    while (button.settings.hold is not None and not button.held and not button.closed
+           and time.monotonic() < deadline):
+        wait(0.02)
+    pin.drive_high()
