@@ -187,10 +187,10 @@ def confirmed(read: dict[str, Any], faces: list[str | None] | None,
 def check_count(request: DiceRequest, read: dict[str, Any]) -> None:
     """A confirmed read with more or fewer dice than the roll, refused in words that say how
     to put it right with a tap (nothing is journaled: the read still waits)."""
+    if not miscounted(request, read):
+        return
     fewest, most = request.span
     found = len(read["faces"])
-    if fewest <= found <= most:
-        return
     wanted = ("one die" if most == 1 else f"{most} dice" if fewest == most
               else f"{fewest} to {most} dice")
     has = ("with your changes the read has" if read.get("removed") or read.get("added")
