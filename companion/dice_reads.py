@@ -95,6 +95,20 @@ def with_roll(read: dict[str, Any], expect: dict[str, Any] | None,
     return {**read, "roll": chosen(expect, extra, read["set"], read.get("player")).to_json()}
 
 
+def unsure(read: dict[str, Any], expect: dict[str, Any] | None, extra: list[DiceRequest],
+           player: str | None) -> dict[str, Any]:
+    """An unsure read as it waits: with its roll (``with_roll``) and, where a roll is expected
+    and the read has a die too few or too many, also marked ``miscounted``, so the table's
+    hardware says a screen must fix it (Confirm alone is refused). A read made when no roll is
+    expected still waits unmarked, as recorded journals hold it."""
+    read = with_roll(read, expect, extra)
+    try:
+        request = chosen(expect, extra, read["set"], read.get("player") or player)
+    except IllegalAction:
+        return read
+    return {**read, "miscounted": True} if miscounted(request, read) else read
+
+
 def miscounted(request: DiceRequest, read: dict[str, Any]) -> bool:
     """A read sure of every die but with more or fewer dice than the roll (two touching dice
     read as one, a shadow read as a die): it waits for a tap, marked ``miscounted``, so the

@@ -74,7 +74,7 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
         dice_reads.check_source(action.data, requests(expect) + extra)
         read = dice_reads.proposal(action, dice_reads.check_dice(action.data), threshold)
         if read["doubtful"]:
-            return replace(table, dice_read=dice_reads.with_roll(read, expect, extra))
+            return replace(table, dice_read=dice_reads.unsure(read, expect, extra, action.player))
     # a confirmed read keeps the roll and the reader it was read for, whoever taps confirm
     player = read.get("player") or action.player
     request = dice_reads.chosen(expect, extra, read["set"], player)

@@ -90,6 +90,17 @@ def test_a_sure_read_of_the_right_count_is_not_marked(session):
     assert "miscounted" not in session.submit(read(("2", 0.99)))["dice_read"]
 
 
+def test_an_unsure_read_with_a_die_too_many_is_marked_too(session):
+    """An unsure read of two dice for the one Movement Die waits as unsure reads do, and is
+    marked miscounted as well: Confirm alone would be refused for the count, so the table's
+    display must send the players to a screen rather than to the Confirm button."""
+    waiting = session.submit(read(("1", 0.4), ("4", 0.98)))["dice_read"]
+    assert waiting["doubtful"] == [0] and waiting["miscounted"] is True
+    with pytest.raises(IllegalAction, match="this roll is one die and the camera found 2"):
+        session.confirm_read(waiting["id"], ["1", "4"])
+    assert "miscounted" not in session.submit(read(("3", 0.4)))["dice_read"]
+
+
 def test_many_dice_in_one_frame_become_one_roll_action(tmp_path):
     """X-Men Alert: "each player rolls five dice" to go first - one camera read of five dice is
     one first.roll action, for the player the engine names."""
