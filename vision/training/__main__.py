@@ -148,7 +148,7 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
         f"not a die) ({time.time() - t0:.0f} s)")
     faces_out = cache / f"faces2-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
-        str(stage2.cache_path(cache, a.seed, a.stage2_scenes)), str(first / "faces.onnx"),
+        str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")), str(first / "faces.onnx"),
         a.stage2_steps, a.seed, str(faces_out), started))
     job.start()
     det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
@@ -201,7 +201,7 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
 
     faces_out = REPO / "build" / "train-vision" / f"faces-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=train.faces_job, args=(
-        str(data.cache_path(cache, a.seed, a.scenes)), a.face_steps,
+        str(data.cache_path(cache, a.seed, a.scenes, root)), a.face_steps,
         a.seed, str(faces_out), started))
     job.start()
     det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log)

@@ -8,6 +8,7 @@ in build/train-vision/ so that a second training run starts at once.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import pickle
@@ -205,14 +206,33 @@ def real_samples(root: Path, seed: int) -> tuple[list[DetSample], Crops]:
     return dets, crops
 
 
-def cache_path(cache: Path, seed: int, scenes: int) -> Path:
-    return cache / f"data-{seed}-{scenes}.pkl"
+VISION = Path(__file__).resolve().parents[1]
+# what the training data is made from: a change to any of these renders and cuts afresh
+RECIPE = ("render.py", "scenes.py", "facenet.py", "detector.py", "training/data.py",
+          "training/split.py", "models/split.json")
+
+
+def recipe(root: Path, *more: Path) -> str:
+    """A digest of the data's recipe: the code and split above, the real photos' labels and
+    ``more`` (the second stage's own code and the first stage's detector)."""
+    h = hashlib.sha1()
+    for p in [VISION / r for r in RECIPE] + [root / "labels.json",
+                                              root / "penlington_webcam_train" / "labels.json",
+                                              *more]:
+        h.update(p.read_bytes() if p.is_file() else b"(none)")
+    return h.hexdigest()[:12]
+
+
+def cache_path(cache: Path, seed: int, scenes: int, root: Path) -> Path:
+    """The first stage's data, cached by seed, scenes and recipe (a cache of another recipe's
+    data is never read back)."""
+    return cache / f"data-{seed}-{scenes}-{recipe(root)}.pkl"
 
 
 def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2):
     """(detector samples, face crops): rendered from ``seed`` plus the real training part."""
     cache.mkdir(parents=True, exist_ok=True)
-    path = cache_path(cache, seed, scenes)
+    path = cache_path(cache, seed, scenes, root)
     if path.is_file():
         return pickle.loads(path.read_bytes())
     seeds = [TRAIN_SEED0 + seed * 100_000 + i for i in range(scenes)]

@@ -149,14 +149,16 @@ def render_two(seed: int):
     return det, crops
 
 
-def cache_path(cache: Path, seed: int, scenes: int) -> Path:
-    return cache / f"stage2-{seed}-{scenes}.pkl"
+def cache_path(cache: Path, seed: int, scenes: int, root: Path, first_detector: Path) -> Path:
+    """The stage's data, cached by seed, scenes and recipe: its hard negatives are the first
+    stage's detector's, so a new first stage makes new data too."""
+    return cache / f"stage2-{seed}-{scenes}-{data.recipe(root, Path(__file__), first_detector)}.pkl"
 
 
 def build(root: Path, seed: int, scenes: int, cache: Path, first_detector: Path, procs: int = 2):
     """(rendered detector samples, real ones, rendered face crops, real ones) of the stage."""
     cache.mkdir(parents=True, exist_ok=True)
-    path = cache_path(cache, seed, scenes)
+    path = cache_path(cache, seed, scenes, root, first_detector)
     if path.is_file():
         return pickle.loads(path.read_bytes())
     seeds = [SEED0 + seed * 100_000 + i for i in range(scenes)]
