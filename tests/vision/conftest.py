@@ -12,28 +12,38 @@ from vision.classical.sets import teach
 cv2.setNumThreads(1)
 
 
+GAME_SETS = ("incredibles", "invincible", "xmen")
+
+
 @pytest.fixture(scope="session")
-def taught(tmp_path_factory):
-    """A data folder with the game sets taught from rendered photos, six per face."""
-    data = tmp_path_factory.mktemp("data")
-    for k, name in enumerate(["incredibles", "invincible", "xmen"]):
-        folder = data.parent / f"teach-{name}"
-        write_teaching_photos(name, folder, per_face=6, seed=500 + k)
-        teach(name, folder, data)
+def teaching_photos(tmp_path_factory):
+    """Six rendered stand-in photos a face of each game set, written once for every recognizer."""
+    root = tmp_path_factory.mktemp("teach")
+    for k, name in enumerate(GAME_SETS):
+        write_teaching_photos(name, root / name, per_face=6, seed=500 + k)
+    return root
+
+
+def taught_with(tmp_path_factory, photos, label: str, teach_set, names=GAME_SETS):
+    """A data folder with the game sets ``names`` taught from ``photos`` by ``teach_set``."""
+    data = tmp_path_factory.mktemp(label)
+    for name in names:
+        teach_set(name, photos / name, data)
     return data
 
 
 @pytest.fixture(scope="session")
-def taught_learned(tmp_path_factory):
+def taught(tmp_path_factory, teaching_photos):
+    """A data folder with the game sets taught to the classical recognizer."""
+    return taught_with(tmp_path_factory, teaching_photos, "data", teach)
+
+
+@pytest.fixture(scope="session")
+def taught_learned(tmp_path_factory, teaching_photos):
     """The same, taught for the learned recognizer (embeddings of the face network)."""
     from vision.sets import teach as teach_learned
 
-    data = tmp_path_factory.mktemp("data-learned")
-    for k, name in enumerate(["incredibles", "invincible", "xmen"]):
-        folder = data.parent / f"teach-learned-{name}"
-        write_teaching_photos(name, folder, per_face=6, seed=500 + k)
-        teach_learned(name, folder, data)
-    return data
+    return taught_with(tmp_path_factory, teaching_photos, "data-learned", teach_learned)
 
 
 def score(pairs):

@@ -4,6 +4,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.cli import run
 from vision.render import render_roll, write_teaching_photos
@@ -30,6 +31,17 @@ def test_read_json_one_line_per_image(tmp_path, capsys):
         for die in rec["dice"]:
             assert set(die) == {"face", "confidence", "box", "confirmed"}
             assert len(die["box"]) == 4 and all(isinstance(v, int) for v in die["box"])
+
+
+@pytest.mark.parametrize("recognizer", ["fused", "learned", "classical"])
+def test_the_cli_reads_with_each_recognizer(tmp_path, capsys, recognizer):
+    img, faces, _ = render_roll(np.random.default_rng(1), "d6", 3)
+    p = tmp_path / "a.png"
+    cv2.imwrite(str(p), img)
+    assert run(["read", "--recognizer", recognizer, "--json", "--data", str(tmp_path), str(p)]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert sorted(d["face"] for d in rec["dice"]) == sorted(faces)
+    assert rec["flagged"] == (bool(rec["unread"]) or any(not d["confirmed"] for d in rec["dice"]))
 
 
 def test_read_human_output_marks_doubtful_reads(tmp_path, capsys):

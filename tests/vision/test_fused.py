@@ -6,11 +6,10 @@ split.json; thresholds sit below the figures measured on these draws."""
 import json
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import held_out_photos, read_real, sweep
+from tests.vision.conftest import held_out_photos, read_real, sweep, taught_with
 from vision import fused
 from vision.classical.reader import ClassicalReader
 from vision.fused import FusedReader, FusedTuning, classical_dir
@@ -204,13 +203,9 @@ def test_a_die_of_a_group_the_finder_cannot_split_is_read_at_its_own_box():
 
 
 @pytest.fixture(scope="module")
-def taught_fused(tmp_path_factory):
-    data = tmp_path_factory.mktemp("data-fused")
-    for k, name in enumerate(["incredibles", "xmen"]):
-        folder = data.parent / f"teach-fused-{name}"
-        write_teaching_photos(name, folder, per_face=6, seed=500 + k)
-        fused.teach(name, folder, data)
-    return data
+def taught_fused(tmp_path_factory, teaching_photos):
+    return taught_with(tmp_path_factory, teaching_photos, "data-fused", fused.teach,
+                       ("incredibles", "xmen"))
 
 
 @pytest.mark.parametrize("set_name, least", [("xmen", 0.9), ("incredibles", 0.8)])
@@ -302,15 +297,3 @@ def test_reads_held_out_webcam_photos(shared):
     assert recall >= 0.93 and precision >= 0.94, (recall, precision)
     assert silent <= 0.005, silent
     assert taps <= 0.7, taps
-
-
-def test_the_cli_reads_with_the_fused_recognizer(tmp_path, capsys):
-    from vision.cli import run
-
-    img, faces, _ = render_roll(np.random.default_rng(1), "d6", 3)
-    p = tmp_path / "a.png"
-    cv2.imwrite(str(p), img)
-    assert run(["read", "--recognizer", "fused", "--json", "--data", str(tmp_path), str(p)]) == 0
-    rec = json.loads(capsys.readouterr().out)
-    assert sorted(d["face"] for d in rec["dice"]) == sorted(faces)
-    assert rec["flagged"] == (bool(rec["unread"]) or any(not d["confirmed"] for d in rec["dice"]))

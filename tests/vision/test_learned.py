@@ -13,7 +13,7 @@ from tests.vision.conftest import blank_frame, held_out_photos, read_real, sweep
 from vision import faces as taught_faces
 from vision.errors import StaleSet, UnknownSet
 from vision.reader import DieRead, Reader, make_reader
-from vision.render import RenderOptions, render_labelled, render_roll, write_teaching_photos
+from vision.render import render_roll, write_teaching_photos
 from vision.scenes import CONDITIONS
 from vision.sets import sets_dir, teach
 
@@ -131,15 +131,3 @@ def test_teach_from_webcam_photos_and_read_held_out_ones(shared, tmp_path):
     """Teach a set from 5 webcam photos per face; read the sixth of each face."""
     right = teach_webcam_and_read_the_sixth(shared, tmp_path, teach, Reader)
     assert right >= 4, f"{right} of 6 held-out webcam photos read right"
-
-
-def test_the_cli_reads_with_the_learned_recognizer(tmp_path, capsys):
-    from vision.cli import run
-
-    img, faces, _ = render_roll(np.random.default_rng(1), "d6", 3)
-    p = tmp_path / "a.png"
-    cv2.imwrite(str(p), img)
-    assert run(["read", "--recognizer", "learned", "--json", "--data", str(tmp_path), str(p)]) == 0
-    rec = json.loads(capsys.readouterr().out)
-    assert sorted(d["face"] for d in rec["dice"]) == sorted(faces)
-    assert rec["flagged"] == (bool(rec["unread"]) or any(not d["confirmed"] for d in rec["dice"]))
