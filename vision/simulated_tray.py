@@ -6,7 +6,6 @@ be laid in the card area too (``show_card``: a rendered card on the table, in th
 from __future__ import annotations
 
 import threading
-import time
 
 import cv2
 import numpy as np
@@ -29,7 +28,6 @@ class SimulatedTray(FrameSource):
         self._noise = np.random.default_rng((seed, 0))
         self._tray_lock = threading.Lock()
         self.fps = fps
-        self._last = 0.0
         self._still, _ = render_scene(self._scene_rng(0), [], self._opt)   # the empty tray
         self._tumble = 0
         self.truth: list[str] = []
@@ -68,11 +66,7 @@ class SimulatedTray(FrameSource):
             self._card = view
 
     def _read(self):
-        if self.fps > 0:
-            wait = self._last + 1.0 / self.fps - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-            self._last = time.monotonic()
+        self._pace(self.fps)
         with self._tray_lock:
             still, tumbling = (self._card if self._card is not None else self._still), self._tumble > 0
             if tumbling:

@@ -32,6 +32,7 @@ class FrameSource:
     def __init__(self):
         self._closed = False
         self._lock = threading.Lock()
+        self._due = 0.0  # when a paced source's next frame is due (``_pace``)
 
     @property
     def closed(self) -> bool:
@@ -54,6 +55,15 @@ class FrameSource:
 
     def _read(self):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _pace(self, fps: float) -> None:
+        """A simulated camera's frame rate: wait until the next frame is due (none at 0 fps)."""
+        if fps <= 0:
+            return
+        wait = self._due - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._due = time.monotonic() + 1.0 / fps
 
     def _close(self) -> None:
         pass
@@ -196,7 +206,6 @@ class SyntheticSource(FrameSource):
         self.rolls = 0
         self._still: np.ndarray | None = None
         self._phase = 0
-        self._last = 0.0
 
     def _new_roll(self):
         n = self.n or int(self.rng.integers(1, 10))
@@ -205,11 +214,7 @@ class SyntheticSource(FrameSource):
         self.rolls += 1
 
     def _read(self):
-        if self.fps > 0:
-            wait = self._last + 1.0 / self.fps - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-            self._last = time.monotonic()
+        self._pace(self.fps)
         cycle = self.moving_frames + self.still_frames
         if self._phase % cycle == 0:
             if self.rolls_left is not None:

@@ -2,6 +2,7 @@
 
 import queue
 import threading
+import time
 
 import cv2
 import numpy as np
@@ -12,6 +13,7 @@ from vision.errors import CameraError
 from vision.classical.reader import ClassicalReader as Reader
 from vision.render import render_roll
 from vision.settle import MotionDetector, SettleDetector
+from vision.simulated_tray import SimulatedTray
 from vision.sources import FolderSource, FrameSource, SyntheticSource, open_source
 from vision.watcher import CameraWatcher
 
@@ -147,3 +149,18 @@ def test_watcher_waits_for_the_hand_to_leave():
     with w:
         assert w.wait_done(timeout=60)
     assert rolls == [["3", "4"]]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SyntheticSource("d6", n=2, seed=4, fps=25),
+    lambda: SimulatedTray(fps=25)])
+def test_a_simulated_camera_keeps_its_frame_rate(make):
+    """Like a real camera, a simulated one gives a frame when the next is due, not at once:
+    six frames at 25 fps take at least five frame times (a dashboard polling it in a loop
+    would otherwise spin a core)."""
+    src = make()
+    start = time.monotonic()
+    for _ in range(6):
+        assert src.read() is not None
+    assert time.monotonic() - start >= 5 / 25 * 0.95
+    src.close()
