@@ -110,8 +110,8 @@ def unsure(read: dict[str, Any], expect: dict[str, Any] | None, extra: list[Dice
 
 
 def miscounted(request: DiceRequest, read: dict[str, Any]) -> bool:
-    """A read sure of every die but with more or fewer dice than the roll (two touching dice
-    read as one, a shadow read as a die): it waits for a tap, marked ``miscounted``, so the
+    """A read with more or fewer dice than the roll (two touching dice read as one, a shadow
+    read as a die), sure of each die or not: it waits for a tap, marked ``miscounted``, so the
     players add the missing die or mark what is not a die instead of throwing again. A face
     no die of the roll has is refused when the read is applied, not here: a tap may correct it."""
     fewest, most = request.span

@@ -148,8 +148,8 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
         f"not a die) ({time.time() - t0:.0f} s)")
     faces_out = cache / f"faces2-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
-        str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")), str(first / "faces.onnx"),
-        a.stage2_steps, a.seed, str(faces_out), started))
+        str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")),
+        str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started))
     job.start()
     det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
     det, det_loss = train.train_detector(rendered, real, a.stage2_steps, a.seed + 2, log=log,
