@@ -4,8 +4,8 @@ reader's thresholds on the tuning part, choose the fused recognizer's combinatio
 vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
 
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
-        [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR] [--tune-only] [--no-fused]
-        [--out DIR]
+        [--device cpu|cuda|auto] [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR]
+        [--tune-only] [--no-fused] [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from the
 first's export on steeper views, hard negatives and more symbol kinds
@@ -15,7 +15,10 @@ ONNX files and training record in DIR (the first stage's output, e.g. a shipped 
 choice is left as recorded); ``--no-fused`` leaves out the fused choice (15 minutes).
 
 Needs the training extra (`pip install -e '.[train]'`: PyTorch, CPU build) and
-../shared/data/dice-real. Rendered data is cached in build/train-vision/.
+../shared/data/dice-real. Rendered data is cached in build/train-vision/. ``--device cuda``
+(a torch build with CUDA, where a machine with an accelerator is at hand) moves only the
+networks' steps: the batches are still made by one CPU process each, so it speeds the training
+up by what the steps cost, not more. The recipe must still finish here, on two cores, in 90 min.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--out", type=Path, default=REPO / "vision" / "models")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (1: a shared machine makes spinning threads crawl)")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"),
+                    help="where the networks train (auto: CUDA where torch sees one); the "
+                         "batches, the thresholds and the fused choice stay on the CPU")
     ap.add_argument("--stage2-scenes", type=int, default=600)
     ap.add_argument("--stage2-steps", type=int, default=1000, help="each network; 0: no second stage")
     ap.add_argument("--first", type=Path, help="continue from this first-stage output")
@@ -73,6 +79,9 @@ def main(argv: list[str]) -> int:
     import torch
 
     torch.set_num_threads(a.threads)
+    from vision.training.train import resolve_device  # noqa: PLC0415 (needs torch)
+
+    a.device = resolve_device(a.device)
     cache = REPO / "build" / "train-vision"
     first = cache / f"stage1-{a.seed}"
     first.mkdir(parents=True, exist_ok=True)
@@ -89,7 +98,8 @@ def main(argv: list[str]) -> int:
         for name in ("detector.onnx", "faces.onnx"):
             shutil.copy(a.out / name, first / name)
     record = {"seed": a.seed, "command": "python -m vision.training " + " ".join(argv),
-              "machine": f"{platform.machine()}, {a.threads} threads, torch {torch.__version__}",
+              "machine": f"{platform.machine()}, {a.threads} threads, torch {torch.__version__}"
+                         + (f", on {a.device}" if a.device != "cpu" else ""),
               "stage 1": {k: v for k, v in stage1.items() if k not in ("tuning", "tuning figures")}}
     if a.stage2_steps > 0:
         record["stage 2"] = second_stage(a, root, cache, first, log, log_lines, started)
@@ -149,11 +159,12 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
     faces_out = cache / f"faces2-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
         str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")),
-        str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started))
+        str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started, a.device))
     job.start()
     det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
     det, det_loss = train.train_detector(rendered, real, a.stage2_steps, a.seed + 2, log=log,
-                                         net=det, lr=stage2.LR, name="detector (stage 2)")
+                                         net=det, lr=stage2.LR, name="detector (stage 2)",
+                                         device=a.device)
     job.join()
     if job.exitcode != 0:
         raise SystemExit("training the face network (stage 2) failed")
@@ -202,9 +213,10 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
     faces_out = REPO / "build" / "train-vision" / f"faces-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=train.faces_job, args=(
         str(data.cache_path(cache, a.seed, a.scenes, root)), a.face_steps,
-        a.seed, str(faces_out), started))
+        a.seed, str(faces_out), started, a.device))
     job.start()
-    det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log)
+    det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log,
+                                         device=a.device)
     job.join()
     if job.exitcode != 0:
         print("training the face network failed", file=sys.stderr)

@@ -210,7 +210,8 @@ def imprint(net: FaceNet, crops: data.Crops, classes: int) -> torch.Tensor:
     return torch.nn.functional.normalize(proto, dim=1)
 
 
-def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: float) -> None:
+def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: float,
+              device: str = "cpu") -> None:
     """Continue the face network in its own process (beside the detector) and save it."""
     from vision.training import train
 
@@ -222,6 +223,7 @@ def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: 
     both.extend(real_crops)
     proto = imprint(net, both, data.CLASSES)
     net, loss, proto = train.train_faces(crops, real_crops, steps, seed + 2, log=log, lr=LR,
-                                         net=net, proto=proto, name="faces (stage 2)")
+                                         net=net, proto=proto, name="faces (stage 2)",
+                                         device=device)
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)

@@ -1,4 +1,5 @@
-"""Train the detector and the face network (PyTorch, CPU), export them to ONNX."""
+"""Train the detector and the face network (PyTorch: on the CPU, or on an accelerator where
+one is at hand, ``device``), export them to ONNX."""
 
 from __future__ import annotations
 
@@ -18,6 +19,16 @@ from vision.training.nets import EMBED, DiceDetector, FaceNet
 PATCH = 192  # detector training crops, input pixels
 DET_BATCH = 16
 GRID = PATCH // det_rt.STRIDE
+
+
+def resolve_device(name: str) -> str:
+    """The torch device to train on: "cpu", "cuda", or "auto" (CUDA where torch sees one).
+    The batches are made on the CPU either way; only the networks' steps move."""
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: this torch sees no CUDA device (use auto or cpu)")
+    return name
 
 
 def _colour(img: np.ndarray, rng) -> np.ndarray:
@@ -110,17 +121,18 @@ def _schedule(opt, step, steps, lr):
 
 
 def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH, log=print,
-                   net: DiceDetector | None = None, lr: float = 3e-3, name: str = "detector"):
-    """Train a new detector, or continue ``net`` (the second stage)."""
+                   net: DiceDetector | None = None, lr: float = 3e-3, name: str = "detector",
+                   device: str = "cpu"):
+    """Train a new detector, or continue ``net`` (the second stage); returned on the CPU."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = net or DiceDetector()
+    net = (net or DiceDetector()).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0, run = time.time(), []
     for step in range(steps):
         nreal = int(round(batch * 0.4))
         parts = [det_batch(rendered, rng, batch - nreal), det_batch(real, rng, nreal)]
-        tensors = [torch.cat([a, b]) for a, b in zip(*parts)]
+        tensors = [torch.cat([a, b]).to(device) for a, b in zip(*parts)]
         _schedule(opt, step, steps, lr)
         loss, focal = det_loss(net(tensors[0]), *tensors[1:])
         opt.zero_grad()
@@ -130,7 +142,7 @@ def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH
         if (step + 1) % 50 == 0:
             log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-50:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
-    return net.eval(), float(np.mean(run[-50:]))
+    return net.cpu().eval(), float(np.mean(run[-50:]))
 
 
 def face_batch(crops: Crops, idx: np.ndarray, rng):
@@ -148,13 +160,15 @@ def face_batch(crops: Crops, idx: np.ndarray, rng):
 
 def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int = 128,
                 log=print, lr: float = 3e-3, net: FaceNet | None = None,
-                proto: torch.Tensor | None = None, name: str = "faces"):
-    """Train a new face network, or continue ``net`` with the class centres ``proto``."""
+                proto: torch.Tensor | None = None, name: str = "faces", device: str = "cpu"):
+    """Train a new face network, or continue ``net`` with the class centres ``proto``;
+    both returned on the CPU."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
     if net is None:
         net, proto = FaceNet(), torch.randn(6 + SYMBOLS, EMBED) * 0.1
-    proto = torch.nn.Parameter(proto.clone())
+    net = net.to(device)
+    proto = torch.nn.Parameter(proto.clone().to(device))
     opt = torch.optim.AdamW(list(net.parameters()) + [proto], lr=lr, weight_decay=1e-4)
     both = Crops()
     both.extend(rendered)
@@ -165,7 +179,7 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
         nreal = int(batch * 0.4)
         idx = np.concatenate([rng.integers(0, nrend, batch - nreal),
                               rng.integers(nrend, len(both.images), nreal)])
-        X, cls, ids = face_batch(both, idx, rng)
+        X, cls, ids = (t.to(device) for t in face_batch(both, idx, rng))
         _schedule(opt, step, steps, lr)
         logits, emb = net(X)
         loss = F.cross_entropy(logits, cls, label_smoothing=0.05)
@@ -181,7 +195,7 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
         if (step + 1) % 100 == 0:
             log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-100:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
-    return net.eval(), float(np.mean(run[-100:])), proto
+    return net.cpu().eval(), float(np.mean(run[-100:])), proto.detach().cpu()
 
 
 def export(net, example, path, names_in, names_out, dynamic):
@@ -203,13 +217,14 @@ def job_log(started: float):
     return lines, log
 
 
-def faces_job(cache: str, steps: int, seed: int, out: str, started: float) -> None:
+def faces_job(cache: str, steps: int, seed: int, out: str, started: float,
+              device: str = "cpu") -> None:
     """Train the face network in its own process (beside the detector) and save it."""
     import pickle
     from pathlib import Path
 
     lines, log = job_log(started)
     _, _, crops, real_crops = pickle.loads(Path(cache).read_bytes())
-    net, loss, proto = train_faces(crops, real_crops, steps, seed, log=log)
+    net, loss, proto = train_faces(crops, real_crops, steps, seed, log=log, device=device)
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)
