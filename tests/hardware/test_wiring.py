@@ -179,6 +179,11 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
         read(("2", 0.95), ("5", 0.97))
         assert wait_until(lambda: device.text == "Dice miscounted: fix on screen", cond=device.received)
         assert ind.status()["leds"]["confirm"]["lit"] is True
+        # unsure as well as a die too many: Confirm alone would still be refused for the count
+        session.submit(Action("dice.dismiss"))
+        assert wait_until(lambda: device.text == prompt[:32].strip(), cond=device.received)
+        read(("2", 0.3), ("5", 0.97))
+        assert wait_until(lambda: device.text == "Dice miscounted: fix on screen", cond=device.received)
         seq = session.seq
         handle.press("confirm")
         assert handle.dispatcher.wait_idle(5)
