@@ -9,6 +9,7 @@ again.
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
 from pathlib import Path
@@ -32,10 +33,20 @@ class PhotoLog:
         """Keep a frame and its reads; returns the entry id."""
         self.folder.mkdir(parents=True, exist_ok=True)
         entry = time.strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
-        cv2.imwrite(str(self.folder / f"{entry}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if not ok:
+            raise VisionError(f"photo log: the frame of entry {entry} could not be encoded")
+        self._replace(f"{entry}.jpg", jpeg.tobytes())
         meta = {"set": set_name, "reads": [r.to_json() for r in reads], "corrected": None}
-        (self.folder / f"{entry}.json").write_text(json.dumps(meta, indent=1))
+        self._replace(f"{entry}.json", json.dumps(meta, indent=1).encode())
         return entry
+
+    def _replace(self, name: str, data: bytes) -> None:
+        """Write a file whole or not at all: the table's screen and the camera's thread read
+        an entry while another thread records the players' correction of it."""
+        tmp = self.folder / f".{name}.{uuid.uuid4().hex[:6]}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, self.folder / name)
 
     def get(self, entry: str) -> dict:
         path = self.folder / f"{entry}.json"
@@ -51,7 +62,7 @@ class PhotoLog:
             raise VisionError(f"entry {entry}: {len(meta['reads'])} dice read, "
                               f"{len(faces)} faces given")
         meta["corrected"] = list(faces)
-        (self.folder / f"{entry}.json").write_text(json.dumps(meta, indent=1))
+        self._replace(f"{entry}.json", json.dumps(meta, indent=1).encode())
         return meta
 
     def entries(self) -> list[str]:

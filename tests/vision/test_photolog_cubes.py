@@ -36,6 +36,33 @@ def test_photo_log_keeps_frame_and_correction_and_teaches_it(tmp_path):
     assert sorted(d.face for d in Reader("xmen", data).read(frame)) == sorted(truth)
 
 
+def test_an_entry_read_while_a_correction_is_written_is_read_whole(tmp_path):
+    """The table camera's thread records a correction while the screen reads the entry: a
+    reader sees the entry before or after, never a file half written."""
+    import threading
+
+    from vision.reader import DieRead
+
+    log = PhotoLog(tmp_path, "classical")
+    entry = log.add(np.zeros((60, 80, 3), np.uint8), "d6",
+                    [DieRead(str(f), 0.5, (4 * f, 4, 8, 8), False) for f in range(1, 7)])
+    done = threading.Event()
+
+    def correct():
+        for k in range(400):
+            log.correct(entry, [str(1 + (k + f) % 6) for f in range(6)])
+        done.set()
+
+    writer = threading.Thread(target=correct)
+    writer.start()
+    seen = 0
+    while not done.is_set():
+        assert len(log.get(entry)["reads"]) == 6
+        seen += 1
+    writer.join()
+    assert seen > 0 and log.entries() == [entry]
+
+
 def test_cubes_are_counted_by_colour():
     frame = blank_frame((200, 200, 200))
     want = {"yellow": 2, "orange": 1, "blue": 3, "purple": 1, "black": 2, "red": 1}
