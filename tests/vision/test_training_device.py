@@ -40,3 +40,18 @@ def test_a_few_steps_on_a_device_come_back_on_the_cpu(device):
                                            device=device)
     assert np.isfinite(loss) and proto.device.type == "cpu" and not proto.requires_grad
     assert all(p.device.type == "cpu" for p in faces.parameters())
+
+
+def test_the_batches_are_the_same_whatever_the_number_of_workers():
+    dets, crops = _samples(3)
+    made = [list(train.batches(train.DetBatches(dets, dets, 5, 3, batch=4), w, "cpu"))
+            for w in (0, 2)]
+    for one, other in zip(*made):
+        assert all(torch.equal(a, b) for a, b in zip(one, other))
+    assert not torch.equal(made[0][0][0], made[0][1][0])  # each step draws its own batch
+    both = data.Crops()
+    both.extend(crops)
+    faces = [list(train.batches(train.FaceBatches(both, len(both.images) // 2, 5, 3, 8), w, "cpu"))
+             for w in (0, 2)]
+    for one, other in zip(*faces):
+        assert all(torch.equal(a, b) for a, b in zip(one, other))

@@ -4,21 +4,27 @@ reader's thresholds on the tuning part, choose the fused recognizer's combinatio
 vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
 
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
-        [--device cpu|cuda|auto] [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR]
-        [--tune-only] [--no-fused] [--out DIR]
+        [--device cpu|cuda|auto] [--workers 0] [--procs 2] [--det-batch 16] [--face-batch 128]
+        [--stage2-scenes 600] [--stage2-steps 1000] [--first DIR]
+        [--tune-only] [--train-only] [--no-fused] [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from the
 first's export on steeper views, hard negatives and more symbol kinds
 (vision/training/stage2.py). ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
 ``--tune-only`` only chooses the reader's thresholds for the models in --out again (the fused
-choice is left as recorded); ``--no-fused`` leaves out the fused choice (15 minutes).
+choice is left as recorded); ``--train-only`` stops at the networks and their training record
+(the tuning needs the tuning part's photos); ``--no-fused`` leaves out the fused choice (15
+minutes).
 
 Needs the training extra (`pip install -e '.[train]'`: PyTorch, CPU build) and
 ../shared/data/dice-real. Rendered data is cached in build/train-vision/. ``--device cuda``
-(a torch build with CUDA, where a machine with an accelerator is at hand) moves only the
-networks' steps: the batches are still made by one CPU process each, so it speeds the training
-up by what the steps cost, not more. The recipe must still finish here, on two cores, in 90 min.
+(a torch build with CUDA, where a machine with an accelerator is at hand) moves the networks'
+steps there; ``--workers N`` makes each network's batches in N processes ahead of its steps
+(the detector N, the face network a quarter of N: its batches cost less), and ``--procs``
+renders the scenes in that many. Each step's batch is drawn from (seed, step), so the workers
+change the speed, not the networks. The default recipe must still finish here, on two cores,
+in 90 min.
 """
 
 from __future__ import annotations
@@ -51,10 +57,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"),
                     help="where the networks train (auto: CUDA where torch sees one); the "
                          "batches, the thresholds and the fused choice stay on the CPU")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="processes making the detector's batches (the face network's: a quarter)")
+    ap.add_argument("--procs", type=int, default=2, help="processes rendering the scenes")
+    ap.add_argument("--det-batch", type=int, default=16)
+    ap.add_argument("--face-batch", type=int, default=128)
     ap.add_argument("--stage2-scenes", type=int, default=600)
     ap.add_argument("--stage2-steps", type=int, default=1000, help="each network; 0: no second stage")
     ap.add_argument("--first", type=Path, help="continue from this first-stage output")
     ap.add_argument("--tune-only", action="store_true")
+    ap.add_argument("--train-only", action="store_true",
+                    help="stop after the networks and their record: no thresholds, no fused choice")
     ap.add_argument("--no-fused", dest="fused", action="store_false",
                     help="leave out choosing the fused recognizer's combination (15 min)")
     a = ap.parse_args(argv)
@@ -97,6 +110,7 @@ def main(argv: list[str]) -> int:
             return 1
         for name in ("detector.onnx", "faces.onnx"):
             shutil.copy(a.out / name, first / name)
+        (first / "training.json").write_text(json.dumps(stage1, indent=1) + "\n")
     record = {"seed": a.seed, "command": "python -m vision.training " + " ".join(argv),
               "machine": f"{platform.machine()}, {a.threads} threads, torch {torch.__version__}"
                          + (f", on {a.device}" if a.device != "cpu" else ""),
@@ -108,6 +122,11 @@ def main(argv: list[str]) -> int:
             shutil.copy(first / name, a.out / name)
     record["seconds"] = round(time.time() - started)
     record["made"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if a.train_only:
+        record["log"] = log_lines
+        (a.out / "training.json").write_text(json.dumps(record, indent=1) + "\n")
+        log(f"wrote {a.out / 'training.json'} (networks only: tune with --tune-only)")
+        return 0
     rc = tune(a, root, record, log, log_lines)
     if rc == 0 and a.fused:
         # the fused recognizer (the default reader) combines these networks' reads with the
@@ -151,7 +170,7 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
 
     t0 = time.time()
     rendered, real, crops, real_crops = stage2.build(root, a.seed, a.stage2_scenes, cache,
-                                                     first / "detector.onnx")
+                                                     first / "detector.onnx", a.procs)
     log(f"stage 2 data: {len(rendered)} rendered scenes, {len(real)} real photos; "
         f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops "
         f"({sum(c == 0 for c in crops.classes) + sum(c == 0 for c in real_crops.classes)} "
@@ -159,12 +178,13 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
     faces_out = cache / f"faces2-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
         str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")),
-        str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started, a.device))
+        str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started, a.device,
+        a.face_batch, a.workers // 4))
     job.start()
     det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
     det, det_loss = train.train_detector(rendered, real, a.stage2_steps, a.seed + 2, log=log,
                                          net=det, lr=stage2.LR, name="detector (stage 2)",
-                                         device=a.device)
+                                         batch=a.det_batch, device=a.device, workers=a.workers)
     job.join()
     if job.exitcode != 0:
         raise SystemExit("training the face network (stage 2) failed")
@@ -190,11 +210,11 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
                  "face crops": {"rendered": len(crops.images), "real": len(real_crops.images)},
                  "hard negatives": f"first-stage peaks >= {stage2.HARD_LOW} half a die or more "
                                    "from every die, as not-a-die crops"},
-        "detector": {"steps": a.stage2_steps, "batch": train.DET_BATCH, "lr": stage2.LR,
-                     "epochs": round(a.stage2_steps * train.DET_BATCH / n_det, 1),
+        "detector": {"steps": a.stage2_steps, "batch": a.det_batch, "lr": stage2.LR,
+                     "epochs": round(a.stage2_steps * a.det_batch / n_det, 1),
                      "final_loss": round(det_loss, 4)},
-        "faces": {"steps": a.stage2_steps, "batch": 128, "lr": stage2.LR,
-                  "epochs": round(a.stage2_steps * 128 / n_face, 1),
+        "faces": {"steps": a.stage2_steps, "batch": a.face_batch, "lr": stage2.LR,
+                  "epochs": round(a.stage2_steps * a.face_batch / n_face, 1),
                   "final_loss": round(saved["loss"], 4)},
     }
 
@@ -204,7 +224,7 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
 
     from vision.training import data, split, train
 
-    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, cache)
+    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, cache, a.procs)
     log(f"data: {len(rendered)} rendered scenes, {len(real)} real photos; "
         f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops")
     # The face network trains in a second process beside the detector (two cores).
@@ -213,10 +233,10 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
     faces_out = REPO / "build" / "train-vision" / f"faces-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=train.faces_job, args=(
         str(data.cache_path(cache, a.seed, a.scenes, root)), a.face_steps,
-        a.seed, str(faces_out), started, a.device))
+        a.seed, str(faces_out), started, a.device, a.face_batch, a.workers // 4))
     job.start()
     det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log,
-                                         device=a.device)
+                                         batch=a.det_batch, device=a.device, workers=a.workers)
     job.join()
     if job.exitcode != 0:
         print("training the face network failed", file=sys.stderr)
@@ -248,11 +268,12 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
             "face crops": {"rendered": len(crops.images), "real": len(real_crops.images)},
             "symbols": f"{data.SYMBOLS} random symbols (sym:K); no game stand-in is trained on",
         },
-        "detector": {"steps": a.det_steps, "batch": train.DET_BATCH, "patch": train.PATCH,
-                     "epochs": round(a.det_steps * train.DET_BATCH / (len(rendered) + len(real)), 1),
+        "detector": {"steps": a.det_steps, "batch": a.det_batch, "patch": train.PATCH,
+                     "epochs": round(a.det_steps * a.det_batch / (len(rendered) + len(real)), 1),
                      "final_loss": round(det_loss, 4)},
-        "faces": {"steps": a.face_steps, "batch": 128,
-                  "epochs": round(a.face_steps * 128 / (len(crops.images) + len(real_crops.images)), 1),
+        "faces": {"steps": a.face_steps, "batch": a.face_batch,
+                  "epochs": round(a.face_steps * a.face_batch
+                                  / (len(crops.images) + len(real_crops.images)), 1),
                   "final_loss": round(face_loss, 4)},
         "log": list(log_lines),
     }

@@ -181,7 +181,8 @@ def build(root: Path, seed: int, scenes: int, cache: Path, first_detector: Path,
     return out
 
 
-def imprint(net: FaceNet, crops: data.Crops, classes: int) -> torch.Tensor:
+def imprint(net: FaceNet, crops: data.Crops, classes: int,
+            device: str = "cpu") -> torch.Tensor:
     """Each embedding class's centre: the mean embedding of its crops (a random direction
     for a class without crops)."""
     gen = torch.Generator().manual_seed(0)
@@ -189,7 +190,7 @@ def imprint(net: FaceNet, crops: data.Crops, classes: int) -> torch.Tensor:
     ids = np.asarray(crops.ids)
     sums = torch.zeros_like(proto)
     counts = torch.zeros(classes)
-    net.eval()
+    net.to(device).eval()
     with torch.no_grad():
         for i in range(0, len(ids), 512):
             sel = [k for k in range(i, min(i + 512, len(ids))) if ids[k] >= 0]
@@ -197,7 +198,8 @@ def imprint(net: FaceNet, crops: data.Crops, classes: int) -> torch.Tensor:
                 continue
             X = torch.from_numpy(np.stack([crops.images[k] for k in sel]).astype(np.float32)
                                  .transpose(0, 3, 1, 2).copy())
-            _, e = net(X)
+            _, e = net(X.to(device))
+            e = e.cpu()
             idx = torch.from_numpy(ids[sel])
             sums.index_add_(0, idx, e)
             counts.index_add_(0, idx, torch.ones(len(sel)))
@@ -211,7 +213,7 @@ def imprint(net: FaceNet, crops: data.Crops, classes: int) -> torch.Tensor:
 
 
 def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: float,
-              device: str = "cpu") -> None:
+              device: str = "cpu", batch: int = 128, workers: int = 0) -> None:
     """Continue the face network in its own process (beside the detector) and save it."""
     from vision.training import train
 
@@ -221,9 +223,9 @@ def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: 
     both = data.Crops()
     both.extend(crops)
     both.extend(real_crops)
-    proto = imprint(net, both, data.CLASSES)
+    proto = imprint(net, both, data.CLASSES, device)
     net, loss, proto = train.train_faces(crops, real_crops, steps, seed + 2, log=log, lr=LR,
                                          net=net, proto=proto, name="faces (stage 2)",
-                                         device=device)
+                                         batch=batch, device=device, workers=workers)
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)

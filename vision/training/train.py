@@ -1,5 +1,11 @@
 """Train the detector and the face network (PyTorch: on the CPU, or on an accelerator where
-one is at hand, ``device``), export them to ONNX."""
+one is at hand, ``device``), export them to ONNX.
+
+Each step's batch is drawn from its own generator, seeded by (seed, step) (`DetBatches`,
+`FaceBatches`), so that torch's DataLoader can make batches in ``workers`` processes ahead of
+the steps (an accelerator's steps outrun one process's batches) and the networks come out
+the same whatever the number of workers.
+"""
 
 from __future__ import annotations
 
@@ -98,6 +104,65 @@ def det_batch(samples: list[DetSample], rng, n: int):
     return [torch.from_numpy(a) for a in (X, heat, reg, regm, hand, handw)]
 
 
+class DetBatches(torch.utils.data.Dataset):
+    """The detector's batch for step ``i``: ``batch`` crops, 40% from the real photos."""
+
+    def __init__(self, rendered, real, seed: int, steps: int, batch: int = DET_BATCH):
+        self.rendered, self.real, self.seed = rendered, real, seed
+        self.steps, self.batch = steps, batch
+
+    def __len__(self) -> int:
+        return self.steps
+
+    def __getitem__(self, i: int):
+        rng = np.random.default_rng([self.seed, i])
+        nreal = int(round(self.batch * 0.4))
+        parts = [det_batch(self.rendered, rng, self.batch - nreal),
+                 det_batch(self.real, rng, nreal)]
+        X, *maps = (torch.cat([a, b]) for a, b in zip(*parts))
+        return [_bytes(X), *maps]
+
+
+class FaceBatches(torch.utils.data.Dataset):
+    """The face network's batch for step ``i``: ``batch`` crops, 40% real (``both`` holds the
+    rendered crops first, ``nrend`` of them)."""
+
+    def __init__(self, both: Crops, nrend: int, seed: int, steps: int, batch: int):
+        self.both, self.nrend, self.seed, self.steps, self.batch = both, nrend, seed, steps, batch
+
+    def __len__(self) -> int:
+        return self.steps
+
+    def __getitem__(self, i: int):
+        rng = np.random.default_rng([self.seed, i])
+        nreal = int(self.batch * 0.4)
+        idx = np.concatenate([rng.integers(0, self.nrend, self.batch - nreal),
+                              rng.integers(self.nrend, len(self.both.images), nreal)])
+        X, cls, ids = face_batch(self.both, idx, rng)
+        return _bytes(X), cls, ids
+
+
+def _bytes(X: torch.Tensor) -> torch.Tensor:
+    """Pixels as a camera gives them (and a quarter of the bytes between processes)."""
+    return X.round_().to(torch.uint8)
+
+
+def _worker_init(_: int) -> None:
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+
+
+def batches(dataset, workers: int, device: str):
+    """The dataset's batches in step order; with ``workers``, made that many processes ahead
+    (forked: they inherit the data and never touch the accelerator)."""
+    if workers <= 0:
+        return (dataset[i] for i in range(len(dataset)))
+    return torch.utils.data.DataLoader(
+        dataset, batch_size=None, shuffle=False, num_workers=workers, prefetch_factor=4,
+        worker_init_fn=_worker_init, multiprocessing_context="fork",
+        pin_memory=device == "cuda")
+
+
 def det_loss(out, heat, reg, regm, hand, handw):
     p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
@@ -122,17 +187,16 @@ def _schedule(opt, step, steps, lr):
 
 def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH, log=print,
                    net: DiceDetector | None = None, lr: float = 3e-3, name: str = "detector",
-                   device: str = "cpu"):
+                   device: str = "cpu", workers: int = 0):
     """Train a new detector, or continue ``net`` (the second stage); returned on the CPU."""
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
     net = (net or DiceDetector()).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     t0, run = time.time(), []
-    for step in range(steps):
-        nreal = int(round(batch * 0.4))
-        parts = [det_batch(rendered, rng, batch - nreal), det_batch(real, rng, nreal)]
-        tensors = [torch.cat([a, b]).to(device) for a, b in zip(*parts)]
+    made = batches(DetBatches(rendered, real, seed, steps, batch), workers, device)
+    for step, tensors in enumerate(made):
+        tensors = [t.to(device, non_blocking=True) for t in tensors]
+        tensors[0] = tensors[0].float()
         _schedule(opt, step, steps, lr)
         loss, focal = det_loss(net(tensors[0]), *tensors[1:])
         opt.zero_grad()
@@ -160,11 +224,11 @@ def face_batch(crops: Crops, idx: np.ndarray, rng):
 
 def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int = 128,
                 log=print, lr: float = 3e-3, net: FaceNet | None = None,
-                proto: torch.Tensor | None = None, name: str = "faces", device: str = "cpu"):
+                proto: torch.Tensor | None = None, name: str = "faces", device: str = "cpu",
+                workers: int = 0):
     """Train a new face network, or continue ``net`` with the class centres ``proto``;
     both returned on the CPU."""
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed + 1)
     if net is None:
         net, proto = FaceNet(), torch.randn(6 + SYMBOLS, EMBED) * 0.1
     net = net.to(device)
@@ -175,11 +239,10 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
     nrend = len(both.images)
     both.extend(real)
     t0, run = time.time(), []
-    for step in range(steps):
-        nreal = int(batch * 0.4)
-        idx = np.concatenate([rng.integers(0, nrend, batch - nreal),
-                              rng.integers(nrend, len(both.images), nreal)])
-        X, cls, ids = (t.to(device) for t in face_batch(both, idx, rng))
+    made = batches(FaceBatches(both, nrend, seed + 1, steps, batch), workers, device)
+    for step, made_batch in enumerate(made):
+        X, cls, ids = (t.to(device, non_blocking=True) for t in made_batch)
+        X = X.float()
         _schedule(opt, step, steps, lr)
         logits, emb = net(X)
         loss = F.cross_entropy(logits, cls, label_smoothing=0.05)
@@ -218,13 +281,14 @@ def job_log(started: float):
 
 
 def faces_job(cache: str, steps: int, seed: int, out: str, started: float,
-              device: str = "cpu") -> None:
+              device: str = "cpu", batch: int = 128, workers: int = 0) -> None:
     """Train the face network in its own process (beside the detector) and save it."""
     import pickle
     from pathlib import Path
 
     lines, log = job_log(started)
     _, _, crops, real_crops = pickle.loads(Path(cache).read_bytes())
-    net, loss, proto = train_faces(crops, real_crops, steps, seed, log=log, device=device)
+    net, loss, proto = train_faces(crops, real_crops, steps, seed, batch=batch, log=log,
+                                   device=device, workers=workers)
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)
