@@ -59,8 +59,11 @@ def _upright(corners: np.ndarray) -> np.ndarray:
     angle = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
     ring = corners[np.argsort(angle)]             # clockwise on the image (y points down)
     ring = np.roll(ring, -int(np.argmin(ring.sum(axis=1))), axis=0)    # the top left first
-    top, side = np.linalg.norm(ring[1] - ring[0]), np.linalg.norm(ring[2] - ring[1])
-    return np.roll(ring, -1, axis=0) if top > side else ring    # a card lies portrait
+    # a card lies portrait: its top and bottom against its sides, each pair averaged (a tilted
+    # card's near edge can come out longer than the far side next to it)
+    edges = np.linalg.norm(ring - np.roll(ring, -1, axis=0), axis=1)
+    across, down = edges[0] + edges[2], edges[1] + edges[3]
+    return np.roll(ring, -1, axis=0) if across > down else ring
 
 
 def square_up(area: np.ndarray) -> np.ndarray:
