@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any, Callable
 
 from companion.components import component_file, load_toml
 from companion.errors import DataFileError, SetupError
+from companion.paths import write_whole
 
 FORMAT = 1
 MAX_BYTES = 256 * 1024      # a box file is a transcription of one box: far below this
@@ -163,12 +163,7 @@ class BoxStore:
         if path is None:
             raise DataFileError("this table has no data folder to keep the box in")
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".toml.tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(box.to_toml())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        write_whole(path, box.to_toml())
 
 
 class Boxed:

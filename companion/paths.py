@@ -1,6 +1,7 @@
 """Where companion keeps its data: --data DIR, else $COMPANION_DATA, else a per-user default."""
 
 import os
+import uuid
 from pathlib import Path
 
 
@@ -29,3 +30,24 @@ def fsync(path: str | os.PathLike) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_whole(path: str | os.PathLike, data: bytes | str, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a file of its own beside it, flushed to
+    the disk, then renamed over it. A reader in another thread, or the next start after a
+    power cut, finds the old file or the new one, never half of one. ``mode``: the file's
+    permissions (set before the rename: a secret is never readable by others)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync(path.parent)

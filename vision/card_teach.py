@@ -12,12 +12,12 @@ detail to know again, a picture that kept changing (the card still moving).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.paths import write_whole
 from vision.card_render import CARD
 from vision.cards import CardBook
 from vision.errors import TeachError
@@ -112,12 +112,7 @@ def keep_photo(folder: Path, card_id: str, picture: np.ndarray, others: list[str
     ok, data = cv2.imencode(".png", picture)
     if not ok:
         raise TeachError(f"{path}: the photo could not be encoded")
-    tmp = path.with_suffix(".png.tmp")
-    with tmp.open("wb") as fh:
-        fh.write(data.tobytes())
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_whole(path, data.tobytes())
     for other in others:
         for suffix in (".png", ".jpg", ".jpeg"):
             old = folder / f"{other}{suffix}"

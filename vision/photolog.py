@@ -9,7 +9,6 @@ again.
 from __future__ import annotations
 
 import json
-import os
 import time
 import uuid
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import write_whole
 from vision import sets
 from vision.errors import VisionError
 from vision.images import read_image
@@ -36,17 +36,12 @@ class PhotoLog:
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
         if not ok:
             raise VisionError(f"photo log: the frame of entry {entry} could not be encoded")
-        self._replace(f"{entry}.jpg", jpeg.tobytes())
+        # whole or not at all: the screen reads an entry while the camera's thread records
+        # the players' correction of it
+        write_whole(self.folder / f"{entry}.jpg", jpeg.tobytes())
         meta = {"set": set_name, "reads": [r.to_json() for r in reads], "corrected": None}
-        self._replace(f"{entry}.json", json.dumps(meta, indent=1).encode())
+        write_whole(self.folder / f"{entry}.json", json.dumps(meta, indent=1))
         return entry
-
-    def _replace(self, name: str, data: bytes) -> None:
-        """Write a file whole or not at all: the table's screen and the camera's thread read
-        an entry while another thread records the players' correction of it."""
-        tmp = self.folder / f".{name}.{uuid.uuid4().hex[:6]}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, self.folder / name)
 
     def get(self, entry: str) -> dict:
         path = self.folder / f"{entry}.json"
@@ -62,7 +57,7 @@ class PhotoLog:
             raise VisionError(f"entry {entry}: {len(meta['reads'])} dice read, "
                               f"{len(faces)} faces given")
         meta["corrected"] = list(faces)
-        self._replace(f"{entry}.json", json.dumps(meta, indent=1).encode())
+        write_whole(self.folder / f"{entry}.json", json.dumps(meta, indent=1))
         return meta
 
     def entries(self) -> list[str]:

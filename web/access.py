@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from companion.config import JOIN_CODE_MIN
 from companion.errors import DataFileError
+from companion.paths import write_whole
 from web.hosts import HostAllowList
 
 CODE_FILE = "join_code.txt"
@@ -104,10 +105,7 @@ def _read_kept(path: Path, what: str) -> str:
 
 def _keep(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text + "\n", encoding="utf-8")
-    tmp.chmod(0o600)
-    tmp.replace(path)
+    write_whole(path, text + "\n", mode=0o600)
 
 
 def is_loopback(address: str | None) -> bool:
