@@ -48,24 +48,30 @@
   // the list is the game's cards. Shown only while the game waits for the card drawn from the
   // table's own deck (expect.deck), so the panel stays compact (the Your box page's walk-through
   // lays its cards itself).
+  // The card picked is kept across the panel's rebuild for a new game: a pick made just before
+  // it would otherwise fall back to the list's first card, and that card would be laid.
   let cardRow = null;
+  let picked = null;
   const showCardRow = (view) => { if (cardRow) cardRow.hidden = !(view && view.expect && view.expect.deck); };
   C.onView(showCardRow);
 
   function cardArea(hw) {
     if (!hw.can_lay_card) return null;
-    const pick = el("select", { class: "sim-word", "aria-label": "Card to lay", "data-key": "sim-card" });
+    const pick = el("select", { class: "sim-word", "aria-label": "Card to lay", "data-key": "sim-card",
+      onchange: (e) => { picked = e.target.value; } });
+    const lay = (card) => C.send("POST", "/api/camera/card", { game: pick.dataset.game, card });
+    const layBtn = C.button("card", "Lay card", () => lay(pick.value), { "data-key": "sim-lay", disabled: true });
+    const takeBtn = C.button("undo", "Take it away", () => lay(null), { class: "small", "data-key": "sim-unlay", disabled: true });
     (async () => {
       const game = C.view ? C.view.game : ((await C.api("GET", "/api/state")).data || {}).game;
       const res = game ? await C.api("GET", `/api/box/${game}/cards`) : { ok: false };
       if (!res.ok) return;
       pick.dataset.game = game;
       res.data.cards.forEach((c) => pick.append(el("option", { value: c.id }, `${c.title} (${c.id})`)));
+      if (picked && res.data.cards.some((c) => c.id === picked)) pick.value = picked;
+      layBtn.disabled = takeBtn.disabled = false;   // nothing to lay until the list is there
     })();
-    const lay = (card) => C.send("POST", "/api/camera/card", { game: pick.dataset.game, card });
-    cardRow = el("div", { class: "sim-row" }, el("span", { class: "label" }, "Card area"), pick,
-      C.button("card", "Lay card", () => lay(pick.value), { "data-key": "sim-lay" }),
-      C.button("undo", "Take it away", () => lay(null), { class: "small", "data-key": "sim-unlay" }));
+    cardRow = el("div", { class: "sim-row" }, el("span", { class: "label" }, "Card area"), pick, layBtn, takeBtn);
     showCardRow(C.view);
     return cardRow;
   }
