@@ -78,6 +78,32 @@ def test_a_die_only_the_classical_finder_found_is_dropped_asked_or_kept():
             assert added.face == learned[0].face and (not added.confirmed) == asks
 
 
+def test_a_classical_die_a_fraction_of_the_rolls_dice_is_not_added():
+    """A blob the finder outlines at a fifth of the roll's dice (a lighter patch of cloth,
+    which a taught set's blank face reads as sure: seen on the tuning part) is not kept as a
+    die with ``extra_side``; a die the size of the others still is."""
+    from vision.classical.finder import Candidate
+    from vision.reader import DieRead
+
+    learned = [DieRead("xmen", 0.9, (100, 100, 60, 60), True),
+               DieRead("marvel", 0.9, (200, 100, 62, 62), True)]
+
+    def blob(x, side):
+        c = x + side / 2
+        return Candidate((x, 300, side, side), ((c, 300 + side / 2), (float(side), float(side)), 0.0),
+                         np.array([[x, 300], [x + side, 300], [x + side, 300 + side],
+                                   [x, 300 + side]], np.int32), float(side * side))
+
+    found = [blob(400, 12), blob(500, 58)]
+    classical = [DieRead("blank", 1.0, found[0].box, True), DieRead("blank", 0.9, found[1].box, True)]
+    keep = FusedTuning(check_below=1.01, extra="keep", extra_side=0.0)
+    reads, _ = fused.combine(keep, 0.6, learned, [], found, {}, classical)
+    assert [r.box for r in reads[2:]] == [found[0].box, found[1].box]
+    assert FusedTuning().extra_side == 0.5
+    reads, _ = fused.combine(replace(keep, extra_side=0.5), 0.6, learned, [], found, {}, classical)
+    assert [r.box for r in reads[2:]] == [found[1].box]
+
+
 def test_a_group_the_finder_could_not_split_is_not_matched_to_one_die():
     """The classical outline of two dice joined is no read of either (its pips are both
     dice's): with ``group`` it is not matched, and the learned die counts as found alone."""
@@ -281,16 +307,14 @@ def _read_real(photos):
 
 # Issue 14: "Real tray photos <= 9 dice: >= 0.98 recall and precision per die; all real tray
 # photos (up to 25 dice): >= 0.96. Real webcam photos: >= 0.97"; "Silently wrong dice: <= 0.5%
-# of dice". Measured with the networks of 2026-12-04 15:00 (before them: 0.971 / 0.994, silent
-# 0, taps 0.69; 0.915 / 0.989, 0, 0.78; 0.947 / 0.951, 0.0038, 0.53):
-# <= 9 dice 0.988 / 1.000, silent 0.0058 (one die of 172), taps 0.63; all 0.984 / 0.984, 0.0052
-# (two of 387), 0.68; webcam 0.989 / 0.974, 0.0038, 0.27. The silent goal is not met on the
-# tray photos, by those dice: on the tuning part the same kind of die (an oblique view's side
-# face read, sure, for its top) is one no combination of the two readers flags.
+# of dice". Measured with the networks of 2026-12-04 15:00 and the thresholds tuned on 90
+# scenes a set and condition (17:40; with those tuned on 30: silent 0.0058 and 0.0052 on the
+# tray photos, one and two dice): <= 9 dice 0.988 / 1.000, silent 0, taps 0.66; all 0.984 /
+# 0.984, 0.0026 (one die of 387), 0.70; webcam 0.989 / 0.974, 0.0038 (one of 265), 0.28.
 @pytest.mark.shared
 @pytest.mark.parametrize("photos, least, silent_most, taps_most", [
-    ("tray photos <= 9 dice", 0.98, 0.006, 0.7),
-    ("tray photos", 0.96, 0.006, 0.75),
+    ("tray photos <= 9 dice", 0.98, 0.005, 0.7),
+    ("tray photos", 0.96, 0.005, 0.75),
     ("webcam photos", 0.97, 0.005, 0.4)])
 def test_reads_held_out_real_photos(shared, photos, least, silent_most, taps_most):
     held_out = held_out_photos(shared, "webcam" if photos.startswith("webcam") else "byler_d6")

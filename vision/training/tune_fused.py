@@ -6,7 +6,7 @@ bench draws them). Each frame is read once by the learned reader (its shipped
 thresholds) and by the classical finder and face readers (every die it finds); every candidate
 combination is then scored by `vision.fused.combine` itself on those reads.
 
-    python -m vision.training.tune_fused [--tune-scenes 30] [--keep pips] [--write]
+    python -m vision.training.tune_fused [--tune-scenes 90] [--keep pips] [--write]
 
 Per kind of set (pip dice; taught sets), among the combinations whose silent errors stay
 within the learned reader's budget (calibrate.SILENT_BUDGET) on every tuning set of the kind,
@@ -355,7 +355,7 @@ def main(argv: list[str]) -> int:
     for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(v, "1")
     p = argparse.ArgumentParser(prog="python -m vision.training.tune_fused")
-    p.add_argument("--tune-scenes", type=int, default=30, help="rendered scenes per set and "
+    p.add_argument("--tune-scenes", type=int, default=90, help="rendered scenes per set and "
                    "condition (as the learned reader's tuning)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shared", type=Path, default=Path(os.environ.get(
