@@ -256,14 +256,14 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
         for j, cr in enumerate(classical):
             if j in matched or cr is None:
                 continue
-            if least and np.sqrt(found[j].rect[1][0] * found[j].rect[1][1]) < least:
+            (cx, cy), (rw, rh), _ = found[j].rect
+            side = float(np.sqrt(rw * rh))
+            if side < least:
                 continue
             if t.alone in OWN_READS and _at_a_learned_die(found[j], learned):
                 continue  # a group the finder could not split, or a die read at its own box
             out.append(cr if t.extra == "keep" else _asking(cr, threshold))
             # it answers for a learned "die-like, unread" at the same place
-            (cx, cy), (rw, rh), _ = found[j].rect
-            side = float(np.sqrt(rw * rh))
             left = [b for b in left if np.hypot(_centre_side(b)[0] - cx, _centre_side(b)[1] - cy)
                     >= MATCH * max(side, _centre_side(b)[2])]
     return out, left
