@@ -137,7 +137,8 @@ def main(argv: list[str]) -> int:
 
         log("choosing the fused recognizer's combination (vision/training/tune_fused.py)")
         rc = tune_fused.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
-                              str(a.seed), "--tune-scenes", str(a.tune_scenes), "--write"])
+                              str(a.seed), "--tune-scenes", str(a.tune_scenes),
+                              "--procs", str(a.procs), "--write"])
         log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
             "the fused choice failed")
     return rc

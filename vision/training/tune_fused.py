@@ -207,8 +207,36 @@ def holds_apart(t: fused.FusedTuning, sets: dict[str, list], budget: float = SIL
     return out
 
 
+_WORKER_ROW = None  # a pool worker's scorer (``_grid_rows``)
+
+
+def _worker_init(sets: dict[str, list], budget: float) -> None:
+    global _WORKER_ROW
+    _WORKER_ROW = _scorer(sets, budget=budget)[0]
+
+
+def _worker_row(t: fused.FusedTuning):
+    return _WORKER_ROW(t)
+
+
+def _grid_rows(sets: dict[str, list], tunings: list, budget: float, procs: int) -> list:
+    """Each of ``tunings`` scored on ``sets`` (``_scorer``'s rows, in order), in ``procs``
+    processes: the grid is most of a choice's time (some 7,000 combinations, each scored on
+    every tuning read in Python). Spawned, not forked: the parent has run OpenCV and
+    onnxruntime, whose threads' locks a forked child may inherit held."""
+    if procs <= 1 or len(tunings) < 2 * procs:
+        row, _ = _scorer(sets, budget=budget)
+        return [row(t) for t in tunings]
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_worker_init, initargs=(sets, budget)) as pool:
+        return list(pool.map(_worker_row, tunings, chunksize=max(1, len(tunings) // (8 * procs))))
+
+
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
-           faces: tuple[str, ...] = ()):
+           faces: tuple[str, ...] = (), procs: int = 1):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
 
     The goal is to read every set better than the classical reader (the default) in recall
@@ -224,14 +252,12 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     ``faces`` (the kind's faces, where every set has the same), agreement then confirms from
     a lower confidence for one face at a time (``agree_faces``), the step with the fewest
     taps within the guard first, while one is left. A confirming choice is kept only where
-    it ``holds_apart``; else the fewest taps without one."""
-    row, _ = _scorer(sets, budget=budget)
-    rows = []
-    for values in itertools.product(*GRID.values()):
-        t = fused.FusedTuning(**dict(zip(GRID, values)))
-        if t.drop_below < 1.01 and "drop" not in (t.alone, t.empty):
-            continue  # the same as 1.01
-        rows.append(row(t))
+    it ``holds_apart``; else the fewest taps without one. The grid is scored in ``procs``
+    processes (the same rows)."""
+    grid = [t for t in (fused.FusedTuning(**dict(zip(GRID, values)))
+                        for values in itertools.product(*GRID.values()))
+            if t.drop_below >= 1.01 or "drop" in (t.alone, t.empty)]  # else the same as 1.01
+    rows = _grid_rows(sets, grid, budget, procs)
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
     # budget or the fewest silent errors any combination reaches on it, whichever is more
     # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
@@ -358,6 +384,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tune-scenes", type=int, default=90, help="rendered scenes per set and "
                    "condition (as the learned reader's tuning)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="processes scoring the grid of combinations")
     p.add_argument("--shared", type=Path, default=Path(os.environ.get(
         "COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")))
     p.add_argument("--models", type=Path, default=RECORD.parent,
@@ -434,7 +462,7 @@ def main(argv: list[str]) -> int:
                 "a held-out set (docs/benchmarks.md)"))
             print(f"{kind}: kept {t}")
         else:
-            t, figs = choose(part, log=print, faces=FACES[kind])
+            t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
