@@ -66,7 +66,6 @@ class TableCamera(WatchingCamera):
         self.retry_set_s = RETRY_SET_S
         self._teaching = threading.Lock()
         self._rng = random.Random(0)   # simulated throws repeat from run to run
-        self._expect = session.view().get("expect")
         session.add_listener(self._on_view)
         self.watcher = CameraWatcher(source, self, self._on_roll, settle=SettleDetector(settle_s),
                                      stop_at_end=False)
@@ -94,8 +93,7 @@ class TableCamera(WatchingCamera):
     def throw(self, faces: list[str] | None = None) -> list[str]:
         """Simulation: throw the dice the game expects now (random faces unless given) into the
         simulated tray; returns the faces that landed."""
-        # The state the player is looking at, not the listener's copy, which may lag a moment.
-        entry = _entry(self.session.view().get("expect"))
+        entry = self._entry()
         if entry is None or not hasattr(self.source, "throw"):
             raise IllegalAction("no dice are expected now" if entry is None
                                 else "only the simulated tray can be thrown from here")
@@ -188,7 +186,6 @@ class TableCamera(WatchingCamera):
                              rule=getattr(exc, "rule", None))
 
     def _on_view(self, view: dict[str, Any]) -> None:
-        self._expect = view.get("expect")
         read = view.get("dice_read")
         if read and read.get("confirmed") and (read.get("corrected") or read.get("removed")):
             # the players' face for each die read, in the log's order: None where they said
@@ -201,7 +198,11 @@ class TableCamera(WatchingCamera):
                 pass   # not one of ours (typed in), or already gone
 
     def _entry(self) -> DiceRequest | None:
-        return _entry(self._expect)
+        # The session's latest view, not the listener's copy: the event bus delivers it on its
+        # own thread, a moment late under load, and a Read-dice press just after the change
+        # that asks for dice was then read as "no dice expected" and lost without a word. A
+        # read is a settled frame, not every frame: the view's shallow copy costs nothing here.
+        return _entry(self.session.view().get("expect"))
 
 
 def _entry(expect: dict[str, Any] | None) -> DiceRequest | None:
