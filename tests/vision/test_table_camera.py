@@ -83,8 +83,9 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         taught_data, tmp_path):
     """Two dice in the tray when one Movement Die is expected, each read surely: the read waits
     for a tap (marked miscounted), nothing applied and nothing refused. A read the session
-    refuses (the game moved on by a typed roll while the camera's copy of the table lagged) is
-    posted for the screens, since the camera has no screen of its own."""
+    refuses (the game moved on by a typed roll while the camera read the tray: the test stands
+    in for that moment by the expectation the read was made under) is posted for the screens,
+    since the camera has no screen of its own."""
     import numpy as np
 
     from companion.actions import Action
@@ -104,7 +105,8 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         assert session.refusals.since(0) == [] and camera.status()["error"] is None
         stale = session.view()["expect"]
         session.submit(Action("roll", data={"face": "1"}))
-        camera._on_view({"expect": stale})                          # the listener's copy lags
+        from vision.table_camera import _entry
+        camera._entry = lambda: _entry(stale)           # read under the expectation before
         seq = session.seq
         camera._on_roll(two[:1], frame)
         assert session.seq == seq                                   # nothing journaled
