@@ -80,11 +80,21 @@ class FaceModel:
 
     def classify(self, emb: np.ndarray) -> list[tuple[str, float, float]]:
         """(face, probability, best similarity) per embedding row."""
-        if len(emb) == 0:
-            return []
-        sims = self.project(emb) @ self.embeddings.T
+        return self.nearest(self.best(emb))
+
+    def best(self, emb: np.ndarray) -> np.ndarray:
+        """N x faces: each row's best similarity to each face's taught views (-1 for a face
+        with none)."""
         best = np.full((len(emb), len(self.faces)), -1.0, np.float32)
-        best[:, self._faces] = np.maximum.reduceat(sims, self._starts, axis=1)
+        if len(emb):
+            sims = self.project(emb) @ self.embeddings.T
+            best[:, self._faces] = np.maximum.reduceat(sims, self._starts, axis=1)
+        return best
+
+    def nearest(self, best: np.ndarray) -> list[tuple[str, float, float]]:
+        """(face, probability, best similarity) per row of ``best`` similarities."""
+        if len(best) == 0:
+            return []
         z = (best - best.max(1, keepdims=True)) / TAU
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)

@@ -30,6 +30,15 @@ from vision.shrink import Shrunk
 RECORD = Path(__file__).with_name("models") / "training.json"
 MAX_DICE = 40  # peaks looked at per frame (bounded time)
 PIP_FACE = 0.2  # a taught face whose photos the face network reads as pips less than this
+# A taught read less sure than this is read again from its crop turned a quarter, a half and
+# three quarters, the face by the four views' mean similarity to each face: one view's
+# embedding is noisy on a small, blurred or packed die, and the four views are each a
+# die's crop the set was taught at (TURNS in vision/faces.py). On a tuning draw (30 scenes a
+# taught set and condition, tuning seeds + 9100: 3,803 dice) the learned reader's wrong
+# faces went from 78 to 20 (Invincible's numerals 60 to 12), turning 0-22% of dice. 0.7 made
+# it 12, turning 1-47%, but Invincible's nine dice then took 17.4 ms a read against 14.0
+# here (the goal is 15; `make bench BENCH=vision`); 0.6: 14, 0.4: 39
+TURN_BELOW = 0.5
 
 
 @dataclass
@@ -202,8 +211,9 @@ class Reader:
         # a peak under both ``keep`` and ``unread`` is neither read nor flagged (``decide``
         # looks no further than its score): the face network skips its crop
         least = min(self.tuning.keep, self.tuning.unread)
-        probs, emb = self.faces_of(crops, [d.score >= least for d in dets])
-        taught = self.model.classify(emb) if self.model is not None else None
+        wanted = [d.score >= least for d in dets]
+        probs, emb = self.faces_of(crops, wanted)
+        taught = self.taught(crops, emb, wanted)
         reads, self.last_unread = self.decide(dets, probs, taught)
         if taught is None and self.tuning.reaim > 0:
             reads = self.reaim(frame_bgr, dets, probs, reads)
@@ -222,6 +232,23 @@ class Reader:
         emb = np.zeros((len(crops), e.shape[1]), e.dtype)
         probs[idx], emb[idx] = p, e
         return probs, emb
+
+    def taught(self, crops: np.ndarray, emb: np.ndarray,
+               wanted: list[bool] | None = None) -> list[tuple[str, float, float]] | None:
+        """(face, probability, best similarity) of each crop for a taught set (None for pip
+        dice); an unsure read of a ``wanted`` crop is read again turned (TURN_BELOW)."""
+        if self.model is None:
+            return None
+        best = self.model.best(emb)
+        reads = self.model.nearest(best)
+        unsure = [k for k, (_, p, _) in enumerate(reads)
+                  if p < TURN_BELOW and (wanted is None or wanted[k])]
+        if not unsure:
+            return reads
+        turned = np.concatenate([np.rot90(crops[unsure], r, axes=(1, 2)) for r in (1, 2, 3)])
+        again = self.model.best(self.facenet.run(np.ascontiguousarray(turned))[1])
+        best[unsure] = (best[unsure] + again.reshape(3, len(unsure), -1).sum(0)) / 4
+        return self.model.nearest(best)
 
     def reaim(self, frame_bgr: np.ndarray | None, dets: list[Detection], probs: np.ndarray,
               reads: list[DieRead], above: np.ndarray | None = None) -> list[DieRead]:

@@ -46,7 +46,7 @@ def frame_outputs(reader: Reader, frames):
     for img, faces in frames:
         dets, crops = reader.detect(img)
         probs, emb = reader.facenet.run(crops)
-        taught = reader.model.classify(emb) if reader.model is not None else None
+        taught = reader.taught(crops, emb)
         above = {}
         if reader.model is None and dets:
             for k in REAIMS[1:]:
