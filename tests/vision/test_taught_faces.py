@@ -83,7 +83,7 @@ def test_an_unsure_taught_read_is_read_again_turned_and_reads_more_dice_right(tm
     teach("invincible", tmp_path / "photos", tmp_path / "data")
     reader = Reader("invincible", tmp_path / "data")
     rng = np.random.default_rng(9052)
-    dice = []  # (true face, crop, embedding) of each detected die
+    dice = []  # (true face, crop) of each die the detector found
     for i in range(24):
         scene = render_labelled(rng, random_roll(rng, "invincible", 1 + i % 9),
                                 CONDITIONS["320x240"], pips=False)
