@@ -36,8 +36,9 @@ PIP_FACE = 0.2  # a taught face whose photos the face network reads as pips less
 # die's crop the set was taught at (TURNS in vision/faces.py). On a tuning draw (30 scenes a
 # taught set and condition, tuning seeds + 9100: 3,803 dice) the learned reader's wrong
 # faces went from 78 to 20 (Invincible's numerals 60 to 12), turning 0-22% of dice. 0.7 made
-# it 12, turning 1-47%, but Invincible's nine dice then took 17.4 ms a read against 14.0
-# here (the goal is 15; `make bench BENCH=vision`); 0.6: 14, 0.4: 39
+# it 12, turning 1-47%, but Invincible's nine dice then took 17.4 ms a read, against
+# 11.6-13.1 here and 12.0 with no turns (the goal is 15; `make bench BENCH=vision`);
+# 0.6: 13, 0.4: 39
 TURN_BELOW = 0.5
 
 
