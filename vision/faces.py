@@ -10,12 +10,15 @@ faces of one set are told apart by what they differ in. Reading whitens the die'
 same way and compares it with every taught view (cosine similarity). The face is that of
 the nearest taught view; the probability of each face is a softmax over each face's best
 similarity (temperature `TAU`), and a die whose best similarity falls below what the set's
-own photos reach (`reject`) is not a die of this set.
+own photos reach (`reject`) is not a die of this set. Each face also keeps how near its own
+photos come to each other (`near`): a crop the face network calls "not a die" is still one of
+this face's dice only near that (`FaceModel.like`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +66,9 @@ class FaceModel:
     # set taught before this was kept has none)
     pips: dict = field(default_factory=dict)
     whitening: np.ndarray | None = None  # D x D (None: the embedding as it is)
+    # per face, the least best similarity of one of its photos to its other photos (leave
+    # one photo out; a set taught before this was kept has none)
+    near: dict = field(default_factory=dict)
 
     def __post_init__(self):
         order = np.argsort(self.labels, kind="stable")
@@ -101,6 +107,14 @@ class FaceModel:
         k = best.argmax(1)
         return [(self.faces[i], float(p[j, i]), float(best[j, i])) for j, i in enumerate(k)]
 
+    def like(self, face: str, margin: float) -> float:
+        """The best similarity from which a crop is ``face`` whatever the face network says:
+        ``margin`` under what the face's own photos reach, never under ``reject`` (a face
+        with nothing kept: ``reject``). A blank face's photos come near each other, a
+        patch of lighter cloth only about as near as a set's faces come to the others'."""
+        own = self.near.get(face)
+        return self.reject if own is None else max(self.reject, own - margin)
+
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         arrays = {"embeddings": self.embeddings.astype(np.float32),
@@ -110,7 +124,8 @@ class FaceModel:
         np.savez_compressed(folder / "model.npz", **arrays)
         (folder / "model.json").write_text(json.dumps(
             {"name": self.name, "faces": self.faces, "reject": self.reject,
-             "version": MODEL_VERSION, "net": self.net_digest, "pips": self.pips}, indent=1))
+             "version": MODEL_VERSION, "net": self.net_digest, "pips": self.pips,
+             "near": self.near}, indent=1))
 
     @classmethod
     def load(cls, folder: Path, net_digest: str = "") -> "FaceModel":
@@ -124,9 +139,14 @@ class FaceModel:
         if emb.ndim != 2 or white.shape != (emb.shape[1], emb.shape[1]):
             raise ValueError(f"embeddings {emb.shape} and whitening {white.shape} do not fit")
         return cls(meta["name"], list(meta["faces"]), emb, z["labels"].astype(np.int64),
-                   float(meta["reject"]), meta.get("net", ""),
-                   {str(f): float(v) for f, v in dict(meta.get("pips") or {}).items()
-                    if isinstance(v, (int, float)) and not isinstance(v, bool)}, white)
+                   float(meta["reject"]), meta.get("net", ""), _numbers(meta.get("pips")), white,
+                   _numbers(meta.get("near")))
+
+
+def _numbers(table) -> dict[str, float]:
+    """{face: number} of a set file's table, its entries that are numbers."""
+    return {str(f): float(v) for f, v in dict(table or {}).items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
 def build_model(name: str, examples: list[tuple[str, tuple[np.ndarray, float]]],
@@ -142,14 +162,16 @@ def build_model(name: str, examples: list[tuple[str, tuple[np.ndarray, float]]],
     embs = _unit(embs @ white).astype(np.float32)
     # How close each photo's own face comes from the other photos' (leave one photo out):
     # a die much farther from everything taught is not a die of this set.
-    near = []
+    near: dict[str, float] = {}
     start = 0
     for f, e in examples:
         others = np.ones(len(embs), bool)
         others[start:start + len(e)] = False
         same = others & (labels == faces.index(f))
         if same.any():
-            near.append(float((embs[start:start + 1] @ embs[same].T).max()))
+            own = float((embs[start:start + 1] @ embs[same].T).max())
+            near[f] = min(near.get(f, own), own)
         start += len(e)
-    reject = (min(near) - 0.1) if near else 0.0
-    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest, pips, white)
+    reject = (min(near.values()) - 0.1) if near else 0.0
+    return FaceModel(name, faces, embs, labels, float(min(reject, 0.8)), net_digest, pips, white,
+                     near)

@@ -67,6 +67,12 @@ class Tuning:
     # camera looking across the table centres some dice on their front face, whose pips are
     # not the roll; the crop above, on the top face, wins where the face network is surer
     reaim: float = 0.0
+    # a taught set's crop the face network calls "not a die" is still read as a die of its
+    # nearest face where its best similarity comes within this of what that face's own
+    # photos reach (`FaceModel.like`; 1: anywhere above the set's ``reject``): a blank face
+    # looks like a card to the network, and a patch of lighter cloth like a blank face to
+    # the taught photos, but less near than the face's own photos come to each other
+    like_taught: float = 1.0
 
     @classmethod
     def shipped(cls, taught: bool = False) -> "Tuning":
@@ -292,9 +298,10 @@ class Reader:
         t = self.tuning
         reads: list[DieRead] = []
         unread: list[tuple[int, int, int, int]] = []
-        # a crop as near a taught photo as the set's own photos are to each other is a die of
-        # the set, whatever the face network says (a blank face looks like a card)
-        like_taught = [taught is not None and taught[k][2] >= self.model.reject
+        # a crop near enough a taught photo is a die of the set, whatever the face network
+        # says (``Tuning.like_taught``)
+        like_taught = [taught is not None
+                       and taught[k][2] >= self.model.like(taught[k][0], t.like_taught)
                        for k in range(len(dets))]
         passing = [d.score >= t.keep and (probs[k][facenet.NOT_A_DIE] < t.not_die or like_taught[k])
                    for k, d in enumerate(dets)]

@@ -152,28 +152,38 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
         if _NAME.match(name) and (folder / "model.json").is_file():
             from vision.reader import net_digest  # noqa: PLC0415
 
+            kept = (folder / "photos").is_dir()
             try:
-                return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
+                model = _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
             except StaleSet:
-                if not (folder / "photos").is_dir():
+                if not kept:
                     raise
-                # the set keeps its photos: teach it again rather than leave the table
-                # without its dice after an update
-                log.warning("dice set %r was taught by another recognizer; teaching it "
-                            "again from its photos", name)
-                photos = folder.with_name(name + ".photos")
-                shutil.rmtree(photos, ignore_errors=True)
-                shutil.copytree(folder / "photos", photos)
-                try:
-                    teach(name, photos, data_dir)
-                finally:
-                    shutil.rmtree(photos, ignore_errors=True)
+                _teach_again(name, data_dir, "was taught by another recognizer")
                 return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
+            if not model.near and kept:
+                _teach_again(name, data_dir, "was taught before its faces kept how near their "
+                             "photos come to each other")
+                return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
+            return model
     if name in BUILTIN:
         return None
     known = sorted(BUILTIN | set(taught_sets(data_dir)))
     raise UnknownSet(f"unknown dice set {name!r}: built in or taught here: {', '.join(known)}"
                      f" (teach one with `companion dice teach {name} FOLDER`)")
+
+
+def _teach_again(name: str, data_dir: Path, why: str) -> None:
+    """Teach a set again from the photos it keeps, rather than leave the table without its
+    dice (or reading them by an older rule) after an update."""
+    log.warning("dice set %r %s; teaching it again from its photos", name, why)
+    folder = sets_dir(data_dir) / name
+    photos = folder.with_name(name + ".photos")
+    shutil.rmtree(photos, ignore_errors=True)
+    shutil.copytree(folder / "photos", photos)
+    try:
+        teach(name, photos, data_dir)
+    finally:
+        shutil.rmtree(photos, ignore_errors=True)
 
 
 def _load_model(folder: Path, load):
@@ -209,6 +219,11 @@ def _meta_problem(meta) -> str | None:
     reject = meta.get("reject")
     if isinstance(reject, bool) or not isinstance(reject, (int, float)) or not math.isfinite(reject):
         return "no finite 'reject' distance"
+    near = meta.get("near", {})
+    if not isinstance(near, dict) or not all(
+            f in faces and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for f, v in near.items()):
+        return "'near' is not a table of the set's faces to finite similarities"
     return None
 
 

@@ -106,6 +106,10 @@ def damaged_data(taught_default, tmp_path):
     ("[]", "model.json: not a JSON object but list"),
     ("", "model.json: empty"),
     ('{"name": "incredibles", "faces": ["1", "2"], "reject": NaN}', "finite 'reject'"),
+    ('{"name": "incredibles", "faces": ["1", "2"], "reject": 0.6, "near": {"1": "far"}}',
+     "'near' is not a table"),
+    ('{"name": "incredibles", "faces": ["1", "2"], "reject": 0.6, "near": {"7": 0.9}}',
+     "'near' is not a table"),
     ("npz", "model.npz: cannot be used"),
 ])
 def test_a_damaged_set_file_is_named_with_how_to_mend_it(damaged_data, capsys, damage, words):

@@ -169,3 +169,41 @@ def test_an_unconfirmed_pip_read_is_read_again_higher_up_and_stays_unconfirmed()
     img = blank_frame()
     assert reader.reaim(img, dets, probs, [reads[1]]) == [reads[1]]
     assert Tuning.shipped().reaim > 0  # chosen by the search on the tuning part
+
+
+def test_a_crop_the_face_network_calls_no_die_is_read_only_as_near_as_its_faces_photos(
+        taught_learned, tmp_path):
+    """`Tuning.like_taught`: the face network calls a blank X-Men face "not a die" (it looks
+    like a card), so such a crop is still read where the taught photos say it is one; but a
+    patch of lighter cloth is near a taught blank face too, only less near than the blank
+    face's own photos come to each other. A crop under ``like_taught`` of that is left
+    unread (it flags the roll); one as near is read. A set taught before the faces kept it
+    is taught again from its photos when it loads; one without its photos reads both, as
+    before."""
+    import shutil
+
+    reader = Reader("xmen", taught_learned, tuning=dataclasses.replace(
+        Tuning.shipped(taught=True), like_taught=0.05, not_die=0.5, sure_not=0.9))
+    model = reader.model
+    own = model.near["blank"]
+    assert own - 0.05 > model.reject + 0.02, (own, model.reject)  # room for a crop between
+    dets = [Detection(100, 100, 50, 50, 0.8), Detection(300, 100, 50, 50, 0.8)]
+    not_a_die = np.zeros((2, 8), np.float32)
+    not_a_die[:, 0] = 0.8  # facenet.NOT_A_DIE: sure, though not sure enough to flag nothing
+    taught = [("blank", 0.9, own - 0.02), ("blank", 0.9, own - 0.05 - 0.02)]
+    reads, unread = reader.decide(dets, not_a_die, taught)
+    assert [r.box for r in reads] == [dets[0].box] and unread == [dets[1].box]
+
+    shutil.copytree(taught_learned, tmp_path / "data")
+    meta_path = tmp_path / "data" / "dice" / "sets" / "xmen" / "model.json"
+    meta = json.loads(meta_path.read_text())
+    del meta["near"]
+    meta_path.write_text(json.dumps(meta))
+    again = Reader("xmen", tmp_path / "data", tuning=reader.tuning)
+    assert again.model.near == pytest.approx(model.near)  # taught again from its photos
+    meta_path.write_text(json.dumps(meta))
+    shutil.rmtree(meta_path.parent / "photos")
+    before = Reader("xmen", tmp_path / "data", tuning=reader.tuning)
+    assert before.model.near == {}
+    reads, unread = before.decide(dets, not_a_die, taught)
+    assert len(reads) == 2 and unread == []

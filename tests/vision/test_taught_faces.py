@@ -39,6 +39,29 @@ def test_whitening_tells_faces_apart_by_what_they_differ_in():
     assert right_raw <= 0.8 * 120, right_raw  # the old comparison: raw cosine
 
 
+def test_each_face_keeps_how_near_its_own_photos_come_and_a_crop_must_come_near_that():
+    """vision/faces.py: a face's ``near`` is the least best similarity of one of its photos to
+    its other photos; ``reject`` stays the set's least of them less 0.1. ``like`` (a crop the
+    face network calls "not a die" read as this face from there) is ``margin`` under the
+    face's own, never under ``reject``; a set taught before the faces kept it has none, and
+    its bar is ``reject`` as before."""
+    rng = np.random.default_rng(5)
+    d = 16
+    nuisance = np.eye(d)[1:4] * 0.6
+    tight, loose = np.eye(d)[5], np.eye(d)[7]
+    examples = [("blank", (_views(rng, tight, nuisance * 0.2), 0.0)) for _ in range(6)] + \
+        [("logo", (_views(rng, loose + rng.normal(0, 0.5, d), nuisance), 0.0)) for _ in range(6)]
+    model = build_model("toy", examples, "net")
+    assert set(model.near) == {"blank", "logo"}
+    assert model.near["blank"] > model.near["logo"]  # the blank face's photos lie closer
+    assert model.reject == pytest.approx(min(min(model.near.values()) - 0.1, 0.8))
+    assert model.like("blank", 0.05) == pytest.approx(max(model.reject, model.near["blank"] - 0.05))
+    assert model.like("blank", 0.05) > model.reject
+    assert model.like("logo", 1.0) == model.reject  # a margin of 1: the set's reject
+    before = FaceModel("toy", model.faces, model.embeddings, model.labels, model.reject)
+    assert before.near == {} and before.like("blank", 0.05) == model.reject
+
+
 def test_whitening_leaves_a_direction_no_view_varies_in_bounded():
     """A direction with no within-face variance is scaled by 1/sqrt(RIDGE * mean variance),
     not blown up to infinity."""
@@ -60,6 +83,7 @@ def test_a_taught_set_keeps_its_whitening_and_reads_the_same_after_loading(tmp_p
     q = np.random.default_rng(1).normal(size=(5, 64)).astype(np.float32)
     again = FaceModel.load(sets_dir(tmp_path / "data") / "xmen", model.net_digest)
     assert again.classify(q) == model.classify(q)
+    assert again.near == model.near and set(again.near) == set(info["faces"])
     # a set file without its whitening is damaged, and says how to mend it
     folder = sets_dir(tmp_path / "data") / "xmen"
     z = dict(np.load(folder / "model.npz"))

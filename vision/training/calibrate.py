@@ -36,6 +36,10 @@ SIDE_ACROSS = (0.25, 0.35, 0.5)
 # part (dice packed edge to edge must not lose dice to it)
 RECALL_GUARD = 0.003
 REAIMS = (0.0, 0.3, 0.45, 0.6)  # an unconfirmed pip read read again this many sides higher
+# a taught set's crop the face network calls "not a die" read as a die from this far under
+# what its face's own photos reach (`Tuning.like_taught`; 1: from the set's `reject`, as before
+# the faces kept it), searched with the side face rule
+LIKE_TAUGHT = (1.0, 0.15, 0.1, 0.08, 0.05, 0.03)
 
 
 def frame_outputs(reader: Reader, frames):
@@ -105,15 +109,16 @@ class _Frames:
 
 
 def _frames(reader: Reader, outputs, keep: float, not_die: float, side_gap: float = 0.0,
-            side_across: float = 0.5) -> _Frames:
-    """Mirrors `Reader.decide` for every threshold but ``keep``, ``not_die`` and the side
-    face rule's."""
+            side_across: float = 0.5, like_taught: float = 1.0) -> _Frames:
+    """Mirrors `Reader.decide` for every threshold but ``keep``, ``not_die``, the side
+    face rule's and ``like_taught``."""
     want = got = right = 0
     errors, rights, least = [], [], {s: [] for s in DET_SURE}
     frame, kind, peak, p_not = [], [], [], []
     for fi, (faces, dets, probs, taught, _) in enumerate(outputs):
         reads = []
-        like = [taught is not None and taught[k][2] >= reader.model.reject for k in range(len(dets))]
+        like = [taught is not None and taught[k][2] >= reader.model.like(taught[k][0], like_taught)
+                for k in range(len(dets))]
         passing = [d.score >= keep and (probs[k][facenet.NOT_A_DIE] < not_die or like[k])
                    for k, d in enumerate(dets)]
         behind = side_faces(dets, passing, side_gap, side_across)
@@ -199,14 +204,16 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
     base = Tuning()
     # 1. which peaks are dice: recall + precision over the sets; every keep and not_die within
     # RP_SLACK of the best mean goes on to the second step
-    # (the side face rule's gap and breadth count as one of these: for each keep and not_die,
-    # the rule's setting with the best mean, none unless it is better and takes no more than
-    # RECALL_GUARD off any set's or guarded part's recall)
+    # (the side face rule's gap and breadth and, for taught sets, ``like_taught`` count as one
+    # of these: for each keep and not_die, the setting with the best mean, none unless it is
+    # better and takes no more than RECALL_GUARD off any set's or guarded part's recall)
     pres = {}
+    sides = [(0.0, base.side_across)] + list(itertools.product(SIDE_GAPS[1:], SIDE_ACROSS))
+    likes = LIKE_TAUGHT if kind == "taught" else LIKE_TAUGHT[:1]
     for keep, not_die in itertools.product((0.2, 0.25, 0.3, 0.35, 0.4, 0.5), (0.3, 0.5, 0.7)):
         best, off = None, None
-        for gap, across in [(0.0, base.side_across)] + list(itertools.product(SIDE_GAPS[1:], SIDE_ACROSS)):
-            pre = {n: _frames(r, o, keep, not_die, gap, across) for n, (r, o) in sets.items()}
+        for like, (gap, across) in itertools.product(likes, sides):
+            pre = {n: _frames(r, o, keep, not_die, gap, across, like) for n, (r, o) in sets.items()}
             recalls = _recalls(pre, guard)
             if off is None:
                 off = recalls
@@ -215,25 +222,26 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
             rp = float(np.mean([f.right / max(f.want, 1) + f.right / max(f.got, 1)
                                 for f in pre.values()]))
             if best is None or rp > best[0] + 1e-9:
-                best = (rp, pre, gap, across)
+                best = (rp, pre, gap, across, like)
         pres[keep, not_die] = best
     top = max(v[0] for v in pres.values())
     near = {k: v for k, v in pres.items() if v[0] >= top - RP_SLACK}
     log(f"tuning {kind}: best mean r+p {top:.3f}; within {RP_SLACK}: "
-        + ", ".join(f"keep {k} not_die {n} side {v[2]}/{v[3]} ({v[0]:.3f})"
+        + ", ".join(f"keep {k} not_die {n} side {v[2]}/{v[3]} like {v[4]} ({v[0]:.3f})"
                     for (k, n), v in near.items()))
     # 2. when to ask: the fewest taps (mean over the sets) that keep silent errors within the
     # budget on every set
     chosen_key, chosen = None, None
-    for ((keep, not_die), (_, pre, gap, across)), unread, sure_not, sure, other, confirm in itertools.product(
-            near.items(),
-            (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4), (0.5, 0.7, 0.8, 0.9, 0.97, 1.01), DET_SURE,
-            (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01), CONFIRMS):
+    grid = itertools.product(
+        near.items(),
+        (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4), (0.5, 0.7, 0.8, 0.9, 0.97, 1.01), DET_SURE,
+        (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01), CONFIRMS)
+    for ((keep, not_die), (_, pre, gap, across, like)), unread, sure_not, sure, other, confirm in grid:
         if unread > keep:
             continue
         t = Tuning(low=base.low, keep=keep, not_die=not_die, unread=unread, sure_not=sure_not,
                    confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other,
-                   side_gap=gap, side_across=across)
+                   side_gap=gap, side_across=across, like_taught=like)
         got = {n: _ask(f, t) for n, f in pre.items()}
         worst = max(sl for sl, _ in got.values())
         taps = float(np.mean([tp for _, tp in got.values()]))
