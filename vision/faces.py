@@ -67,8 +67,9 @@ class FaceModel:
     pips: dict = field(default_factory=dict)
     whitening: np.ndarray | None = None  # D x D (None: the embedding as it is)
     # per face, the least best similarity of one of its photos to its other photos (leave
-    # one photo out; a set taught before this was kept has none)
-    near: dict = field(default_factory=dict)
+    # one photo out; a face taught from one photo has none; None: a set taught before this
+    # was kept)
+    near: dict | None = None
 
     def __post_init__(self):
         order = np.argsort(self.labels, kind="stable")
@@ -110,9 +111,9 @@ class FaceModel:
     def like(self, face: str, margin: float) -> float:
         """The best similarity from which a crop is ``face`` whatever the face network says:
         ``margin`` under what the face's own photos reach, never under ``reject`` (a face
-        with nothing kept: ``reject``). A blank face's photos come near each other, a
-        patch of lighter cloth only about as near as a set's faces come to the others'."""
-        own = self.near.get(face)
+        with nothing kept: ``reject``). A blank face's photos come near each other; a patch
+        of lighter cloth comes near a blank face too, but not that near."""
+        own = (self.near or {}).get(face)
         return self.reject if own is None else max(self.reject, own - margin)
 
     def save(self, folder: Path) -> None:
@@ -125,7 +126,7 @@ class FaceModel:
         (folder / "model.json").write_text(json.dumps(
             {"name": self.name, "faces": self.faces, "reject": self.reject,
              "version": MODEL_VERSION, "net": self.net_digest, "pips": self.pips,
-             "near": self.near}, indent=1))
+             **({} if self.near is None else {"near": self.near})}, indent=1))
 
     @classmethod
     def load(cls, folder: Path, net_digest: str = "") -> "FaceModel":
@@ -140,7 +141,7 @@ class FaceModel:
             raise ValueError(f"embeddings {emb.shape} and whitening {white.shape} do not fit")
         return cls(meta["name"], list(meta["faces"]), emb, z["labels"].astype(np.int64),
                    float(meta["reject"]), meta.get("net", ""), _numbers(meta.get("pips")), white,
-                   _numbers(meta.get("near")))
+                   _numbers(meta["near"]) if "near" in meta else None)
 
 
 def _numbers(table) -> dict[str, float]:

@@ -160,7 +160,7 @@ def load(name: str, data_dir: Path | None) -> FaceModel | None:
                     raise
                 _teach_again(name, data_dir, "was taught by another recognizer")
                 return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))
-            if not model.near and kept:
+            if model.near is None and kept:
                 _teach_again(name, data_dir, "was taught before its faces kept how near their "
                              "photos come to each other")
                 return _load_model(folder, lambda: FaceModel.load(folder, net_digest()))

@@ -204,6 +204,6 @@ def test_a_crop_the_face_network_calls_no_die_is_read_only_as_near_as_its_faces_
     meta_path.write_text(json.dumps(meta))
     shutil.rmtree(meta_path.parent / "photos")
     before = Reader("xmen", tmp_path / "data", tuning=reader.tuning)
-    assert before.model.near == {}
+    assert before.model.near is None
     reads, unread = before.decide(dets, not_a_die, taught)
     assert len(reads) == 2 and unread == []

@@ -59,7 +59,21 @@ def test_each_face_keeps_how_near_its_own_photos_come_and_a_crop_must_come_near_
     assert model.like("blank", 0.05) > model.reject
     assert model.like("logo", 1.0) == model.reject  # a margin of 1: the set's reject
     before = FaceModel("toy", model.faces, model.embeddings, model.labels, model.reject)
-    assert before.near == {} and before.like("blank", 0.05) == model.reject
+    assert before.near is None and before.like("blank", 0.05) == model.reject
+
+
+def test_a_set_taught_from_one_photo_a_face_keeps_no_near_and_is_not_taught_again(tmp_path):
+    """With one photo a face there is no other photo to come near: ``near`` is empty, the bar
+    is ``reject``, and loading leaves the set as taught (only a set taught before ``near`` was
+    kept is taught again from its photos)."""
+    write_teaching_photos("xmen", tmp_path / "photos", per_face=1, seed=43)
+    teach("xmen", tmp_path / "photos", tmp_path / "data")
+    meta = sets_dir(tmp_path / "data") / "xmen" / "model.json"
+    written = meta.stat().st_mtime_ns
+    for _ in range(2):
+        model = load("xmen", tmp_path / "data")
+        assert model.near == {} and model.like("blank", 0.05) == model.reject
+    assert meta.stat().st_mtime_ns == written
 
 
 def test_whitening_leaves_a_direction_no_view_varies_in_bounded():
