@@ -155,6 +155,15 @@ def render_one(seed: int) -> tuple[DetSample, Crops]:
 def labelled_sample(rng, opt: RenderOptions, faces: list[str], pips: bool,
                     per_die: int) -> tuple[DetSample, Crops, np.ndarray]:
     """A rendered scene of ``faces`` as a detector sample, its face crops and the frame."""
+    det, sc, centres, sizes, faces = detector_sample(rng, opt, faces, pips)
+    sides = [max(s) for s in sizes]
+    crops = _crops_of(sc.image, centres, sides, faces, rng, per_die=per_die, negatives=2)
+    return det, crops, sc.image
+
+
+def detector_sample(rng, opt: RenderOptions, faces: list[str], pips: bool):
+    """A rendered scene of ``faces`` as a detector sample: (sample, the scene, and the centres,
+    sizes and faces of the dice to read, those under a hand left out)."""
     sc = render_labelled(rng, faces, opt, pips=pips)
     centres, sizes, keep = [], [], []
     for top in sc.tops:
@@ -170,10 +179,7 @@ def labelled_sample(rng, opt: RenderOptions, faces: list[str], pips: bool,
         centres.append(c)
         sizes.append((x1 - x0, y1 - y0))
     faces = [f for f, k in zip(sc.faces, keep) if k]
-    det = _det_sample(sc.image, centres, sizes, sc.hand)
-    sides = [max(s) for s in sizes]
-    crops = _crops_of(sc.image, centres, sides, faces, rng, per_die=per_die, negatives=2)
-    return det, crops, sc.image
+    return _det_sample(sc.image, centres, sizes, sc.hand), sc, centres, sizes, faces
 
 
 def real_photo(root: Path, key: str) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
@@ -229,21 +235,27 @@ def cache_path(cache: Path, seed: int, scenes: int, root: Path) -> Path:
     return cache / f"data-{seed}-{scenes}-{recipe(root)}.pkl"
 
 
-def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2):
-    """(detector samples, face crops): rendered from ``seed`` plus the real training part."""
-    cache.mkdir(parents=True, exist_ok=True)
-    path = cache_path(cache, seed, scenes, root)
+def cached(path: Path, make):
+    """What ``path`` holds, or ``make()``'s result, written there first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if path.is_file():
         return pickle.loads(path.read_bytes())
-    seeds = [TRAIN_SEED0 + seed * 100_000 + i for i in range(scenes)]
-    with Pool(procs) as pool:
-        rendered = pool.map(render_one, seeds, chunksize=16)
-    dets = [d for d, _ in rendered]
-    crops = Crops()
-    for _, c in rendered:
-        crops.extend(c)
-    real_dets, real_crops = real_samples(root, seed)
-    out = (dets, real_dets, crops, real_crops)
+    out = make()
     path.write_bytes(pickle.dumps(out, protocol=5))
     return out
+
+
+def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2):
+    """(detector samples, face crops): rendered from ``seed`` plus the real training part."""
+    def make():
+        seeds = [TRAIN_SEED0 + seed * 100_000 + i for i in range(scenes)]
+        with Pool(procs) as pool:
+            rendered = pool.map(render_one, seeds, chunksize=16)
+        crops = Crops()
+        for _, c in rendered:
+            crops.extend(c)
+        real_dets, real_crops = real_samples(root, seed)
+        return [d for d, _ in rendered], real_dets, crops, real_crops
+
+    return cached(cache_path(cache, seed, scenes, root), make)
 

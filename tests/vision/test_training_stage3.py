@@ -1,0 +1,51 @@
+"""The third training stage's scenes (vision/training/stage3.py; needs the training extra):
+blank top faces in the share it says, packed edge to edge in half of those scenes, and every
+blank die not under a hand labelled a die for the detector."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from vision.render import render_labelled  # noqa: E402
+from vision.scenes import CONDITIONS  # noqa: E402
+from vision.training import __main__ as training  # noqa: E402
+from vision.training import data, stage3  # noqa: E402
+
+
+def test_most_scenes_show_blank_dice_and_half_of_those_are_packed():
+    rng = np.random.default_rng(11)
+    scenes = [stage3.scene(rng) for _ in range(400)]
+    with_blank = [(opt, faces) for opt, faces, _ in scenes if "blank" in faces]
+    # 60% of scenes draw blanks, at 10-60% of their dice: a scene of one die may draw none
+    assert 0.4 < len(with_blank) / len(scenes) < 0.65
+    packed = CONDITIONS["packed edge to edge"]
+    share = np.mean([opt.packed == packed.packed and opt.touching == packed.touching
+                     for opt, _ in with_blank])
+    assert 0.35 < share < 0.65
+    blank = sum(f == "blank" for _, faces in with_blank for f in faces)
+    assert 0.1 < blank / sum(len(faces) for _, faces in with_blank) < 0.6
+    # the other faces are the first and second stages' kinds: pips, symbols, numerals
+    kinds = {f.split(":")[0] for _, faces, _ in scenes for f in faces if f != "blank"}
+    assert {"sym", "num", "gsym"} <= kinds and kinds & {"1", "2", "3", "4", "5", "6"}
+
+
+def test_every_blank_die_outside_a_hand_is_a_die_to_find():
+    rng = np.random.default_rng(3)
+    opt = CONDITIONS["packed edge to edge"]
+    faces = ["blank", "3", "blank", "blank", "5", "blank"]
+    det, sc, centres, _, kept = data.detector_sample(np.random.default_rng(3), opt, faces, True)
+    again = render_labelled(rng, faces, opt, pips=True)
+    assert sc.faces == again.faces  # the same draw: the sample is the scene rendered
+    assert kept == sc.faces and kept.count("blank") >= 3
+    assert len(det.centres) == len(centres) == len(sc.faces)
+
+
+def test_the_third_stage_alone_is_not_given_with_the_first(capsys):
+    with pytest.raises(SystemExit):
+        training.main(["--first", "a", "--second", "b"])
+    assert "--first and --second" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        training.main(["--second", "b"])  # the third stage is off unless its steps are given
+    assert "--stage3-steps" in capsys.readouterr().err

@@ -1,0 +1,68 @@
+"""The third training stage: the detector alone continues from the second stage's export on
+dice that show a blank top face.
+
+The first two stages draw every top face with marks on it (pips, a symbol, a numeral), so the
+detector learned "a square with marks on it". A game die can land blank (two of the X-Men
+Alert die's six faces are): alone it is found by its outline, packed edge to edge among other
+dice it peaked under the reader's threshold. Here a share of the dice in most scenes is
+blank, and half of those scenes pack the dice edge to edge; the other scenes are drawn as the
+first and second stages draw theirs, so that what those taught is kept. The face network is
+not continued: a blank face is read by the taught sets' own photos.
+"""
+
+from __future__ import annotations
+
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.training import data, stage2
+
+SEED0 = data.TRAIN_SEED0 + 70_000  # + seed * 100_000 + i: apart from the other stages' scenes
+LR = 3e-4  # the default of --stage3-lr: a tenth of the first stage's, continuing a trained detector
+STEPS, BATCH, SCENES = 1200, 32, 1600
+BLANK_SCENES = 0.6  # scenes with blank dice
+BLANK_SHARE = (0.1, 0.6)  # of their dice
+PACKED = 0.5  # of those scenes, packed edge to edge (vision/scenes.py's "packed edge to edge")
+
+
+def scene(rng: np.random.Generator):
+    """Options, faces and pips of one third-stage scene."""
+    if rng.random() < 0.5:
+        opt, n, pips = data.scene_options(rng)
+        faces = data._scene_faces(rng, n, pips)
+    else:
+        opt, faces, pips = stage2.scene(rng)
+    if rng.random() < BLANK_SCENES:
+        share = rng.uniform(*BLANK_SHARE)
+        faces = ["blank" if rng.random() < share else f for f in faces]
+        if rng.random() < PACKED:
+            opt.packed, opt.touching = 0.8, 0.5
+    return opt, faces, pips
+
+
+def render_three(seed: int) -> data.DetSample:
+    rng = np.random.default_rng(seed)
+    opt, faces, pips = scene(rng)
+    return data.detector_sample(rng, opt, faces, pips)[0]
+
+
+def _init() -> None:
+    cv2.setNumThreads(1)
+
+
+def cache_path(cache: Path, seed: int, scenes: int, root: Path) -> Path:
+    return cache / f"stage3-{seed}-{scenes}-{data.recipe(root, Path(__file__), Path(stage2.__file__))}.pkl"
+
+
+def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2):
+    """(rendered detector samples, real ones) of the stage, cached by seed, scenes and recipe."""
+    def make():
+        seeds = [SEED0 + seed * 100_000 + i for i in range(scenes)]
+        with Pool(procs, initializer=_init) as pool:
+            rendered = pool.map(render_three, seeds, chunksize=16)
+        return rendered, data.real_samples(root, seed)[0]
+
+    return data.cached(cache_path(cache, seed, scenes, root), make)
