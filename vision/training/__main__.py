@@ -181,8 +181,7 @@ def _export(det, faces, out: Path, log) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        train.export(det, torch.rand(1, 3, 256, 320) * 255, tmp / "detector.onnx", ["image"],
-                     ["maps"], {"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
+        _export_detector(det, tmp / "detector.onnx")
         train.export(faces, torch.rand(4, 3, 40, 40) * 255, tmp / "faces.onnx", ["crops"],
                      ["classes", "embedding"], {"crops": {0: "n"}, "classes": {0: "n"},
                                                 "embedding": {0: "n"}})
@@ -190,6 +189,15 @@ def _export(det, faces, out: Path, log) -> None:
             shutil.copy(tmp / name, out / name)
     log("exported " + ", ".join(f"{p.name} {p.stat().st_size / 1e6:.2f} MB"
                                 for p in (out / "detector.onnx", out / "faces.onnx")))
+
+
+def _export_detector(det, path: Path) -> None:
+    import torch
+
+    from vision.training import train
+
+    train.export(det, torch.rand(1, 3, 256, 320) * 255, path, ["image"], ["maps"],
+                 {"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
 
 
 def third_only(a, root: Path, cache: Path, log, argv: list[str]) -> dict:
@@ -212,8 +220,6 @@ def third_only(a, root: Path, cache: Path, log, argv: list[str]) -> dict:
 
 def third_stage(a, root: Path, cache: Path, second: Path, log) -> dict:
     """The detector at ``second`` continued on blank top faces, exported to --out."""
-    import torch
-
     from vision.training import stage2, stage3, train
     from vision.training.nets import DiceDetector
 
@@ -227,10 +233,8 @@ def third_stage(a, root: Path, cache: Path, second: Path, log) -> dict:
                                      net=det, lr=lr, name="detector (stage 3)",
                                      batch=stage3.BATCH, device=a.device, workers=a.workers)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "detector.onnx"
-        train.export(det, torch.rand(1, 3, 256, 320) * 255, path, ["image"], ["maps"],
-                     {"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
-        shutil.copy(path, a.out / "detector.onnx")
+        _export_detector(det, Path(tmp) / "detector.onnx")
+        shutil.copy(Path(tmp) / "detector.onnx", a.out / "detector.onnx")
     log(f"exported detector.onnx {(a.out / 'detector.onnx').stat().st_size / 1e6:.2f} MB")
     n = len(rendered) + len(real)
     return {
