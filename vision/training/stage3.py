@@ -18,14 +18,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.scenes import CONDITIONS
 from vision.training import data, stage2
 
 SEED0 = data.TRAIN_SEED0 + 70_000  # + seed * 100_000 + i: apart from the other stages' scenes
 LR = 3e-4  # the default of --stage3-lr: a tenth of the first stage's, continuing a trained detector
-STEPS, BATCH, SCENES = 1200, 32, 1600
+BATCH = 32
 BLANK_SCENES = 0.6  # scenes with blank dice
 BLANK_SHARE = (0.1, 0.6)  # of their dice
-PACKED = 0.5  # of those scenes, packed edge to edge (vision/scenes.py's "packed edge to edge")
+PACKED = 0.5  # of those scenes, packed edge to edge as the bench's and tuning's scenes are
+_PACKED = CONDITIONS["packed edge to edge"]
 
 
 def scene(rng: np.random.Generator):
@@ -39,7 +41,7 @@ def scene(rng: np.random.Generator):
         share = rng.uniform(*BLANK_SHARE)
         faces = ["blank" if rng.random() < share else f for f in faces]
         if rng.random() < PACKED:
-            opt.packed, opt.touching = 0.8, 0.5
+            opt.packed, opt.touching = _PACKED.packed, _PACKED.touching
     return opt, faces, pips
 
 
