@@ -49,3 +49,40 @@ def test_the_third_stage_alone_is_not_given_with_the_first(capsys):
     with pytest.raises(SystemExit):
         training.main(["--second", "b"])  # the third stage is off unless its steps are given
     assert "--stage3-steps" in capsys.readouterr().err
+
+
+def test_a_blank_face_is_another_face_with_no_embedding_class():
+    from vision import facenet
+
+    assert data._face_class("blank") == (facenet.OTHER_FACE, -1)
+    # the marked faces keep their classes
+    assert data._face_class("4") == (4, 3)
+    assert data._face_class("sym:7") == (facenet.OTHER_FACE, 13)
+
+
+def test_the_face_networks_crops_hold_blank_faces_and_the_detectors_false_peaks(tmp_path):
+    """Crops for the face network's third stage, from scenes of its own seeds: blank dice
+    as "another face" without an embedding class, and not-a-die crops, among them the
+    detector's own peaks away from every die (stage2._hard_negatives)."""
+    from vision import detector, facenet
+    from vision.training import stage2
+
+    stage2._init(str(detector.MODEL))
+    seeds = [stage3.FACE_SEED0 + i for i in range(40)]
+    blank = other = not_die = hard = 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        opt, faces, pips = stage3.scene(rng)
+        crops = stage3.render_faces(seed)
+        cls, ids = np.asarray(crops.classes), np.asarray(crops.ids)
+        other += int(np.sum(cls == facenet.OTHER_FACE))
+        blank += int(np.sum((cls == facenet.OTHER_FACE) & (ids == -1)))
+        not_die += int(np.sum(cls == facenet.NOT_A_DIE))
+        # the same scene's crops without the detector's peaks: what _crops_of cuts alone
+        rng = np.random.default_rng(seed)
+        stage3.scene(rng)
+        _, plain, _ = data.labelled_sample(rng, opt, faces, pips, per_die=3)
+        hard += len(crops.images) - len(plain.images)
+        assert "blank" not in faces or np.any((cls == facenet.OTHER_FACE) & (ids == -1))
+    assert blank > 0 and other > blank and not_die > 0
+    assert hard > 0  # the detector peaked somewhere that is no die, and that was kept

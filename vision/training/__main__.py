@@ -6,14 +6,17 @@ vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
         [--device cpu|cuda|auto] [--workers 0] [--procs 2] [--det-batch 16] [--face-batch 128]
         [--stage2-scenes 600] [--stage2-steps 1000] [--stage3-scenes 1600]
-        [--stage3-steps 0] [--stage3-lr 3e-4] [--first DIR | --second DIR]
+        [--stage3-steps 0] [--stage3-lr 3e-4] [--stage3-face-steps 0] [--stage3-face-scenes 1600]
+        [--stage3-face-lr 3e-4] [--first DIR | --second DIR]
         [--tune-only] [--train-only] [--no-fused] [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from
 the first's export on steeper views, hard negatives and more symbol kinds
 (vision/training/stage2.py). A third, off by default (``--stage3-steps 1200`` runs it), continues
-the detector alone on dice showing a blank top face, packed edge to edge and not
-(vision/training/stage3.py): tried and not shipped, see docs/benchmarks.md, 2026-12-05 03:00.
+the detector on dice showing a blank top face, packed edge to edge and not, and with
+``--stage3-face-steps`` the face network too, on blank faces and the continued detector's
+peaks that are no die (vision/training/stage3.py): tried and not shipped, see
+docs/benchmarks.md, 2026-12-05 03:00 and 05:00.
 ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
 ``--second DIR`` skips the first two and runs the third from DIR's networks and record;
@@ -76,6 +79,10 @@ def main(argv: list[str]) -> int:
     # and the silent errors the wrong way (docs/benchmarks.md, 2026-12-05 03:00)
     ap.add_argument("--stage3-steps", type=int, default=0, help="0: no third stage")
     ap.add_argument("--stage3-lr", type=float, help="default: vision/training/stage3.py's LR")
+    ap.add_argument("--stage3-face-steps", type=int, default=0,
+                    help="the face network's third stage (0: the second stage's network)")
+    ap.add_argument("--stage3-face-scenes", type=int, default=1600)
+    ap.add_argument("--stage3-face-lr", type=float, help="default: stage3.py's LR")
     ap.add_argument("--first", type=Path, help="continue from this first-stage output")
     ap.add_argument("--second", type=Path,
                     help="run only the third stage, from this second-stage output")
@@ -87,8 +94,9 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     if a.first is not None and a.second is not None:
         ap.error("--first and --second: give one (--second skips the first stage as well)")
-    if a.second is not None and a.stage3_steps <= 0:
-        ap.error("--second runs only the third stage: give --stage3-steps (1200 was tried)")
+    if a.second is not None and a.stage3_steps <= 0 and a.stage3_face_steps <= 0:
+        ap.error("--second runs only the third stage: give --stage3-steps (1200 was tried) "
+                 "or --stage3-face-steps")
 
     import cv2
 
@@ -141,7 +149,7 @@ def main(argv: list[str]) -> int:
     else:
         for name in ("detector.onnx", "faces.onnx"):
             shutil.copy(first / name, a.out / name)
-    if a.stage3_steps > 0:
+    if a.stage3_steps > 0 or a.stage3_face_steps > 0:
         second = cache / f"stage2-{a.seed}-detector.onnx"
         shutil.copy(a.out / "detector.onnx", second)
         record["stage 3"] = third_stage(a, root, cache, second, log)
@@ -182,13 +190,21 @@ def _export(det, faces, out: Path, log) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         _export_detector(det, tmp / "detector.onnx")
-        train.export(faces, torch.rand(4, 3, 40, 40) * 255, tmp / "faces.onnx", ["crops"],
-                     ["classes", "embedding"], {"crops": {0: "n"}, "classes": {0: "n"},
-                                                "embedding": {0: "n"}})
+        _export_faces(faces, tmp / "faces.onnx")
         for name in ("detector.onnx", "faces.onnx"):
             shutil.copy(tmp / name, out / name)
     log("exported " + ", ".join(f"{p.name} {p.stat().st_size / 1e6:.2f} MB"
                                 for p in (out / "detector.onnx", out / "faces.onnx")))
+
+
+def _export_faces(faces, path: Path) -> None:
+    import torch
+
+    from vision.training import train
+
+    train.export(faces, torch.rand(4, 3, 40, 40) * 255, path, ["crops"],
+                 ["classes", "embedding"], {"crops": {0: "n"}, "classes": {0: "n"},
+                                            "embedding": {0: "n"}})
 
 
 def _export_detector(det, path: Path) -> None:
@@ -204,7 +220,8 @@ def third_only(a, root: Path, cache: Path, log, argv: list[str]) -> dict:
     """The networks and record of --second DIR in --out, its detector continued by the third
     stage; the record keeps how DIR's networks were made."""
     made = json.loads((a.second / "training.json").read_text())
-    record = {k: made[k] for k in ("seed", "command", "machine", "stage 1", "stage 2") if k in made}
+    record = {k: made[k] for k in ("seed", "command", "machine", "stage 1", "stage 2", "stage 3")
+              if k in made}
     record["command"] = (str(record.get("command", "")) + "; then the third stage alone: "
                          "python -m vision.training " + " ".join(argv))
     log(f"stages 1 and 2: {a.second} (made {made.get('made')}, seed {made.get('seed')})")
@@ -214,11 +231,65 @@ def third_only(a, root: Path, cache: Path, log, argv: list[str]) -> dict:
     shutil.copy(a.second / "detector.onnx", second)
     if (a.second / "faces.onnx").resolve() != (a.out / "faces.onnx").resolve():
         shutil.copy(a.second / "faces.onnx", a.out / "faces.onnx")
-    record["stage 3"] = third_stage(a, root, cache, second, log)
+    # DIR's own third stage (its detector's), where only the face network continues now
+    record["stage 3"] = {**record.get("stage 3", {}), **third_stage(a, root, cache, second, log)}
     return record
 
 
 def third_stage(a, root: Path, cache: Path, second: Path, log) -> dict:
+    """The detector at ``second`` continued on blank top faces (--stage3-steps), then the face
+    network in --out (--stage3-face-steps), each exported to --out."""
+    if a.stage3_steps <= 0:
+        shutil.copy(second, a.out / "detector.onnx")
+        return third_faces(a, root, cache, log)
+    record = third_detector(a, root, cache, second, log)
+    if a.stage3_face_steps > 0:
+        record.update(third_faces(a, root, cache, log))
+        record["from"] = "the second stage's exports (batch norm folded and frozen)"
+    return record
+
+
+def third_faces(a, root: Path, cache: Path, log) -> dict:
+    """The face network in --out continued on blank faces and the hard negatives of the
+    detector in --out, exported there."""
+    from vision.training import data, stage2, stage3, train
+    from vision.training.nets import FaceNet
+
+    t0 = time.time()
+    lr = a.stage3_face_lr or stage3.LR
+    detector = cache / f"stage3-{a.seed}-detector.onnx"
+    shutil.copy(a.out / "detector.onnx", detector)
+    crops, real = stage3.build_faces(root, a.seed, a.stage3_face_scenes, cache, detector, a.procs)
+    log(f"stage 3 face data: {len(crops.images)} rendered and {len(real.images)} real crops "
+        f"({time.time() - t0:.0f} s)")
+    net = stage2.from_onnx(FaceNet(), a.out / "faces.onnx")
+    both = data.Crops()
+    both.extend(crops)
+    both.extend(real)
+    proto = stage2.imprint(net, both, data.CLASSES, a.device)
+    net, loss, _ = train.train_faces(crops, real, a.stage3_face_steps, a.seed + 4, log=log, lr=lr,
+                                     net=net, proto=proto, name="faces (stage 3)",
+                                     batch=a.face_batch, device=a.device,
+                                     workers=max(a.workers // 4, 0))
+    with tempfile.TemporaryDirectory() as tmp:
+        _export_faces(net, Path(tmp) / "faces.onnx")
+        shutil.copy(Path(tmp) / "faces.onnx", a.out / "faces.onnx")
+    log(f"exported faces.onnx {(a.out / 'faces.onnx').stat().st_size / 1e6:.2f} MB")
+    classes = np.bincount(np.asarray(crops.classes, int), minlength=8)
+    return {"faces": {
+        "seconds": round(time.time() - t0),
+        "rendered seeds": f"{stage3.FACE_SEED0} + {a.seed} * 100000 + i, i < {a.stage3_face_scenes}",
+        "crops": {"rendered": len(crops.images), "real": len(real.images),
+                  "rendered not a die": int(classes[0]), "rendered another face": int(classes[7])},
+        "hard negatives": f"the stage's detector's peaks >= {stage2.HARD_LOW} half a die or more "
+                          "from every die, rendered and real training photos",
+        "blank faces": "another face, no embedding class",
+        "steps": a.stage3_face_steps, "batch": a.face_batch, "lr": lr,
+        "epochs": round(a.stage3_face_steps * a.face_batch / (len(crops.images) + len(real.images)), 1),
+        "final_loss": round(loss, 4)}}
+
+
+def third_detector(a, root: Path, cache: Path, second: Path, log) -> dict:
     """The detector at ``second`` continued on blank top faces, exported to --out."""
     from vision.training import stage2, stage3, train
     from vision.training.nets import DiceDetector
@@ -392,7 +463,8 @@ def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> i
     # taught sets drawn under every condition, as the bench and the fused tuning draw them:
     # plain renders alone chose a confirm the packed and blurred rolls were silently wrong at
     sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log, taught_conditions=True)
-    tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes))
+    tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes),
+                              pooled=tune_sets.pooled(a.tune_scenes))
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
             f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")

@@ -84,6 +84,8 @@ CLASSES = 6 + SYMBOLS + len(NUMERALS) + GROUNDED  # embedding classes of both st
 
 
 def _face_class(face: str) -> tuple[int, int]:
+    if face == "blank":  # a die, but no mark to tell one blank face from another by
+        return facenet.OTHER_FACE, -1
     if face.startswith("sym:"):
         return facenet.OTHER_FACE, 6 + int(face[4:])
     if face.startswith("num:"):

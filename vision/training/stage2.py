@@ -134,19 +134,25 @@ _DETECTOR_PATH = det_rt.MODEL
 
 
 def _init(path: str) -> None:
-    global _DETECTOR_PATH
+    """The detector whose peaks are the hard negatives (and one thread for OpenCV)."""
+    global _DETECTOR_PATH, _DETECTOR
     cv2.setNumThreads(1)
-    _DETECTOR_PATH = Path(path)
+    _DETECTOR_PATH, _DETECTOR = Path(path), None
+
+
+def with_negatives(rng, opt, faces: list[str], pips: bool, per_die: int):
+    """A scene's detector sample and its face crops, hard negatives (``_init``) among them."""
+    det, crops, img = data.labelled_sample(rng, opt, faces, pips, per_die=per_die)
+    s = det_rt.INPUT_SIDE / max(img.shape[:2])
+    crops.extend(_hard_negatives(img, det.centres / s, det.sizes.max(1) / s if len(det.sizes)
+                                 else [], rng))
+    return det, crops
 
 
 def render_two(seed: int):
     rng = np.random.default_rng(seed)
     opt, faces, pips = scene(rng)
-    det, crops, img = data.labelled_sample(rng, opt, faces, pips, per_die=3)
-    s = det_rt.INPUT_SIDE / max(img.shape[:2])
-    crops.extend(_hard_negatives(img, det.centres / s, det.sizes.max(1) / s if len(det.sizes)
-                                 else [], rng))
-    return det, crops
+    return with_negatives(rng, opt, faces, pips, per_die=3)
 
 
 def cache_path(cache: Path, seed: int, scenes: int, root: Path, first_detector: Path) -> Path:
@@ -170,14 +176,20 @@ def build(root: Path, seed: int, scenes: int, cache: Path, first_detector: Path,
         crops.extend(c)
     _init(str(first_detector))
     real_dets, real_crops = data.real_samples(root, seed)
-    rng = np.random.default_rng(seed + 7)
+    real_crops.extend(real_hard_negatives(root, np.random.default_rng(seed + 7)))
+    out = (dets, real_dets, crops, real_crops)
+    path.write_bytes(pickle.dumps(out, protocol=5))
+    return out
+
+
+def real_hard_negatives(root: Path, rng) -> data.Crops:
+    """The detector's (``_init``) peaks that are no die on the real training photos."""
+    out = data.Crops()
     for key in data.split.photos_in("train"):
         if key.startswith("penlington_webcam_calibration/"):
             continue
         img, _, centres, sides = data.real_photo(root, key)
-        real_crops.extend(_hard_negatives(img, centres, sides, rng))
-    out = (dets, real_dets, crops, real_crops)
-    path.write_bytes(pickle.dumps(out, protocol=5))
+        out.extend(_hard_negatives(img, centres, sides, rng))
     return out
 
 
