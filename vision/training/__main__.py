@@ -8,7 +8,7 @@ vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
         [--stage2-scenes 600] [--stage2-steps 1000] [--stage3-scenes 1600]
         [--stage3-steps 0] [--stage3-lr 3e-4] [--stage3-face-steps 0] [--stage3-face-scenes 1600]
         [--stage3-face-lr 3e-4] [--first DIR | --second DIR]
-        [--tune-only] [--train-only] [--no-fused] [--out DIR]
+        [--tune-only] [--train-only] [--no-fused] [--condition-guard] [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from
 the first's export on steeper views, hard negatives and more symbol kinds
@@ -16,7 +16,9 @@ the first's export on steeper views, hard negatives and more symbol kinds
 the detector on dice showing a blank top face, packed edge to edge and not, and with
 ``--stage3-face-steps`` the face network too, on blank faces and the continued detector's
 peaks that are no die (vision/training/stage3.py): tried and not shipped, see
-docs/benchmarks.md, 2026-12-05 03:00 and 05:00.
+docs/benchmarks.md, 2026-12-05 03:00 and 05:00. ``--condition-guard`` holds each rendered
+condition to the silent budget in the thresholds' and the fused choice's search, as every
+set is (tried, not shipped: 05:30).
 ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
 ``--second DIR`` skips the first two and runs the third from DIR's networks and record;
@@ -89,6 +91,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--tune-only", action="store_true")
     ap.add_argument("--train-only", action="store_true",
                     help="stop after the networks and their record: no thresholds, no fused choice")
+    # off: held out it changed no figure but the taps (docs/benchmarks.md, 2026-12-05 05:30)
+    ap.add_argument("--condition-guard", action="store_true",
+                    help="hold each rendered condition's frames, pooled over a kind's sets, to "
+                         "the silent budget as every set is (the thresholds and the fused choice)")
     ap.add_argument("--no-fused", dest="fused", action="store_false",
                     help="leave out choosing the fused recognizer's combination (15 min)")
     a = ap.parse_args(argv)
@@ -175,7 +181,8 @@ def finish(a, root: Path, record: dict, log, log_lines, started) -> int:
         log("choosing the fused recognizer's combination (vision/training/tune_fused.py)")
         rc = tune_fused.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
                               str(a.seed), "--tune-scenes", str(a.tune_scenes),
-                              "--procs", str(a.procs), "--write"])
+                              "--procs", str(a.procs), "--write"]
+                             + (["--condition-guard"] if a.condition_guard else []))
         log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
             "the fused choice failed")
     return rc
@@ -464,7 +471,7 @@ def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> i
     # plain renders alone chose a confirm the packed and blurred rolls were silently wrong at
     sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log, taught_conditions=True)
     tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes),
-                              pooled=tune_sets.pooled(a.tune_scenes))
+                              pooled=tune_sets.pooled(a.tune_scenes) if a.condition_guard else None)
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
             f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")

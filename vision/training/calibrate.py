@@ -60,10 +60,11 @@ def frame_outputs(reader: Reader, frames):
     return out
 
 
-def tally(frames) -> dict:
+def tally(frames, silent_each: list | None = None) -> dict:
     """The figures of a set from each frame's (true faces, reads, die-like boxes left unread):
     recall and precision per die, silent errors (wrong, missed or invented dice in a roll
-    nothing flagged) per die, taps (rolls flagged) per roll."""
+    nothing flagged) per die, taps (rolls flagged) per roll; each frame's silent dice are
+    appended to ``silent_each`` where given."""
     want = got = right = silent = tapped = n = 0
     for faces, reads, unread in frames:
         w, g = Counter(faces), Counter(r.face for r in reads)
@@ -71,8 +72,10 @@ def tally(frames) -> dict:
         want, got, right, n = want + len(faces), got + len(reads), right + ok, n + 1
         flagged = bool(unread) or any(not r.confirmed for r in reads)
         tapped += flagged
-        if not flagged:
-            silent += max(len(faces), len(reads)) - ok
+        wrong = 0 if flagged else max(len(faces), len(reads)) - ok
+        silent += wrong
+        if silent_each is not None:
+            silent_each.append(wrong)
     return {"recall": right / max(want, 1), "precision": right / max(got, 1),
             "silent": silent / max(want, 1), "taps": tapped / max(n, 1),
             "dice": want, "frames": n}
@@ -159,30 +162,54 @@ def _frames(reader: Reader, outputs, keep: float, not_die: float, side_gap: floa
                    np.asarray(kind, int), np.asarray(peak), np.asarray(p_not))
 
 
-def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
-    """(silent errors per die, taps per frame) of one set under ``t``."""
+def _flagged(f: _Frames, t: Tuning) -> np.ndarray:
+    """Per frame of one set, whether the roll asks under ``t``."""
     # the reader maps raw confidence so that the cut-off lands on its threshold
     flagged = f.least_raw[t.det_sure] < t.confirm
     asks = np.where(f.kind == LOW, (f.peak >= t.unread) & (f.p_not < t.sure_not),
                     np.where(f.kind == OTHER, f.peak >= t.other, True))
     flagged = flagged.copy()
     flagged[f.frame[asks]] = True
+    return flagged
+
+
+def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
+    """(silent errors per die, taps per frame) of one set under ``t``."""
+    flagged = _flagged(f, t)
     return float(f.errors[~flagged].sum()) / max(f.want, 1), float(flagged.mean())
+
+
+def _pooling(sets: dict[str, tuple[Reader, list]], pools: dict[str, list]) -> dict[str, np.ndarray]:
+    """Per set, a (pooled part x frame) 0/1 matrix: which of its frames each part holds."""
+    out = {}
+    for n, (_, outs) in sets.items():
+        m = np.zeros((len(pools), len(outs)))
+        for k, members in enumerate(pools.values()):
+            for name, idx in members:
+                if name == n:
+                    m[k, idx] = 1.0
+        out[n] = m
+    return out
 
 
 def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILENT_BUDGET,
            guarded: dict[str, tuple[str, list[int]]] | None = None,
+           pooled: dict[str, list[tuple[str, list[int]]]] | None = None,
            ) -> tuple[dict[str, Tuning], dict]:
     """The thresholds for ``sets`` ({name: (reader, frame outputs)}): {"pips": ..., "taught":
     ...} (a kind without sets keeps the defaults), and each set's figures under its kind's.
     ``guarded``: {name: (set name, frame indices)}, parts of sets whose recall the side face
-    rule must keep (within RECALL_GUARD) besides every whole set's."""
+    rule must keep (within RECALL_GUARD) besides every whole set's. ``pooled``: {name: [(set
+    name, frame indices), ...]}, parts pooled from one kind's sets (one rendered condition)
+    whose silent errors the budget holds too, as it holds every set's."""
     chosen, figures = {}, {}
     for kind in ("pips", "taught"):
         part = {n: v for n, v in sets.items() if (v[0].model is not None) == (kind == "taught")}
         if part:
             guard = {g: v for g, v in (guarded or {}).items() if v[0] in part}
-            chosen[kind], got = _choose(part, log, budget, kind, guard)
+            pools = {g: [(n, np.asarray(idx, int)) for n, idx in v]
+                     for g, v in (pooled or {}).items() if all(n in part for n, _ in v)}
+            chosen[kind], got = _choose(part, log, budget, kind, guard, pools)
             figures.update(got)
         else:
             chosen[kind] = Tuning()
@@ -199,8 +226,12 @@ def _recalls(pre: dict[str, _Frames], guard: dict[str, tuple[str, list[int]]]) -
 
 
 def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
-            guard: dict[str, tuple[str, list[int]]] | None = None) -> tuple[Tuning, dict]:
-    guard = guard or {}
+            guard: dict[str, tuple[str, list[int]]] | None = None,
+            pools: dict[str, list] | None = None) -> tuple[Tuning, dict]:
+    guard, pools = guard or {}, pools or {}
+    pooling = _pooling(sets, pools)
+    pool_dice = sum(pooling[n] @ np.asarray([len(o[0]) for o in outs], float)
+                    for n, (_, outs) in sets.items()) if pools else np.zeros(0)
     base = Tuning()
     # 1. which peaks are dice: recall + precision over the sets; every keep and not_die within
     # RP_SLACK of the best mean goes on to the second step
@@ -230,7 +261,7 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
         + ", ".join(f"keep {k} not_die {n} side {v[2]}/{v[3]} like {v[4]} ({v[0]:.3f})"
                     for (k, n), v in near.items()))
     # 2. when to ask: the fewest taps (mean over the sets) that keep silent errors within the
-    # budget on every set
+    # budget on every set and every pooled part
     chosen_key, chosen = None, None
     grid = itertools.product(
         near.items(),
@@ -242,8 +273,13 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
         t = Tuning(low=base.low, keep=keep, not_die=not_die, unread=unread, sure_not=sure_not,
                    confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other,
                    side_gap=gap, side_across=across, like_taught=like)
-        got = {n: _ask(f, t) for n, f in pre.items()}
+        flags = {n: _flagged(f, t) for n, f in pre.items()}
+        got = {n: (float(f.errors[~flags[n]].sum()) / max(f.want, 1), float(flags[n].mean()))
+               for n, f in pre.items()}
         worst = max(sl for sl, _ in got.values())
+        if pools:  # unflagged errors per pooled part, per die
+            silent = sum(pooling[n] @ (f.errors * ~flags[n]) for n, f in pre.items())
+            worst = max(worst, float((silent / np.maximum(pool_dice, 1)).max()))
         taps = float(np.mean([tp for _, tp in got.values()]))
         key = (worst > budget, taps if worst <= budget else worst)
         if chosen_key is None or key < chosen_key:
@@ -258,7 +294,9 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
         if abs(figures[name]["silent"] - s) > 1e-9 or abs(figures[name]["taps"] - tp) > 1e-9:
             raise AssertionError(f"{name}: the search's rule and Reader.decide disagree "
                                  f"({s}, {tp} against {figures[name]})")
-    log(f"tuning {kind}: {chosen} (silent budget {budget} of dice on every set)")
+    held = "" if not chosen_key[0] else f"; not held: {chosen_key[1]:.4f} at worst"
+    log(f"tuning {kind}: {chosen} (silent budget {budget} of dice on every set"
+        + (f" and every one of {len(pools)} pooled parts" if pools else "") + f"{held})")
     return chosen, figures
 
 

@@ -133,9 +133,12 @@ def fused_reads(t: fused.FusedTuning, frame, threshold: float = fused.DEFAULT_TH
             *fused.combine(t, threshold, learned, unread, found, pairs, checked))
 
 
-def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT_THRESHOLD) -> dict:
-    """The figures of one set under ``t`` (None: the classical reader alone)."""
+def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT_THRESHOLD,
+          parts: list | None = None) -> dict:
+    """The figures of one set under ``t`` (None: the classical reader alone); with ``parts``
+    (lists of frame indices) also "parts": each part's (silent dice, dice)."""
     checked = 0
+    each: list[int] | None = [] if parts else None
 
     def frames():
         nonlocal checked
@@ -147,28 +150,43 @@ def score(t: fused.FusedTuning | None, outputs, threshold: float = fused.DEFAULT
             checked += len(which)
             yield o[0], reads, left
 
-    figures = tally(frames())
+    figures = tally(frames(), each)
     figures["classical reads"] = checked / max(len(outputs), 1)
+    if parts:
+        figures["parts"] = [(sum(each[i] for i in idx), sum(len(outputs[i][0]) for i in idx))
+                            for idx in parts]
     return figures
 
 
 def _scorer(sets: dict[str, list], guard: dict[str, float] | None = None,
-            budget: float = SILENT_BUDGET):
+            budget: float = SILENT_BUDGET, pooled: dict[str, list] | None = None):
     """(row, within) over ``sets``: a combination's (figures, lead, mean r+p, taps, classical
-    reads, it), and whether a row keeps the silent ``guard`` ({set: silent}) on every set."""
+    reads, it), and whether a row keeps the silent ``guard`` ({set or part: silent}) on every
+    set and every ``pooled`` part ({name: [(set, frame indices), ...]}: frames of several
+    sets, one rendered condition; held to the guard, not counted in the means). A part's
+    figures are in the row's figures as {"silent", "dice"}."""
     classical = {n: score(None, o) for n, o in sets.items()}
+    pooled = pooled or {}
+    parts_of = {n: [idx for members in pooled.values() for m, idx in members if m == n]
+                for n in sets}
 
     def row(t):
-        figs = {n: score(t, o) for n, o in sets.items()}
+        figs = {n: score(t, o, parts=parts_of[n]) for n, o in sets.items()}
         lead = min(min(f["recall"] - classical[n]["recall"], f["precision"] - classical[n]["precision"])
                    for n, f in figs.items())
         rp = float(np.mean([f["recall"] + f["precision"] for f in figs.values()]))
         taps = float(np.mean([f["taps"] for f in figs.values()]))
         cost = float(np.mean([f["classical reads"] for f in figs.values()]))
+        taken = {n: iter(f.pop("parts", [])) for n, f in figs.items()}
+        for name, members in pooled.items():  # in order: as parts_of lists them
+            got = [next(taken[m]) for m, _ in members]
+            dice = sum(d for _, d in got)
+            figs[name] = {"silent": sum(e for e, _ in got) / max(dice, 1), "dice": dice}
         return figs, lead, rp, taps, cost, t
 
     def within(r):
-        return all(r[0][n]["silent"] <= (guard or {}).get(n, budget) + 1e-12 for n in sets)
+        return all(r[0][n]["silent"] <= (guard or {}).get(n, budget) + 1e-12
+                   for n in (*sets, *pooled))
 
     return row, within
 
@@ -213,33 +231,34 @@ def holds_apart(t: fused.FusedTuning, sets: dict[str, list], budget: float = SIL
 _WORKER_ROW = None  # a pool worker's scorer (``_grid_rows``)
 
 
-def _worker_init(sets: dict[str, list], budget: float) -> None:
+def _worker_init(sets: dict[str, list], budget: float, pooled: dict[str, list]) -> None:
     global _WORKER_ROW
-    _WORKER_ROW = _scorer(sets, budget=budget)[0]
+    _WORKER_ROW = _scorer(sets, budget=budget, pooled=pooled)[0]
 
 
 def _worker_row(t: fused.FusedTuning):
     return _WORKER_ROW(t)
 
 
-def _grid_rows(sets: dict[str, list], tunings: list, budget: float, procs: int) -> list:
+def _grid_rows(sets: dict[str, list], tunings: list, budget: float, procs: int,
+               pooled: dict[str, list] | None = None) -> list:
     """Each of ``tunings`` scored on ``sets`` (``_scorer``'s rows, in order), in ``procs``
     processes: the grid is most of a choice's time (some 7,000 combinations, each scored on
     every tuning read in Python). Spawned, not forked: the parent has run OpenCV and
     onnxruntime, whose threads' locks a forked child may inherit held."""
     if procs <= 1 or len(tunings) < 2 * procs:
-        row, _ = _scorer(sets, budget=budget)
+        row, _ = _scorer(sets, budget=budget, pooled=pooled)
         return [row(t) for t in tunings]
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_worker_init, initargs=(sets, budget)) as pool:
+                             initializer=_worker_init, initargs=(sets, budget, pooled or {})) as pool:
         return list(pool.map(_worker_row, tunings, chunksize=max(1, len(tunings) // (8 * procs))))
 
 
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
-           faces: tuple[str, ...] = (), procs: int = 1):
+           faces: tuple[str, ...] = (), procs: int = 1, pooled: dict[str, list] | None = None):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
 
     The goal is to read every set better than the classical reader (the default) in recall
@@ -256,17 +275,26 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     a lower confidence for one face at a time (``agree_faces``), the step with the fewest
     taps within the guard first, while one is left. A confirming choice is kept only where
     it ``holds_apart``; else the fewest taps without one. The grid is scored in ``procs``
-    processes (the same rows)."""
+    processes (the same rows). ``pooled`` parts ({name: [(set, frame indices), ...]}, one
+    rendered condition's frames of several sets) are held to the silent guard as every set
+    is, and are not counted in the means."""
     grid = [t for t in (fused.FusedTuning(**dict(zip(GRID, values)))
                         for values in itertools.product(*GRID.values()))
             if t.drop_below >= 1.01 or "drop" in (t.alone, t.empty)]  # else the same as 1.01
-    rows = _grid_rows(sets, grid, budget, procs)
+    pooled = pooled or {}
+    rows = _grid_rows(sets, grid, budget, procs, pooled)
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
     # budget or the fewest silent errors any combination reaches on it, whichever is more
     # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
-    guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in sets}
-    row, within = _scorer(sets, guard, budget)
+    guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in (*sets, *pooled)}
+    row, within = _scorer(sets, guard, budget, pooled)
     ok = [r for r in rows if within(r)]
+    if not ok:  # each guard is some row's, but no row keeps them all: the least excess
+        def excess(r):
+            return max(r[0][n]["silent"] - g for n, g in guard.items())
+        least = min(excess(r) for r in rows)
+        ok = [r for r in rows if excess(r) <= least + 1e-12]
+        log(f"no combination keeps the guard on every set and part: the least excess {least:.4f}")
     top_lead = max(r[1] for r in ok)
     near = [r for r in ok if r[1] >= min(LEAD_FLOOR, top_lead)]
     top = max(r[2] for r in near)
@@ -353,6 +381,17 @@ def with_goal_sets(sets: dict[str, list]) -> dict[str, list]:
     return out
 
 
+def pooled_parts(sets: dict[str, list], per_condition: int) -> dict[str, list]:
+    """The rendered conditions of ``tune_sets.pooled`` whose sets are all among ``sets`` and
+    drawn condition by condition, ``per_condition`` frames each (else none)."""
+    from vision.scenes import CONDITIONS  # noqa: PLC0415
+    from vision.training import tune_sets  # noqa: PLC0415
+
+    return {name: members for name, members in tune_sets.pooled(per_condition).items()
+            if all(m in sets and len(sets[m]) == len(CONDITIONS) * per_condition
+                   for m, _ in members)}
+
+
 def _rounded(f: dict) -> dict:
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
 
@@ -400,6 +439,9 @@ def main(argv: list[str]) -> int:
                    "training.json (section 'fused')")
     p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
                    "tuning rolls ask (each reason's rolls), and choose nothing")
+    p.add_argument("--condition-guard", action="store_true",
+                   help="hold each rendered condition's frames, pooled over a kind's sets, to "
+                        "the silent guard as every set is (tune_sets.pooled)")
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
                    help="keep the recorded choice for this kind of set (scored again on the "
                         "tuning reads), where the one the rule chooses was turned down on "
@@ -438,7 +480,10 @@ def main(argv: list[str]) -> int:
         f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
         f"{a.tune_scenes} per set and condition, taught sets too, seed {a.seed})"),
         "rule": (f"per kind, among combinations with silent errors <= {SILENT_BUDGET} of dice "
-                 f"on each of the kind's tuning sets (on a set too small to show that, the "
+                 f"on each of the kind's tuning sets"
+                 + (" and on each rendered condition's frames pooled over the kind's sets "
+                    "(tune_sets.pooled)" if a.condition_guard else "")
+                 + f" (on a set too small to show that, the "
                  f"fewest any combination reaches there) and recall and precision on each at least "
                  f"the classical reader's {LEAD_FLOOR:+}: the best mean recall + precision; "
                  f"within {RP_SLACK} of it, each also with every setting of {list(CONFIRM)} "
@@ -452,7 +497,8 @@ def main(argv: list[str]) -> int:
         "sets": {n: {"frames": len(o), "dice": sum(len(x[0]) for x in o)}
                  for n, o in sets.items()},
         "command": "python -m vision.training.tune_fused --tune-scenes "
-                   f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep) + " --write"}
+                   f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep)
+                   + (" --condition-guard" if a.condition_guard else "") + " --write"}
     kept = json.loads(record_path.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
@@ -465,7 +511,8 @@ def main(argv: list[str]) -> int:
                 "a held-out set (docs/benchmarks.md)"))
             print(f"{kind}: kept {t}")
         else:
-            t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs)
+            t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
+                             pooled=pooled_parts(part, a.tune_scenes) if a.condition_guard else None)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
@@ -475,6 +522,12 @@ def main(argv: list[str]) -> int:
                                           "fused, agreement not confirming": _rounded(asking[n]),
                                           "learned": _rounded(learned[n]),
                                           "classical": _rounded(classical[n])} for n in names}
+        pools = pooled_parts(part, a.tune_scenes)
+        if pools:  # reported either way
+            row = _scorer(part, pooled=pools)[0](t)[0]
+            section[f"{kind} conditions"] = {n: _rounded(row[n]) for n in pools}
+            print(f"  {kind}, silent per condition: " + ", ".join(
+                f"{n} {row[n]['silent']:.4f}" for n in pools))
         for n in names:
             print(f"  {n}: " + "; ".join(
                 f"{who} r {f['recall']:.3f} p {f['precision']:.3f} silent {f['silent']:.4f} "
