@@ -175,7 +175,10 @@ def _flagged(f: _Frames, t: Tuning) -> np.ndarray:
 
 def _ask(f: _Frames, t: Tuning) -> tuple[float, float]:
     """(silent errors per die, taps per frame) of one set under ``t``."""
-    flagged = _flagged(f, t)
+    return _silent_taps(f, _flagged(f, t))
+
+
+def _silent_taps(f: _Frames, flagged: np.ndarray) -> tuple[float, float]:
     return float(f.errors[~flagged].sum()) / max(f.want, 1), float(flagged.mean())
 
 
@@ -274,8 +277,7 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
                    confirm=float(confirm), det_sure=sure, obstructed=base.obstructed, other=other,
                    side_gap=gap, side_across=across, like_taught=like)
         flags = {n: _flagged(f, t) for n, f in pre.items()}
-        got = {n: (float(f.errors[~flags[n]].sum()) / max(f.want, 1), float(flags[n].mean()))
-               for n, f in pre.items()}
+        got = {n: _silent_taps(f, flags[n]) for n, f in pre.items()}
         worst = max(sl for sl, _ in got.values())
         if pools:  # unflagged errors per pooled part, per die
             silent = sum(pooling[n] @ (f.errors * ~flags[n]) for n, f in pre.items())

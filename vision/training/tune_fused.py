@@ -502,6 +502,7 @@ def main(argv: list[str]) -> int:
     kept = json.loads(record_path.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
+        pools = pooled_parts(part, a.tune_scenes)
         if kind in a.keep:
             t = fused.FusedTuning(**kept[kind])
             figs = {n: score(t, o) for n, o in part.items()}
@@ -512,7 +513,7 @@ def main(argv: list[str]) -> int:
             print(f"{kind}: kept {t}")
         else:
             t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
-                             pooled=pooled_parts(part, a.tune_scenes) if a.condition_guard else None)
+                             pooled=pools if a.condition_guard else None)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
@@ -522,8 +523,7 @@ def main(argv: list[str]) -> int:
                                           "fused, agreement not confirming": _rounded(asking[n]),
                                           "learned": _rounded(learned[n]),
                                           "classical": _rounded(classical[n])} for n in names}
-        pools = pooled_parts(part, a.tune_scenes)
-        if pools:  # reported either way
+        if pools:  # reported with or without the guard
             row = _scorer(part, pooled=pools)[0](t)[0]
             section[f"{kind} conditions"] = {n: _rounded(row[n]) for n in pools}
             print(f"  {kind}, silent per condition: " + ", ".join(
