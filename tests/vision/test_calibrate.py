@@ -118,3 +118,11 @@ def test_a_pooled_part_is_held_to_the_budget_as_every_set_is(monkeypatch):
     # a part of sets of the other kind is no part of this kind's choice
     other = {"taught part": [("xmen", [0])]}
     assert calibrate.choose(sets, log=lambda *_: None, budget=0.06, pooled=other)[0] == loose
+    # the parts' own budget: 20% of a part is within 25% (the set's 5% within its 6%) ...
+    wide, _ = calibrate.choose(sets, log=lambda *_: None, budget=0.06, pooled=pooled,
+                               pooled_budget=0.25)
+    assert wide == loose
+    # ... and a part's budget tighter than the sets' bites where the sets' alone would not
+    tight, figs = calibrate.choose(sets, log=lambda *_: None, budget=0.25,
+                                   pooled={"in a": [("a", list(range(20)))]}, pooled_budget=0.01)
+    assert figs["a"]["silent"] == 0.0 and tight == held

@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from vision import fused
 from vision.reader import DieRead
@@ -211,6 +212,15 @@ def test_a_pooled_part_is_held_to_the_guard_and_left_out_of_the_means():
     assert figs["a"]["silent"] == 0.0 and figs["a"]["taps"] == 2 / 32 and figs["b"]["taps"] == 0.0
     row = tune_fused._scorer(sets, pooled=pooled)[0](t)
     assert row[3] == (2 / 32 + 0.0) / 2  # the mean taps over the two sets alone
+    # the parts' own budget: wide enough for half a part's dice, the sets' choice stands ...
+    wide, _ = tune_fused.choose(sets, log=lambda *_: None, budget=0.07, pooled=pooled,
+                                pooled_budget=0.5)
+    assert wide.agree_from <= 0.3
+    # ... and tighter than the sets', it bites where the sets' budget alone would not
+    tight, figs = tune_fused.choose(sets, log=lambda *_: None, budget=0.5,
+                                    pooled={"all of a": [("a", list(range(32)))]},
+                                    pooled_budget=0.01)
+    assert 0.3 < tight.agree_from <= 0.45 and figs["all of a"]["silent"] == 0.0
 
 
 def test_the_conditions_pooled_are_those_drawn_condition_by_condition():
@@ -226,3 +236,23 @@ def test_the_conditions_pooled_are_those_drawn_condition_by_condition():
         "rendered incredibles", "rendered invincible", "rendered xmen"]
     # a set drawn otherwise (plain renders only) pools nothing
     assert tune_fused.pooled_parts({"rendered d6": [None] * 7}, 3) == {}
+
+
+def test_both_searches_refuse_a_silent_budget_that_is_no_share_of_dice(capsys, tmp_path):
+    """The budget is given on the command line of both searches (the thresholds' and the fused
+    choice's); one outside 0-5% of the dice is refused before anything is read or written."""
+    from vision.training import __main__ as training
+
+    for budget in ("-0.001", "0.5"):
+        with pytest.raises(SystemExit) as fused_exit:
+            tune_fused.main(["--silent-budget", budget, "--models", str(tmp_path)])
+        with pytest.raises(SystemExit) as training_exit:
+            training.main(["--tune-only", "--silent-budget", budget, "--out", str(tmp_path)])
+        assert fused_exit.value.code == training_exit.value.code == 2
+        assert capsys.readouterr().err.count(f"--silent-budget {float(budget)}") == 2
+    assert list(tmp_path.iterdir()) == []
+    for main, argv in ((tune_fused.main, ["--models", str(tmp_path)]),
+                       (training.main, ["--tune-only", "--out", str(tmp_path)])):
+        with pytest.raises(SystemExit):  # a part's budget without the parts
+            main(["--condition-budget", "0.001", *argv])
+        assert "give both" in capsys.readouterr().err

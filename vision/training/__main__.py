@@ -8,7 +8,8 @@ vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
         [--stage2-scenes 600] [--stage2-steps 1000] [--stage3-scenes 1600]
         [--stage3-steps 0] [--stage3-lr 3e-4] [--stage3-face-steps 0] [--stage3-face-scenes 1600]
         [--stage3-face-lr 3e-4] [--first DIR | --second DIR]
-        [--tune-only] [--train-only] [--no-fused] [--condition-guard] [--out DIR]
+        [--tune-only] [--train-only] [--no-fused] [--condition-guard] [--silent-budget 0.003]
+        [--condition-budget B] [--out DIR]
 
 Two stages: the first trains both networks from the seed; the second continues both from
 the first's export on steeper views, hard negatives and more symbol kinds
@@ -18,7 +19,9 @@ the detector on dice showing a blank top face, packed edge to edge and not, and 
 peaks that are no die (vision/training/stage3.py): tried and not shipped, see
 docs/benchmarks.md, 2026-12-05 03:00 and 05:00. ``--condition-guard`` holds each rendered
 condition to the silent budget in the thresholds' and the fused choice's search, as every
-set is (tried, not shipped: 05:30).
+set is (tried, not shipped: 05:30); ``--silent-budget`` sets the share of dice that may be
+silently wrong on every tuning set (and guarded condition) in both searches,
+``--condition-budget`` the guarded conditions' alone.
 ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
 ``--second DIR`` skips the first two and runs the third from DIR's networks and record;
@@ -95,11 +98,22 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--condition-guard", action="store_true",
                     help="hold each rendered condition's frames, pooled over a kind's sets, to "
                          "the silent budget as every set is (the thresholds and the fused choice)")
+    ap.add_argument("--silent-budget", type=float, default=None,
+                    help="silently wrong dice allowed on every tuning set, a share (default: "
+                         "calibrate.SILENT_BUDGET, 0.003)")
+    ap.add_argument("--condition-budget", type=float, default=None,
+                    help="with --condition-guard: the silent budget of each pooled condition "
+                         "(default: --silent-budget's)")
     ap.add_argument("--no-fused", dest="fused", action="store_false",
                     help="leave out choosing the fused recognizer's combination (15 min)")
     a = ap.parse_args(argv)
     if a.first is not None and a.second is not None:
         ap.error("--first and --second: give one (--second skips the first stage as well)")
+    for name, v in (("--silent-budget", a.silent_budget), ("--condition-budget", a.condition_budget)):
+        if v is not None and not 0.0 <= v < 0.05:
+            ap.error(f"{name} {v}: a share of dice, 0 to 0.05")
+    if a.condition_budget is not None and not a.condition_guard:
+        ap.error("--condition-budget is the budget of --condition-guard's parts: give both")
     if a.second is not None and a.stage3_steps <= 0 and a.stage3_face_steps <= 0:
         ap.error("--second runs only the third stage: give --stage3-steps (1200 was tried) "
                  "or --stage3-face-steps")
@@ -182,7 +196,7 @@ def finish(a, root: Path, record: dict, log, log_lines, started) -> int:
         rc = tune_fused.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
                               str(a.seed), "--tune-scenes", str(a.tune_scenes),
                               "--procs", str(a.procs), "--write"]
-                             + (["--condition-guard"] if a.condition_guard else []))
+                             + _tuning_flags(a))
         log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
             "the fused choice failed")
     return rc
@@ -455,14 +469,23 @@ def tune_only(a, root: Path, log, log_lines) -> int:
     path = a.out / "training.json"
     record = json.loads(path.read_text())
     record["tuned again"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    record["tune command"] = "python -m vision.training --tune-only --tune-scenes " + str(a.tune_scenes)
+    record["tune command"] = ("python -m vision.training --tune-only --tune-scenes "
+                              + " ".join([str(a.tune_scenes), *_tuning_flags(a)]))
     return tune(a, root, record, log, log_lines, "tune log")
+
+
+def _tuning_flags(a) -> list[str]:
+    """The options both searches share, as given (tune_fused takes the same)."""
+    return ((["--condition-guard"] if a.condition_guard else [])
+            + ([f"--silent-budget={a.silent_budget}"] if a.silent_budget is not None else [])
+            + ([f"--condition-budget={a.condition_budget}"] if a.condition_budget is not None
+               else []))
 
 
 def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> int:
     from vision import detector, facenet
     from vision.training import tune_sets
-    from vision.training.calibrate import choose
+    from vision.training.calibrate import SILENT_BUDGET, choose
 
     # the networks just written, wherever --out put them
     detector.MODEL, facenet.MODEL = a.out / "detector.onnx", a.out / "faces.onnx"
@@ -470,8 +493,10 @@ def tune(a, root: Path, record: dict, log, log_lines, log_key: str = "log") -> i
     # taught sets drawn under every condition, as the bench and the fused tuning draw them:
     # plain renders alone chose a confirm the packed and blurred rolls were silently wrong at
     sets = tune_sets.build(root, a.seed, a.tune_scenes, log=log, taught_conditions=True)
-    tunings, figures = choose(sets, log=log, guarded=tune_sets.guarded(a.tune_scenes),
-                              pooled=tune_sets.pooled(a.tune_scenes) if a.condition_guard else None)
+    budget = SILENT_BUDGET if a.silent_budget is None else a.silent_budget
+    tunings, figures = choose(sets, log=log, budget=budget, guarded=tune_sets.guarded(a.tune_scenes),
+                              pooled=tune_sets.pooled(a.tune_scenes) if a.condition_guard else None,
+                              pooled_budget=a.condition_budget)
     for name, f in figures.items():
         log(f"tune {name}: recall {f['recall']:.3f} precision {f['precision']:.3f} "
             f"silent {f['silent']:.4f} taps {f['taps']:.2f} ({f['frames']} frames, {f['dice']} dice)")

@@ -198,13 +198,14 @@ def _pooling(sets: dict[str, tuple[Reader, list]], pools: dict[str, list]) -> di
 def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILENT_BUDGET,
            guarded: dict[str, tuple[str, list[int]]] | None = None,
            pooled: dict[str, list[tuple[str, list[int]]]] | None = None,
-           ) -> tuple[dict[str, Tuning], dict]:
+           pooled_budget: float | None = None) -> tuple[dict[str, Tuning], dict]:
     """The thresholds for ``sets`` ({name: (reader, frame outputs)}): {"pips": ..., "taught":
     ...} (a kind without sets keeps the defaults), and each set's figures under its kind's.
     ``guarded``: {name: (set name, frame indices)}, parts of sets whose recall the side face
     rule must keep (within RECALL_GUARD) besides every whole set's. ``pooled``: {name: [(set
     name, frame indices), ...]}, parts pooled from one kind's sets (one rendered condition)
-    whose silent errors the budget holds too, as it holds every set's."""
+    whose silent errors the budget holds too, as it holds every set's (``pooled_budget``, where
+    given, in its place there)."""
     chosen, figures = {}, {}
     for kind in ("pips", "taught"):
         part = {n: v for n, v in sets.items() if (v[0].model is not None) == (kind == "taught")}
@@ -212,7 +213,8 @@ def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILE
             guard = {g: v for g, v in (guarded or {}).items() if v[0] in part}
             pools = {g: [(n, np.asarray(idx, int)) for n, idx in v]
                      for g, v in (pooled or {}).items() if all(n in part for n, _ in v)}
-            chosen[kind], got = _choose(part, log, budget, kind, guard, pools)
+            chosen[kind], got = _choose(part, log, budget, kind, guard, pools,
+                                        budget if pooled_budget is None else pooled_budget)
             figures.update(got)
         else:
             chosen[kind] = Tuning()
@@ -230,8 +232,10 @@ def _recalls(pre: dict[str, _Frames], guard: dict[str, tuple[str, list[int]]]) -
 
 def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
             guard: dict[str, tuple[str, list[int]]] | None = None,
-            pools: dict[str, list] | None = None) -> tuple[Tuning, dict]:
+            pools: dict[str, list] | None = None, pool_budget: float | None = None,
+            ) -> tuple[Tuning, dict]:
     guard, pools = guard or {}, pools or {}
+    pool_budget = budget if pool_budget is None else pool_budget
     pooling = _pooling(sets, pools)
     pool_dice = sum(pooling[n] @ np.asarray([len(o[0]) for o in outs], float)
                     for n, (_, outs) in sets.items()) if pools else np.zeros(0)
@@ -278,12 +282,13 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
                    side_gap=gap, side_across=across, like_taught=like)
         flags = {n: _flagged(f, t) for n, f in pre.items()}
         got = {n: _silent_taps(f, flags[n]) for n, f in pre.items()}
-        worst = max(sl for sl, _ in got.values())
+        # how far over its budget the worst set or pooled part is (<= 0: every one held)
+        over = max(sl for sl, _ in got.values()) - budget
         if pools:  # unflagged errors per pooled part, per die
             silent = sum(pooling[n] @ (f.errors * ~flags[n]) for n, f in pre.items())
-            worst = max(worst, float((silent / np.maximum(pool_dice, 1)).max()))
+            over = max(over, float((silent / np.maximum(pool_dice, 1)).max()) - pool_budget)
         taps = float(np.mean([tp for _, tp in got.values()]))
-        key = (worst > budget, taps if worst <= budget else worst)
+        key = (over > 0, taps if over <= 0 else over)
         if chosen_key is None or key < chosen_key:
             chosen_key, chosen, fast = key, t, got
     if kind == "pips":  # 3. the unconfirmed reads' second look: faces only, asks alike
@@ -296,9 +301,10 @@ def _choose(sets: dict[str, tuple[Reader, list]], log, budget: float, kind: str,
         if abs(figures[name]["silent"] - s) > 1e-9 or abs(figures[name]["taps"] - tp) > 1e-9:
             raise AssertionError(f"{name}: the search's rule and Reader.decide disagree "
                                  f"({s}, {tp} against {figures[name]})")
-    held = "" if not chosen_key[0] else f"; not held: {chosen_key[1]:.4f} at worst"
+    held = "" if not chosen_key[0] else f"; not held: {chosen_key[1]:.4f} over at worst"
     log(f"tuning {kind}: {chosen} (silent budget {budget} of dice on every set"
-        + (f" and every one of {len(pools)} pooled parts" if pools else "") + f"{held})")
+        + (f" and {pool_budget} on every one of {len(pools)} pooled parts" if pools else "")
+        + f"{held})")
     return chosen, figures
 
 

@@ -258,7 +258,8 @@ def _grid_rows(sets: dict[str, list], tunings: list, budget: float, procs: int,
 
 
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
-           faces: tuple[str, ...] = (), procs: int = 1, pooled: dict[str, list] | None = None):
+           faces: tuple[str, ...] = (), procs: int = 1, pooled: dict[str, list] | None = None,
+           pooled_budget: float | None = None):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
 
     The goal is to read every set better than the classical reader (the default) in recall
@@ -277,7 +278,8 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     it ``holds_apart``; else the fewest taps without one. The grid is scored in ``procs``
     processes (the same rows). ``pooled`` parts ({name: [(set, frame indices), ...]}, one
     rendered condition's frames of several sets) are held to the silent guard as every set
-    is, and are not counted in the means."""
+    is (``pooled_budget``, where given, in the budget's place), and are not counted in the
+    means."""
     grid = [t for t in (fused.FusedTuning(**dict(zip(GRID, values)))
                         for values in itertools.product(*GRID.values()))
             if t.drop_below >= 1.01 or "drop" in (t.alone, t.empty)]  # else the same as 1.01
@@ -286,7 +288,9 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
     # budget or the fewest silent errors any combination reaches on it, whichever is more
     # (confirming more dice never makes fewer silent errors: GRID's rows hold the fewest)
-    guard = {n: max(budget, min(r[0][n]["silent"] for r in rows)) for n in (*sets, *pooled)}
+    limit = {**dict.fromkeys(sets, budget),
+             **dict.fromkeys(pooled, budget if pooled_budget is None else pooled_budget)}
+    guard = {n: max(b, min(r[0][n]["silent"] for r in rows)) for n, b in limit.items()}
     row, within = _scorer(sets, guard, budget, pooled)
     ok = [r for r in rows if within(r)]
     if not ok:  # each guard is some row's, but no row keeps them all: the least excess
@@ -312,8 +316,11 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
                  "; confirming chosen on every other roll keeps the guard on the rest")
         if broken:
             best = asked
-    wider = "".join(f"; {n} {g:.4f}" for n, g in guard.items() if g > budget)
-    log(f"{len(ok)} of {len(rows)} combinations within the silent guard (budget {budget}{wider}); "
+    wider = "".join(f"; {n} {g:.4f}" for n, g in guard.items() if g > limit[n])
+    parts = (f", {limit[next(iter(pooled))]} on pooled parts"
+             if pooled and limit[next(iter(pooled))] != budget else "")
+    log(f"{len(ok)} of {len(rows)} combinations within the silent guard (budget {budget}{parts}"
+        f"{wider}); "
         f"best lead over the classical reader {top_lead:+.4f}; {len(near)} within {RP_SLACK} of "
         f"the best mean r+p, taps {asked[3]:.3f} at fewest{apart}; chosen (lead {best[1]:+.4f}, "
         f"mean r+p {best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): "
@@ -442,11 +449,22 @@ def main(argv: list[str]) -> int:
     p.add_argument("--condition-guard", action="store_true",
                    help="hold each rendered condition's frames, pooled over a kind's sets, to "
                         "the silent guard as every set is (tune_sets.pooled)")
+    p.add_argument("--silent-budget", type=float, default=SILENT_BUDGET,
+                   help="silently wrong dice allowed on every tuning set (and guarded "
+                        "condition), a share")
+    p.add_argument("--condition-budget", type=float,
+                   help="with --condition-guard: the silent budget of each pooled condition "
+                        "(default: --silent-budget's)")
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
                    help="keep the recorded choice for this kind of set (scored again on the "
                         "tuning reads), where the one the rule chooses was turned down on "
                         "held-out data")
     a = p.parse_args(argv)
+    for name, v in (("--silent-budget", a.silent_budget), ("--condition-budget", a.condition_budget)):
+        if v is not None and not 0.0 <= v < 0.05:
+            p.error(f"{name} {v}: a share of dice, 0 to 0.05")
+    if a.condition_budget is not None and not a.condition_guard:
+        p.error("--condition-budget is the budget of --condition-guard's parts: give both")
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
     record_path = use_models(a.models)
@@ -479,10 +497,11 @@ def main(argv: list[str]) -> int:
         f"the tuning part only: real tuning photos of vision/models/split.json and rendered "
         f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
         f"{a.tune_scenes} per set and condition, taught sets too, seed {a.seed})"),
-        "rule": (f"per kind, among combinations with silent errors <= {SILENT_BUDGET} of dice "
+        "rule": (f"per kind, among combinations with silent errors <= {a.silent_budget} of dice "
                  f"on each of the kind's tuning sets"
                  + (" and on each rendered condition's frames pooled over the kind's sets "
                     "(tune_sets.pooled)" if a.condition_guard else "")
+                 + (f" (there <= {a.condition_budget})" if a.condition_budget is not None else "")
                  + f" (on a set too small to show that, the "
                  f"fewest any combination reaches there) and recall and precision on each at least "
                  f"the classical reader's {LEAD_FLOOR:+}: the best mean recall + precision; "
@@ -498,7 +517,11 @@ def main(argv: list[str]) -> int:
                  for n, o in sets.items()},
         "command": "python -m vision.training.tune_fused --tune-scenes "
                    f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep)
-                   + (" --condition-guard" if a.condition_guard else "") + " --write"}
+                   + (" --condition-guard" if a.condition_guard else "")
+                   + (f" --silent-budget={a.silent_budget}" if a.silent_budget != SILENT_BUDGET
+                      else "")
+                   + (f" --condition-budget={a.condition_budget}"
+                      if a.condition_budget is not None else "") + " --write"}
     kept = json.loads(record_path.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
@@ -513,7 +536,8 @@ def main(argv: list[str]) -> int:
             print(f"{kind}: kept {t}")
         else:
             t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
-                             pooled=pools if a.condition_guard else None)
+                             budget=a.silent_budget, pooled=pools if a.condition_guard else None,
+                             pooled_budget=a.condition_budget)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
