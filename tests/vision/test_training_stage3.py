@@ -86,3 +86,48 @@ def test_the_face_networks_crops_hold_blank_faces_and_the_detectors_false_peaks(
         assert "blank" not in faces or np.any((cls == facenet.OTHER_FACE) & (ids == -1))
     assert blank > 0 and other > blank and not_die > 0
     assert hard > 0  # the detector peaked somewhere that is no die, and that was kept
+
+
+def test_blank_scenes_in_the_first_two_stages_change_only_the_faces():
+    """--blank-scenes S: blank top faces in a share S of the first two stages' scenes, drawn
+    by a generator of their own, so every other draw of a scene is the one made without it
+    (and with S 0 the stages render what they rendered before the option)."""
+    from vision import facenet
+
+    faces = [str(v) for v in range(1, 7)] * 2
+    assert data.blanked(faces, 5, 0.0) is faces
+    drawn = [data.blanked(faces, seed, 0.5) for seed in range(400)]
+    with_blank = [f for f in drawn if "blank" in f]
+    assert 0.4 < len(with_blank) / len(drawn) < 0.6
+    assert all(len(f) == len(faces) and all(x in ("blank", y) for x, y in zip(f, faces))
+               for f in drawn)
+    share = np.mean([f.count("blank") / len(f) for f in with_blank])
+    assert data.BLANK_SHARE[0] < share < data.BLANK_SHARE[1]
+    assert data.blanked(faces, 7, 0.5) == data.blanked(faces, 7, 0.5)  # reproducible by seed
+    # a rendered first-stage scene: off, the scene as before; on, the same dice where they were
+    seed = next(s for s in range(100) if "blank" in data.blanked(["1"] * 30, s, 1.0))
+    off, on = data.render_one(seed), data.render_one(seed, blank_scenes=1.0)
+    assert data.render_one(seed, blank_scenes=0.0)[0].jpeg == off[0].jpeg
+    assert np.array_equal(off[0].centres, on[0].centres)
+    assert on[0].jpeg != off[0].jpeg
+    blank_crops = [i for c, i in zip(on[1].classes, on[1].ids) if i == -1 and c == facenet.OTHER_FACE]
+    assert blank_crops and not [i for c, i in zip(off[1].classes, off[1].ids)
+                                if i == -1 and c == facenet.OTHER_FACE]
+
+def test_blank_scenes_are_cached_apart_and_off_is_named_as_before(tmp_path):
+    from vision.training import stage2
+
+    first = tmp_path / "detector.onnx"
+    first.write_bytes(b"a first stage")
+    for path in (lambda b: data.cache_path(tmp_path, 0, 10, tmp_path, b),
+                 lambda b: stage2.cache_path(tmp_path, 0, 10, tmp_path, first, b)):
+        assert path(0.0) != path(0.3) != path(0.5)
+        assert "blank" not in path(0.0).name and "-blank0.3-" in path(0.3).name
+    assert data.cache_path(tmp_path, 0, 10, tmp_path) == data.cache_path(tmp_path, 0, 10, tmp_path, 0.0)
+
+
+def test_the_blank_share_of_the_scenes_is_a_share(capsys):
+    for bad in ("-0.1", "1.5"):
+        with pytest.raises(SystemExit):
+            training.main(["--blank-scenes", bad, "--train-only"])
+        assert f"--blank-scenes {float(bad)}" in capsys.readouterr().err

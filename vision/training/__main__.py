@@ -7,7 +7,7 @@ vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
         [--device cpu|cuda|auto] [--workers 0] [--procs 2] [--det-batch 16] [--face-batch 128]
         [--stage2-scenes 600] [--stage2-steps 1000] [--stage3-scenes 1600]
         [--stage3-steps 0] [--stage3-lr 3e-4] [--stage3-face-steps 0] [--stage3-face-scenes 1600]
-        [--stage3-face-lr 3e-4] [--first DIR | --second DIR]
+        [--stage3-face-lr 3e-4] [--blank-scenes 0] [--first DIR | --second DIR]
         [--tune-only] [--train-only] [--no-fused] [--condition-guard] [--silent-budget 0.003]
         [--condition-budget B] [--out DIR]
 
@@ -21,7 +21,9 @@ docs/benchmarks.md, 2026-12-05 03:00 and 05:00. ``--condition-guard`` holds each
 condition to the silent budget in the thresholds' and the fused choice's search, as every
 set is (tried, not shipped: 05:30); ``--silent-budget`` sets the share of dice that may be
 silently wrong on every tuning set (and guarded condition) in both searches,
-``--condition-budget`` the guarded conditions' alone.
+``--condition-budget`` the guarded conditions' alone. ``--blank-scenes S`` (off by default)
+draws blank top faces into a share S of the first two stages' scenes (`data.blanked`),
+so that both networks learn them from the start.
 ``--first DIR`` skips the first stage and continues from the
 ONNX files and training record in DIR (the first stage's output, e.g. a shipped model set);
 ``--second DIR`` skips the first two and runs the third from DIR's networks and record;
@@ -88,6 +90,9 @@ def main(argv: list[str]) -> int:
                     help="the face network's third stage (0: the second stage's network)")
     ap.add_argument("--stage3-face-scenes", type=int, default=1600)
     ap.add_argument("--stage3-face-lr", type=float, help="default: stage3.py's LR")
+    ap.add_argument("--blank-scenes", type=float, default=0.0,
+                    help="the share of the first two stages' scenes where some dice show a "
+                         "blank top face (0: none, as shipped)")
     ap.add_argument("--first", type=Path, help="continue from this first-stage output")
     ap.add_argument("--second", type=Path,
                     help="run only the third stage, from this second-stage output")
@@ -114,6 +119,8 @@ def main(argv: list[str]) -> int:
             ap.error(f"{name} {v}: a share of dice, 0 to 0.05")
     if a.condition_budget is not None and not a.condition_guard:
         ap.error("--condition-budget is the budget of --condition-guard's parts: give both")
+    if not 0.0 <= a.blank_scenes <= 1.0:
+        ap.error(f"--blank-scenes {a.blank_scenes}: a share of the scenes, 0 to 1")
     if a.second is not None and a.stage3_steps <= 0 and a.stage3_face_steps <= 0:
         ap.error("--second runs only the third stage: give --stage3-steps (1200 was tried) "
                  "or --stage3-face-steps")
@@ -356,14 +363,16 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
 
     t0 = time.time()
     rendered, real, crops, real_crops = stage2.build(root, a.seed, a.stage2_scenes, cache,
-                                                     first / "detector.onnx", a.procs)
+                                                     first / "detector.onnx", a.procs,
+                                                     a.blank_scenes)
     log(f"stage 2 data: {len(rendered)} rendered scenes, {len(real)} real photos; "
         f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops "
         f"({sum(c == 0 for c in crops.classes) + sum(c == 0 for c in real_crops.classes)} "
         f"not a die) ({time.time() - t0:.0f} s)")
     faces_out = cache / f"faces2-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=stage2.faces_job, args=(
-        str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx")),
+        str(stage2.cache_path(cache, a.seed, a.stage2_scenes, root, first / "detector.onnx",
+                              a.blank_scenes)),
         str(first / "faces.onnx"), a.stage2_steps, a.seed, str(faces_out), started, a.device,
         a.face_batch, a.workers // 4))
     job.start()
@@ -392,6 +401,7 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
                  "faces": "40% pips, 20% random symbols, 20% numerals in 7 other fonts "
                           f"({len(data.NUMERALS)} texts), 20% symbols on a coloured ground "
                           f"({data.GROUNDED})",
+                 **_blank_record(a),
                  "real training photos used": len(real),
                  "face crops": {"rendered": len(crops.images), "real": len(real_crops.images)},
                  "hard negatives": f"first-stage peaks >= {stage2.HARD_LOW} half a die or more "
@@ -410,7 +420,8 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
 
     from vision.training import data, split, train
 
-    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, cache, a.procs)
+    rendered, real, crops, real_crops = data.build(root, a.seed, a.scenes, cache, a.procs,
+                                                   a.blank_scenes)
     log(f"data: {len(rendered)} rendered scenes, {len(real)} real photos; "
         f"{len(crops.images)} rendered and {len(real_crops.images)} real face crops")
     # The face network trains in a second process beside the detector (two cores).
@@ -418,7 +429,7 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
 
     faces_out = REPO / "build" / "train-vision" / f"faces-{a.seed}.pt"
     job = mp.get_context("spawn").Process(target=train.faces_job, args=(
-        str(data.cache_path(cache, a.seed, a.scenes, root)), a.face_steps,
+        str(data.cache_path(cache, a.seed, a.scenes, root, a.blank_scenes)), a.face_steps,
         a.seed, str(faces_out), started, a.device, a.face_batch, a.workers // 4))
     job.start()
     det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log,
@@ -453,6 +464,7 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
             "tuning seeds": f"{data.TUNE_SEED0} + ... (vision/training/tune_sets.py)",
             "face crops": {"rendered": len(crops.images), "real": len(real_crops.images)},
             "symbols": f"{data.SYMBOLS} random symbols (sym:K); no game stand-in is trained on",
+            **_blank_record(a),
         },
         "detector": {"steps": a.det_steps, "batch": a.det_batch, "patch": train.PATCH,
                      "epochs": round(a.det_steps * a.det_batch / (len(rendered) + len(real)), 1),
@@ -472,6 +484,17 @@ def tune_only(a, root: Path, log, log_lines) -> int:
     record["tune command"] = ("python -m vision.training --tune-only --tune-scenes "
                               + " ".join([str(a.tune_scenes), *_tuning_flags(a)]))
     return tune(a, root, record, log, log_lines, "tune log")
+
+
+def _blank_record(a) -> dict:
+    """The training record's line for --blank-scenes (none where it is off)."""
+    from vision.training import data  # noqa: PLC0415
+
+    if a.blank_scenes <= 0:
+        return {}
+    low, high = data.BLANK_SHARE
+    return {"blank faces": f"in {a.blank_scenes:.0%} of the scenes {low:.0%} to {high:.0%} of "
+                           "the dice show a blank top face (--blank-scenes)"}
 
 
 def _tuning_flags(a) -> list[str]:

@@ -13,6 +13,7 @@ import json
 import math
 import pickle
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -147,10 +148,27 @@ def _crops_of(img, centres, sides, faces, rng, per_die: int, negatives: int) -> 
     return out
 
 
-def render_one(seed: int) -> tuple[DetSample, Crops]:
+BLANK_SHARE = (0.1, 0.6)  # of a scene's dice, where some show a blank top face
+
+
+def blanked(faces: list[str], seed: int, scenes: float) -> list[str]:
+    """``faces`` with a share of them blank in ``scenes`` of the scenes (``--blank-scenes``).
+    The draw has a generator of its own, so a scene's other draws stay as they were: with
+    ``scenes`` 0 every scene is the one drawn before the option."""
+    if scenes <= 0:
+        return faces
+    rng = np.random.default_rng([seed, 0xB1A4C])
+    if rng.random() >= scenes:
+        return faces
+    share = rng.uniform(*BLANK_SHARE)
+    return ["blank" if rng.random() < share else f for f in faces]
+
+
+def render_one(seed: int, blank_scenes: float = 0.0) -> tuple[DetSample, Crops]:
     rng = np.random.default_rng(seed)
     opt, n, pips = scene_options(rng)
-    det, crops, _ = labelled_sample(rng, opt, _scene_faces(rng, n, pips), pips, per_die=2)
+    faces = blanked(_scene_faces(rng, n, pips), seed, blank_scenes)
+    det, crops, _ = labelled_sample(rng, opt, faces, pips, per_die=2)
     return det, crops
 
 
@@ -231,10 +249,15 @@ def recipe(root: Path, *more: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def cache_path(cache: Path, seed: int, scenes: int, root: Path) -> Path:
+def cache_path(cache: Path, seed: int, scenes: int, root: Path, blank_scenes: float = 0.0) -> Path:
     """The first stage's data, cached by seed, scenes and recipe (a cache of another recipe's
     data is never read back)."""
-    return cache / f"data-{seed}-{scenes}-{recipe(root)}.pkl"
+    return cache / f"data-{seed}-{scenes}{blank_tag(blank_scenes)}-{recipe(root)}.pkl"
+
+
+def blank_tag(blank_scenes: float) -> str:
+    """A cache name's part for ``--blank-scenes`` (none where it is off, as before it)."""
+    return f"-blank{blank_scenes:g}" if blank_scenes > 0 else ""
 
 
 def cached(path: Path, make):
@@ -247,17 +270,18 @@ def cached(path: Path, make):
     return out
 
 
-def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2):
+def build(root: Path, seed: int, scenes: int, cache: Path, procs: int = 2,
+          blank_scenes: float = 0.0):
     """(detector samples, face crops): rendered from ``seed`` plus the real training part."""
     def make():
         seeds = [TRAIN_SEED0 + seed * 100_000 + i for i in range(scenes)]
         with Pool(procs) as pool:
-            rendered = pool.map(render_one, seeds, chunksize=16)
+            rendered = pool.map(partial(render_one, blank_scenes=blank_scenes), seeds, chunksize=16)
         crops = Crops()
         for _, c in rendered:
             crops.extend(c)
         real_dets, real_crops = real_samples(root, seed)
         return [d for d, _ in rendered], real_dets, crops, real_crops
 
-    return cached(cache_path(cache, seed, scenes, root), make)
+    return cached(cache_path(cache, seed, scenes, root, blank_scenes), make)
 

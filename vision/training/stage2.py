@@ -19,6 +19,7 @@ embedding's class centres start as the mean embedding of each class's crops.
 from __future__ import annotations
 
 import pickle
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -149,27 +150,30 @@ def with_negatives(rng, opt, faces: list[str], pips: bool, per_die: int):
     return det, crops
 
 
-def render_two(seed: int):
+def render_two(seed: int, blank_scenes: float = 0.0):
     rng = np.random.default_rng(seed)
     opt, faces, pips = scene(rng)
-    return with_negatives(rng, opt, faces, pips, per_die=3)
+    return with_negatives(rng, opt, data.blanked(faces, seed, blank_scenes), pips, per_die=3)
 
 
-def cache_path(cache: Path, seed: int, scenes: int, root: Path, first_detector: Path) -> Path:
+def cache_path(cache: Path, seed: int, scenes: int, root: Path, first_detector: Path,
+               blank_scenes: float = 0.0) -> Path:
     """The stage's data, cached by seed, scenes and recipe: its hard negatives are the first
     stage's detector's, so a new first stage makes new data too."""
-    return cache / f"stage2-{seed}-{scenes}-{data.recipe(root, Path(__file__), first_detector)}.pkl"
+    digest = data.recipe(root, Path(__file__), first_detector)
+    return cache / f"stage2-{seed}-{scenes}{data.blank_tag(blank_scenes)}-{digest}.pkl"
 
 
-def build(root: Path, seed: int, scenes: int, cache: Path, first_detector: Path, procs: int = 2):
+def build(root: Path, seed: int, scenes: int, cache: Path, first_detector: Path, procs: int = 2,
+          blank_scenes: float = 0.0):
     """(rendered detector samples, real ones, rendered face crops, real ones) of the stage."""
     cache.mkdir(parents=True, exist_ok=True)
-    path = cache_path(cache, seed, scenes, root, first_detector)
+    path = cache_path(cache, seed, scenes, root, first_detector, blank_scenes)
     if path.is_file():
         return pickle.loads(path.read_bytes())
     seeds = [SEED0 + seed * 100_000 + i for i in range(scenes)]
     with Pool(procs, initializer=_init, initargs=(str(first_detector),)) as pool:
-        rendered = pool.map(render_two, seeds, chunksize=8)
+        rendered = pool.map(partial(render_two, blank_scenes=blank_scenes), seeds, chunksize=8)
     dets = [d for d, _ in rendered]
     crops = data.Crops()
     for _, c in rendered:

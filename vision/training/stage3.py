@@ -31,7 +31,7 @@ FACE_SEED0 = data.TRAIN_SEED0 + 90_000  # the face network's scenes, apart from 
 LR = 3e-4  # the default of --stage3-lr: a tenth of the first stage's, continuing a trained detector
 BATCH = 32
 BLANK_SCENES = 0.6  # scenes with blank dice
-BLANK_SHARE = (0.1, 0.6)  # of their dice
+BLANK_SHARE = data.BLANK_SHARE  # of their dice
 PACKED = 0.5  # of those scenes, packed edge to edge as the bench's and tuning's scenes are
 _PACKED = CONDITIONS["packed edge to edge"]
 
