@@ -42,6 +42,28 @@ REAIMS = (0.0, 0.3, 0.45, 0.6)  # an unconfirmed pip read read again this many s
 LIKE_TAUGHT = (1.0, 0.15, 0.1, 0.08, 0.05, 0.03)
 
 
+def add_guard_options(ap) -> None:
+    """The silent guard's options, the same in both searches (``python -m vision.training``,
+    ``tune_fused``); ``check_guard_options`` refuses what is no budget."""
+    ap.add_argument("--condition-guard", action="store_true",
+                    help="hold each rendered condition's frames, pooled over a kind's sets, to "
+                         "the silent budget as every set is (tune_sets.pooled)")
+    ap.add_argument("--silent-budget", type=float, default=None,
+                    help=f"silently wrong dice allowed on every tuning set, a share (default "
+                         f"{SILENT_BUDGET})")
+    ap.add_argument("--condition-budget", type=float, default=None,
+                    help="with --condition-guard: the silent budget of each pooled condition "
+                         "(default: --silent-budget's)")
+
+
+def check_guard_options(ap, a) -> None:
+    for name, v in (("--silent-budget", a.silent_budget), ("--condition-budget", a.condition_budget)):
+        if v is not None and not 0.0 <= v < 0.05:
+            ap.error(f"{name} {v}: a share of dice, 0 to 0.05")
+    if a.condition_budget is not None and not a.condition_guard:
+        ap.error("--condition-budget is the budget of --condition-guard's parts: give both")
+
+
 def frame_outputs(reader: Reader, frames):
     """[(labelled faces, detections, probabilities, taught results, {reaim: probabilities of
     the crops that far above})] with the networks run at the lowest threshold any candidate

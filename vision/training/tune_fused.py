@@ -41,7 +41,8 @@ import numpy as np
 
 from vision import fused
 from vision.reader import RECORD
-from vision.training.calibrate import SILENT_BUDGET, tally
+from vision.training.calibrate import (SILENT_BUDGET, add_guard_options, check_guard_options,
+                                       tally)
 
 LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
 RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
@@ -446,25 +447,14 @@ def main(argv: list[str]) -> int:
                    "training.json (section 'fused')")
     p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
                    "tuning rolls ask (each reason's rolls), and choose nothing")
-    p.add_argument("--condition-guard", action="store_true",
-                   help="hold each rendered condition's frames, pooled over a kind's sets, to "
-                        "the silent guard as every set is (tune_sets.pooled)")
-    p.add_argument("--silent-budget", type=float, default=SILENT_BUDGET,
-                   help="silently wrong dice allowed on every tuning set (and guarded "
-                        "condition), a share")
-    p.add_argument("--condition-budget", type=float,
-                   help="with --condition-guard: the silent budget of each pooled condition "
-                        "(default: --silent-budget's)")
+    add_guard_options(p)
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
                    help="keep the recorded choice for this kind of set (scored again on the "
                         "tuning reads), where the one the rule chooses was turned down on "
                         "held-out data")
     a = p.parse_args(argv)
-    for name, v in (("--silent-budget", a.silent_budget), ("--condition-budget", a.condition_budget)):
-        if v is not None and not 0.0 <= v < 0.05:
-            p.error(f"{name} {v}: a share of dice, 0 to 0.05")
-    if a.condition_budget is not None and not a.condition_guard:
-        p.error("--condition-budget is the budget of --condition-guard's parts: give both")
+    check_guard_options(p, a)
+    budget = SILENT_BUDGET if a.silent_budget is None else a.silent_budget
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
     record_path = use_models(a.models)
@@ -497,7 +487,7 @@ def main(argv: list[str]) -> int:
         f"the tuning part only: real tuning photos of vision/models/split.json and rendered "
         f"scenes from seeds {20_000_000} + ... (vision/training/tune_sets.py, "
         f"{a.tune_scenes} per set and condition, taught sets too, seed {a.seed})"),
-        "rule": (f"per kind, among combinations with silent errors <= {a.silent_budget} of dice "
+        "rule": (f"per kind, among combinations with silent errors <= {budget} of dice "
                  f"on each of the kind's tuning sets"
                  + (" and on each rendered condition's frames pooled over the kind's sets "
                     "(tune_sets.pooled)" if a.condition_guard else "")
@@ -518,7 +508,7 @@ def main(argv: list[str]) -> int:
         "command": "python -m vision.training.tune_fused --tune-scenes "
                    f"{a.tune_scenes}" + "".join(f" --keep {k}" for k in a.keep)
                    + (" --condition-guard" if a.condition_guard else "")
-                   + (f" --silent-budget={a.silent_budget}" if a.silent_budget != SILENT_BUDGET
+                   + (f" --silent-budget={a.silent_budget}" if a.silent_budget is not None
                       else "")
                    + (f" --condition-budget={a.condition_budget}"
                       if a.condition_budget is not None else "") + " --write"}
@@ -536,7 +526,7 @@ def main(argv: list[str]) -> int:
             print(f"{kind}: kept {t}")
         else:
             t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
-                             budget=a.silent_budget, pooled=pools if a.condition_guard else None,
+                             budget=budget, pooled=pools if a.condition_guard else None,
                              pooled_budget=a.condition_budget)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
