@@ -235,8 +235,7 @@ def choose(sets: dict[str, tuple[Reader, list]], log=print, budget: float = SILE
             guard = {g: v for g, v in (guarded or {}).items() if v[0] in part}
             pools = {g: [(n, np.asarray(idx, int)) for n, idx in v]
                      for g, v in (pooled or {}).items() if all(n in part for n, _ in v)}
-            chosen[kind], got = _choose(part, log, budget, kind, guard, pools,
-                                        budget if pooled_budget is None else pooled_budget)
+            chosen[kind], got = _choose(part, log, budget, kind, guard, pools, pooled_budget)
             figures.update(got)
         else:
             chosen[kind] = Tuning()
