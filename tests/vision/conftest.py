@@ -134,3 +134,20 @@ def read_real(reader, photos):
             r, _ = score([(faces, got)])
             silent += max(len(faces), len(got)) - round(r * len(faces))
     return score(pairs), silent / sum(len(f) for _, f in photos), taps / len(photos)
+
+
+@pytest.fixture(scope="session")
+def training_scenes():
+    """Three small rendered scenes as the training's detector samples and face crops."""
+    from vision.render import RenderOptions, random_roll, render_labelled
+    from vision.training import data
+
+    rng = np.random.default_rng(0)
+    dets, crops = [], data.Crops()
+    for _ in range(3):
+        sc = render_labelled(rng, random_roll(rng, "d6", 3), RenderOptions(), pips=True)
+        centres = [t.mean(axis=0) for t in sc.tops]
+        sides = [float(np.linalg.norm(t[1] - t[0])) for t in sc.tops]
+        dets.append(data._det_sample(sc.image, centres, [(s, s) for s in sides]))
+        crops.extend(data._crops_of(sc.image, centres, sides, sc.faces, rng, per_die=2, negatives=1))
+    return dets, crops

@@ -6,7 +6,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.render import RenderOptions, random_roll, render_labelled  # noqa: E402
 from vision.training import data, train  # noqa: E402
 
 
@@ -18,21 +17,9 @@ def test_auto_trains_on_cuda_only_where_torch_sees_it():
             train.resolve_device("cuda")
 
 
-def _samples(n: int):
-    rng = np.random.default_rng(0)
-    dets, crops = [], data.Crops()
-    for _ in range(n):
-        sc = render_labelled(rng, random_roll(rng, "d6", 3), RenderOptions(), pips=True)
-        centres = [t.mean(axis=0) for t in sc.tops]
-        sides = [float(np.linalg.norm(t[1] - t[0])) for t in sc.tops]
-        dets.append(data._det_sample(sc.image, centres, [(s, s) for s in sides]))
-        crops.extend(data._crops_of(sc.image, centres, sides, sc.faces, rng, per_die=2, negatives=1))
-    return dets, crops
-
-
 @pytest.mark.parametrize("device", ["cpu"] + (["cuda"] if torch.cuda.is_available() else []))
-def test_a_few_steps_on_a_device_come_back_on_the_cpu(device):
-    dets, crops = _samples(3)
+def test_a_few_steps_on_a_device_come_back_on_the_cpu(device, training_scenes):
+    dets, crops = training_scenes
     det, loss = train.train_detector(dets, dets, 2, 0, batch=4, log=lambda m: None, device=device)
     assert np.isfinite(loss) and all(p.device.type == "cpu" for p in det.parameters())
     assert not det.training
@@ -42,8 +29,8 @@ def test_a_few_steps_on_a_device_come_back_on_the_cpu(device):
     assert all(p.device.type == "cpu" for p in faces.parameters())
 
 
-def test_the_batches_are_the_same_whatever_the_number_of_workers():
-    dets, crops = _samples(3)
+def test_the_batches_are_the_same_whatever_the_number_of_workers(training_scenes):
+    dets, crops = training_scenes
     made = [list(train.batches(train.DetBatches(dets, dets, 5, 3, batch=4), w, "cpu"))
             for w in (0, 2)]
     for one, other in zip(*made):

@@ -39,7 +39,9 @@ steps there; ``--workers N`` makes each network's batches in N processes ahead o
 (the detector N, the face network a quarter of N: its batches cost less), and ``--procs``
 renders the scenes in that many. Each step's batch is drawn from (seed, step), so the workers
 change the speed, not the networks. The default recipe must still finish here, on two cores,
-in 90 min.
+in 90 min. The first two stages' networks are saved every few hundred steps beside their data
+(build/train-vision/*.ckpt, vision/training/checkpoint.py): a run that is stopped goes on from
+there when the same command runs again, to the networks an unstopped run makes.
 """
 
 from __future__ import annotations
@@ -370,9 +372,12 @@ def second_stage(a, root: Path, cache: Path, first: Path, log, log_lines, starte
         a.face_batch, a.workers // 4))
     job.start()
     det = stage2.from_onnx(DiceDetector(), first / "detector.onnx")
-    det, det_loss = train.train_detector(rendered, real, a.stage2_steps, a.seed + 2, log=log,
-                                         net=det, lr=stage2.LR, name="detector (stage 2)",
-                                         batch=a.det_batch, device=a.device, workers=a.workers)
+    det, det_loss = train.train_detector(
+        rendered, real, a.stage2_steps, a.seed + 2, log=log, net=det, lr=stage2.LR,
+        name="detector (stage 2)", batch=a.det_batch, device=a.device, workers=a.workers,
+        checkpoint=train.checkpoint_of(stage2.cache_path(cache, a.seed, a.stage2_scenes, root,
+                                                         first / "detector.onnx", a.blank_scenes),
+                                       "detector"))
     job.join()
     if job.exitcode != 0:
         raise SystemExit("training the face network (stage 2) failed")
@@ -425,8 +430,10 @@ def first_stage(a, root: Path, cache: Path, log, log_lines, started) -> dict | N
         str(data.cache_path(cache, a.seed, a.scenes, root, a.blank_scenes)), a.face_steps,
         a.seed, str(faces_out), started, a.device, a.face_batch, a.workers // 4))
     job.start()
-    det, det_loss = train.train_detector(rendered, real, a.det_steps, a.seed, log=log,
-                                         batch=a.det_batch, device=a.device, workers=a.workers)
+    det, det_loss = train.train_detector(
+        rendered, real, a.det_steps, a.seed, log=log, batch=a.det_batch, device=a.device,
+        workers=a.workers, checkpoint=train.checkpoint_of(
+            data.cache_path(cache, a.seed, a.scenes, root, a.blank_scenes), "detector"))
     job.join()
     if job.exitcode != 0:
         print("training the face network failed", file=sys.stderr)

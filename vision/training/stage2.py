@@ -242,6 +242,7 @@ def faces_job(cache: str, first: str, steps: int, seed: int, out: str, started: 
     proto = imprint(net, both, data.CLASSES, device)
     net, loss, proto = train.train_faces(crops, real_crops, steps, seed + 2, log=log, lr=LR,
                                          net=net, proto=proto, name="faces (stage 2)",
-                                         batch=batch, device=device, workers=workers)
+                                         batch=batch, device=device, workers=workers,
+                                         checkpoint=train.checkpoint_of(Path(cache), "faces"))
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,6 +20,7 @@ import torch.onnx
 import torch.nn.functional as F
 
 from vision import detector as det_rt
+from vision.training import checkpoint as checkpoints
 from vision.training.data import SYMBOLS, Crops, DetSample
 from vision.training.nets import EMBED, DiceDetector, FaceNet
 
@@ -152,11 +154,13 @@ def _worker_init(_: int) -> None:
     cv2.setNumThreads(1)
 
 
-def batches(dataset, workers: int, device: str):
-    """The dataset's batches in step order; with ``workers``, made that many processes ahead
-    (forked: they inherit the data and never touch the accelerator)."""
+def batches(dataset, workers: int, device: str, start: int = 0):
+    """The dataset's batches in step order from step ``start``; with ``workers``, made that many
+    processes ahead (forked: they inherit the data and never touch the accelerator)."""
     if workers <= 0:
-        return (dataset[i] for i in range(len(dataset)))
+        return (dataset[i] for i in range(start, len(dataset)))
+    if start:
+        dataset = torch.utils.data.Subset(dataset, range(start, len(dataset)))
     return torch.utils.data.DataLoader(
         dataset, batch_size=None, shuffle=False, num_workers=workers, prefetch_factor=4,
         worker_init_fn=_worker_init, multiprocessing_context="fork",
@@ -187,14 +191,17 @@ def _schedule(opt, step, steps, lr):
 
 def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH, log=print,
                    net: DiceDetector | None = None, lr: float = 3e-3, name: str = "detector",
-                   device: str = "cpu", workers: int = 0):
-    """Train a new detector, or continue ``net`` (the second stage); returned on the CPU."""
+                   device: str = "cpu", workers: int = 0, checkpoint: Path | None = None):
+    """Train a new detector, or continue ``net`` (the second stage); returned on the CPU.
+    With ``checkpoint``, saved there as it goes and resumed from there (vision/training/checkpoint.py)."""
     torch.manual_seed(seed)
     net = (net or DiceDetector()).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    t0, run = time.time(), []
-    made = batches(DetBatches(rendered, real, seed, steps, batch), workers, device)
-    for step, tensors in enumerate(made):
+    run_key = checkpoints.key(name, seed, steps, batch, lr, len(rendered), len(real))
+    start, run, _ = checkpoints.resume(checkpoint, run_key, net, opt, log)
+    t0 = time.time()
+    made = batches(DetBatches(rendered, real, seed, steps, batch), workers, device, start)
+    for step, tensors in enumerate(made, start):
         tensors = [t.to(device, non_blocking=True) for t in tensors]
         tensors[0] = tensors[0].float()
         _schedule(opt, step, steps, lr)
@@ -203,6 +210,8 @@ def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH
         loss.backward()
         opt.step()
         run.append(loss.item())
+        if checkpoint is not None and (step + 1) % checkpoints.EVERY == 0:
+            checkpoints.save(checkpoint, run_key, step + 1, net, opt, run)
         if (step + 1) % 50 == 0:
             log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-50:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
@@ -225,9 +234,9 @@ def face_batch(crops: Crops, idx: np.ndarray, rng):
 def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int = 128,
                 log=print, lr: float = 3e-3, net: FaceNet | None = None,
                 proto: torch.Tensor | None = None, name: str = "faces", device: str = "cpu",
-                workers: int = 0):
+                workers: int = 0, checkpoint: Path | None = None):
     """Train a new face network, or continue ``net`` with the class centres ``proto``;
-    both returned on the CPU."""
+    both returned on the CPU. With ``checkpoint``, saved there as it goes and resumed from there."""
     torch.manual_seed(seed)
     if net is None:
         net, proto = FaceNet(), torch.randn(6 + SYMBOLS, EMBED) * 0.1
@@ -238,9 +247,14 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
     both.extend(rendered)
     nrend = len(both.images)
     both.extend(real)
-    t0, run = time.time(), []
-    made = batches(FaceBatches(both, nrend, seed + 1, steps, batch), workers, device)
-    for step, made_batch in enumerate(made):
+    run_key = checkpoints.key(name, seed, steps, batch, lr, nrend, len(both.images) - nrend)
+    start, run, more = checkpoints.resume(checkpoint, run_key, net, opt, log)
+    if start:
+        with torch.no_grad():
+            proto.copy_(more["proto"].to(device))
+    t0 = time.time()
+    made = batches(FaceBatches(both, nrend, seed + 1, steps, batch), workers, device, start)
+    for step, made_batch in enumerate(made, start):
         X, cls, ids = (t.to(device, non_blocking=True) for t in made_batch)
         X = X.float()
         _schedule(opt, step, steps, lr)
@@ -255,6 +269,8 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
         loss.backward()
         opt.step()
         run.append(loss.item())
+        if checkpoint is not None and (step + 1) % checkpoints.EVERY == 0:
+            checkpoints.save(checkpoint, run_key, step + 1, net, opt, run, proto=proto.detach().cpu())
         if (step + 1) % 100 == 0:
             log(f"{name} step {step + 1}/{steps}: loss {np.mean(run[-100:]):.3f} "
                 f"({time.time() - t0:.0f} s)")
@@ -280,15 +296,20 @@ def job_log(started: float):
     return lines, log
 
 
+def checkpoint_of(cache: Path, network: str) -> Path:
+    """Where a network trained on the data cached at ``cache`` keeps its checkpoint."""
+    return cache.with_name(f"{cache.stem}.{network}.ckpt")
+
+
 def faces_job(cache: str, steps: int, seed: int, out: str, started: float,
               device: str = "cpu", batch: int = 128, workers: int = 0) -> None:
     """Train the face network in its own process (beside the detector) and save it."""
     import pickle
-    from pathlib import Path
 
     lines, log = job_log(started)
     _, _, crops, real_crops = pickle.loads(Path(cache).read_bytes())
     net, loss, proto = train_faces(crops, real_crops, steps, seed, batch=batch, log=log,
-                                   device=device, workers=workers)
+                                   device=device, workers=workers,
+                                   checkpoint=checkpoint_of(Path(cache), "faces"))
     torch.save({"state": net.state_dict(), "proto": proto.detach(), "loss": loss,
                 "log": lines}, out)
