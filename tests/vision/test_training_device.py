@@ -42,3 +42,14 @@ def test_the_batches_are_the_same_whatever_the_number_of_workers(training_scenes
              for w in (0, 2)]
     for one, other in zip(*faces):
         assert all(torch.equal(a, b) for a, b in zip(one, other))
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_resumed_run_gets_the_batches_of_its_remaining_steps(training_scenes, workers):
+    dets, _ = training_scenes
+    batches = train.DetBatches(dets, dets, 5, 4, batch=4)
+    whole = list(train.batches(batches, 0, "cpu"))
+    rest = list(train.batches(batches, workers, "cpu", start=2))
+    assert len(rest) == 2
+    for one, other in zip(whole[2:], rest):
+        assert all(torch.equal(a, b) for a, b in zip(one, other))
