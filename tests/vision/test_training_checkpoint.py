@@ -1,6 +1,8 @@
 """A training run stopped part way goes on from its checkpoint to the very networks an unstopped
 run makes (vision/training/checkpoint.py; needs the training extra)."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,21 @@ def test_a_damaged_checkpoint_of_this_run_stops_with_its_name(training_scenes, t
 def test_checkpoints_sit_beside_their_data_named_after_it(tmp_path):
     cache = tmp_path / "data-0-10000-blank0.3-f2df69895565.pkl"
     assert train.checkpoint_of(cache, "faces") == tmp_path / "data-0-10000-blank0.3-f2df69895565.faces.ckpt"
+
+
+def test_a_continued_network_resumes_only_a_run_that_began_from_the_same_weights(
+        training_scenes, tmp_path, every_two_steps):
+    dets, _ = training_scenes
+    path = tmp_path / "data.detector.ckpt"
+    began, _ = train.train_detector(dets, dets, 2, 0, batch=4, log=lambda m: None)
+    other, _ = train.train_detector(dets, dets, 2, 1, batch=4, log=lambda m: None)
+    train.train_detector(dets, dets, 4, 0, batch=4, log=lambda m: None, net=copy.deepcopy(began),
+                         checkpoint=path)
+    said = []
+    train.train_detector(dets, dets, 4, 0, batch=4, log=said.append, net=copy.deepcopy(began),
+                         checkpoint=path)
+    assert "detector: resumed at step 4/4 from data.detector.ckpt" in said
+    said.clear()
+    train.train_detector(dets, dets, 4, 0, batch=4, log=said.append, net=copy.deepcopy(other),
+                         checkpoint=path)
+    assert any("a checkpoint of another run" in line for line in said)

@@ -5,11 +5,13 @@ checkpoint when the same command runs again, to the same weights as a run never 
 Every batch is drawn from ``(seed, step)`` alone (``train.DetBatches``, ``train.FaceBatches``),
 so a resumed run needs only the network, the optimiser, the recent losses and torch's generator.
 A checkpoint sits beside the data's cache, named after it, under a key of what else shapes the
-run (seed, steps, batch, learning rate, how much data): one made by another run is never resumed
-(the run starts afresh and writes over it)."""
+run (seed, steps, batch, learning rate, how much data, and for a network continued from another
+stage a digest of the weights it started from): one made by another run is never resumed (the
+run starts afresh and writes over it)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 from pathlib import Path
@@ -20,9 +22,23 @@ EVERY = 200  # steps between checkpoints: a few minutes of the detector on one C
 KEPT_LOSSES = 100  # the most any log line or final figure averages over
 
 
-def key(name: str, seed: int, steps: int, batch: int, lr: float, *sizes: int) -> dict:
-    return {"name": name, "seed": seed, "steps": steps, "batch": batch, "lr": lr,
-            "sizes": list(sizes)}
+def key(name: str, seed: int, steps: int, batch: int, lr: float, *sizes: int,
+        start: str | None = None) -> dict:
+    """What a checkpoint must match to be resumed; ``start``: the digest of the weights a
+    continued network began from (a new one's are the seed's)."""
+    out = {"name": name, "seed": seed, "steps": steps, "batch": batch, "lr": lr,
+           "sizes": list(sizes)}
+    if start is not None:
+        out["start"] = start
+    return out
+
+
+def digest(net) -> str:
+    """A digest of a network's weights."""
+    h = hashlib.sha1()
+    for t in net.state_dict().values():
+        h.update(t.detach().cpu().contiguous().numpy().tobytes())
+    return h.hexdigest()[:16]
 
 
 def save(path: Path, run_key: dict, step: int, net, opt, losses: list[float], **more) -> None:

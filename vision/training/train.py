@@ -195,9 +195,10 @@ def train_detector(rendered, real, steps: int, seed: int, batch: int = DET_BATCH
     """Train a new detector, or continue ``net`` (the second stage); returned on the CPU.
     With ``checkpoint``, saved there as it goes and resumed from there (vision/training/checkpoint.py)."""
     torch.manual_seed(seed)
+    began = None if net is None else checkpoints.digest(net)
     net = (net or DiceDetector()).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    run_key = checkpoints.key(name, seed, steps, batch, lr, len(rendered), len(real))
+    run_key = checkpoints.key(name, seed, steps, batch, lr, len(rendered), len(real), start=began)
     start, run, _ = checkpoints.resume(checkpoint, run_key, net, opt, log)
     t0 = time.time()
     made = batches(DetBatches(rendered, real, seed, steps, batch), workers, device, start)
@@ -238,6 +239,8 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
     """Train a new face network, or continue ``net`` with the class centres ``proto``;
     both returned on the CPU. With ``checkpoint``, saved there as it goes and resumed from there."""
     torch.manual_seed(seed)
+    # the class centres are the network's own on the data (stage2.imprint): the network says both
+    began = None if net is None else checkpoints.digest(net)
     if net is None:
         net, proto = FaceNet(), torch.randn(6 + SYMBOLS, EMBED) * 0.1
     net = net.to(device)
@@ -247,7 +250,8 @@ def train_faces(rendered: Crops, real: Crops, steps: int, seed: int, batch: int 
     both.extend(rendered)
     nrend = len(both.images)
     both.extend(real)
-    run_key = checkpoints.key(name, seed, steps, batch, lr, nrend, len(both.images) - nrend)
+    run_key = checkpoints.key(name, seed, steps, batch, lr, nrend, len(both.images) - nrend,
+                              start=began)
     start, run, more = checkpoints.resume(checkpoint, run_key, net, opt, log)
     if start:
         with torch.no_grad():
