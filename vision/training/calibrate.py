@@ -42,6 +42,41 @@ REAIMS = (0.0, 0.3, 0.45, 0.6)  # an unconfirmed pip read read again this many s
 LIKE_TAUGHT = (1.0, 0.15, 0.1, 0.08, 0.05, 0.03)
 
 
+def pin_threads() -> None:
+    """One thread each for the BLAS libraries, before numpy loads them (a search measures
+    reads as the table makes them, on one core)."""
+    import os  # noqa: PLC0415
+
+    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(v, "1")
+
+
+def add_draw_options(ap, models_default) -> None:
+    """The tuning draw's options and the networks', the same in the searches after the
+    thresholds' (``tune_fused``, ``tune_leftover``)."""
+    import os  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    ap.add_argument("--tune-scenes", type=int, default=90, help="rendered scenes per set and "
+                    "condition (as the learned reader's tuning)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--shared", type=Path, default=Path(os.environ.get(
+        "COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")))
+    ap.add_argument("--models", type=Path, default=models_default,
+                    help="the networks and training record to choose for (default: the shipped "
+                         "ones; make train-vision: the folder it just wrote)")
+
+
+def write_section(record_path, name: str, section: dict) -> None:
+    """A search's choice into its section of a training record, the rest left as it is."""
+    import json  # noqa: PLC0415
+
+    record = json.loads(record_path.read_text())
+    record[name] = section
+    record_path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote section {name!r} of {record_path}")
+
+
 def add_guard_options(ap) -> None:
     """The silent guard's options, the same in both searches (``python -m vision.training``,
     ``tune_fused``); ``check_guard_options`` refuses what is no budget."""

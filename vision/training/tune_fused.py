@@ -41,8 +41,9 @@ import numpy as np
 
 from vision import fused
 from vision.reader import RECORD
-from vision.training.calibrate import (SILENT_BUDGET, add_guard_options, check_guard_options,
-                                       tally)
+from vision.training.calibrate import (SILENT_BUDGET, add_draw_options, add_guard_options,
+                                       check_guard_options, pin_threads, tally,
+                                       write_section)
 
 LEAD_FLOOR = -0.01  # no tuning set and measure read worse than the classical reader by more
 RP_SLACK = 0.003  # mean recall + precision given up at most for fewer taps
@@ -428,19 +429,11 @@ def _models_digest(folder: Path, seed: int, scenes: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(v, "1")
+    pin_threads()
     p = argparse.ArgumentParser(prog="python -m vision.training.tune_fused")
-    p.add_argument("--tune-scenes", type=int, default=90, help="rendered scenes per set and "
-                   "condition (as the learned reader's tuning)")
-    p.add_argument("--seed", type=int, default=0)
+    add_draw_options(p, RECORD.parent)
     p.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1),
                    help="processes scoring the grid of combinations")
-    p.add_argument("--shared", type=Path, default=Path(os.environ.get(
-        "COMPANION_SHARED", Path(__file__).resolve().parents[3] / "shared")))
-    p.add_argument("--models", type=Path, default=RECORD.parent,
-                   help="the networks and training record to choose for (default: the shipped "
-                        "ones; make train-vision: the folder it just wrote)")
     p.add_argument("--cache", type=Path, help="the tuning reads, kept to choose again without "
                    "reading again (default: build/fused-tuning-<the models' digest>.pkl)")
     p.add_argument("--write", action="store_true", help="record the choice in the models' "
@@ -549,10 +542,7 @@ def main(argv: list[str]) -> int:
                     ("fused", figs[n]), ("not confirming", asking[n]), ("learned", learned[n]),
                     ("classical", classical[n]))))
     if a.write:
-        record = json.loads(record_path.read_text())
-        record[fused.SECTION] = section
-        record_path.write_text(json.dumps(record, indent=1) + "\n")
-        print(f"wrote section {fused.SECTION!r} of {record_path}")
+        write_section(record_path, fused.SECTION, section)
     return 0
 
 
