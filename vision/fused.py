@@ -30,6 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import leftover
 from vision.classical.finder import Candidate
 from vision.reader import DEFAULT_THRESHOLD, RECORD, DieRead, Reader
 from vision.shrink import Shrunk
@@ -274,7 +275,8 @@ class FusedReader:
 
     def __init__(self, set_name: str = "d6", data_dir: Path | str | None = None,
                  threshold: float = DEFAULT_THRESHOLD, region: np.ndarray | None = None,
-                 die_side: float | None = None, tuning: FusedTuning | None = None):
+                 die_side: float | None = None, tuning: FusedTuning | None = None,
+                 left_out: leftover.LeftoverTuning | None = None):
         from vision.classical.reader import ClassicalReader  # noqa: PLC0415 (imports reader)
 
         self.learned = Reader(set_name, data_dir, threshold, region=region, die_side=die_side)
@@ -286,6 +288,8 @@ class FusedReader:
         self.threshold = threshold
         self.model = self.learned.model
         self.tuning = tuning or FusedTuning.shipped(taught=self.model is not None)
+        self.left_out = left_out or leftover.LeftoverTuning.shipped(taught=self.model is not None)
+        self.region = region
         self.last_unread: list[tuple[int, int, int, int]] = []
         self._finder_obstructed = False
 
@@ -309,16 +313,36 @@ class FusedReader:
         t = self.tuning
         if t.extra == "drop" and all(r.confidence >= t.check_below for r in learned):
             # nothing to check and nothing to add: the classical finder is not needed
-            self.last_unread, self._finder_obstructed = self.learned.last_unread, False
-            return learned
+            self._finder_obstructed = False
+            reads, self.last_unread = self.with_left_out(frame_bgr, shrunk, learned,
+                                                         self.learned.last_unread)
+            return reads
         scene = self.classical.find(frame_bgr, shrunk)
         self._finder_obstructed = scene.obstructed
         found, pairs = with_own_boxes(t, learned, match(learned, scene.dice, t.group), scene.dice)
         which = to_check(self.tuning, learned, pairs, len(scene.dice))
         classical = self.classical.read_found(frame_bgr, found, which)
-        reads, self.last_unread = combine(self.tuning, self.threshold, learned,
-                                          self.learned.last_unread, found, pairs, classical)
+        reads, unread = combine(self.tuning, self.threshold, learned,
+                                self.learned.last_unread, found, pairs, classical)
+        reads, self.last_unread = self.with_left_out(frame_bgr, shrunk, reads, unread)
         return reads
+
+    def with_left_out(self, frame_bgr: np.ndarray, shrunk: Shrunk, reads: list[DieRead],
+                      unread: list) -> tuple[list[DieRead], list]:
+        """The reads and unread boxes with each die left out of a group (vision/leftover.py)
+        read there: added, asking, or the roll flagged (``leftover.settle``)."""
+        return leftover.settle(self.left_out, self.threshold, reads, unread,
+                               *self.read_left_out(frame_bgr, shrunk, reads, unread))
+
+    def read_left_out(self, frame_bgr: np.ndarray, shrunk: Shrunk | None, reads: list[DieRead],
+                      unread: list, t: leftover.LeftoverTuning | None = None):
+        """``Reader.read_at`` at the places ``t`` (default: the reader's own) finds dice left
+        out of the group beside ``reads``."""
+        if self.learned.last_obstructed:
+            return [], [], []
+        spots = leftover.places(frame_bgr, [r.box for r in reads], unread, t or self.left_out,
+                                shrunk, self.region)
+        return self.learned.read_at(frame_bgr, spots) if spots else ([], [], [])
 
     @property
     def last_obstructed(self) -> bool:

@@ -226,6 +226,18 @@ class Reader:
             reads = self.reaim(frame_bgr, dets, probs, reads)
         return reads
 
+    def read_at(self, frame_bgr: np.ndarray, places: list[tuple[float, float, float]],
+                ) -> tuple[list[DieRead], list, list]:
+        """The dice at given places (x, y, side in frame pixels), read as a peak the detector
+        is sure of: (reads, die-like boxes unread, boxes the face network surely calls no die
+        or a read die's front face)."""
+        dets = [Detection(x, y, s, s, 1.0) for x, y, s in places]
+        crops = np.stack([facenet.crop(frame_bgr, d.cx, d.cy, d.side) for d in dets])
+        probs, emb = self.facenet.run(crops)
+        reads, unread = self.decide(dets, probs, self.taught(crops, emb))
+        seen = {r.box for r in reads} | set(unread)
+        return reads, unread, [d.box for d in dets if d.box not in seen]
+
     def faces_of(self, crops: np.ndarray, wanted: list[bool]) -> tuple[np.ndarray, np.ndarray]:
         """The face network's output for the ``wanted`` crops, zeros in the rows of the
         others (kept, so that a taught set's matrix product of the embeddings has the rows

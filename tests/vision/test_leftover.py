@@ -1,0 +1,159 @@
+"""Dice left out of a group (vision/leftover.py): foreground beside the read dice that no read
+die's top face explains, a die thick, is looked at again by the fused reader, and the roll
+asks. Real OpenCV on rendered scenes of dice packed edge to edge."""
+
+import json
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import leftover
+from vision.fused import FusedReader
+from vision.leftover import LeftoverTuning, places
+from vision.reader import RECORD, DieRead
+from vision.render import render_labelled, random_roll
+from vision.scenes import CONDITIONS
+from vision.shrink import Shrunk
+
+LOOK = LeftoverTuning(thick=0.6, shape="disc", grow=0.9, near=1.7, opening=0.3, not_die="flag")
+
+
+def _box(top: np.ndarray) -> tuple[int, int, int, int]:
+    """A die's top face as the detector boxes it: the face's upright extent."""
+    x0, y0 = top.min(0)
+    x1, y1 = top.max(0)
+    return int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0))
+
+
+def _packed_scene(seed: int, n: int = 7):
+    """A rendered roll of pip dice packed edge to edge, and a die lying beside another."""
+    rng = np.random.default_rng(seed)
+    sc = render_labelled(rng, random_roll(rng, "d6", n), CONDITIONS["packed edge to edge"])
+    centres = np.array([t.mean(0) for t in sc.tops])
+    sides = np.array([np.linalg.norm(t[1] - t[0]) for t in sc.tops])
+    d = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)) / sides[:, None]
+    np.fill_diagonal(d, 99)
+    beside = int(np.argmin(d.min(1)))
+    assert d[beside].min() < 1.3, "the scene holds no packed dice"
+    return sc, centres, sides, beside
+
+
+def _near(spot, centre, side) -> bool:
+    return np.hypot(spot[0] - centre[0], spot[1] - centre[1]) < 0.5 * side
+
+
+def test_a_die_left_out_of_a_group_is_found_where_it_lies():
+    """24 packed rolls, each read but for one die lying beside another: the die is found where
+    it lies in nearly all (22 here; on seeds 1-60, 56), and a roll read whole shows next to
+    nothing left out (2 places here over the 48 looks; 5 over seeds 1-60's 120)."""
+    found = false = 0
+    for seed in range(1, 25):
+        sc, centres, sides, gone = _packed_scene(seed)
+        boxes = [_box(t) for t in sc.tops]
+        got = places(sc.image, boxes[:gone] + boxes[gone + 1:], [], LOOK)
+        hit = sum(_near(g, centres[gone], sides[gone]) for g in got)
+        found += hit > 0
+        false += len(got) - hit + len(places(sc.image, boxes, [], LOOK))
+        # a die the roll already asks about (an unread, die-like box) is explained
+        assert not any(_near(g, centres[gone], sides[gone])
+                       for g in places(sc.image, boxes[:gone] + boxes[gone + 1:], [boxes[gone]], LOOK))
+    assert found >= 20 and false <= 4, (found, false)
+
+
+def test_not_looking_and_nothing_read_find_nothing():
+    sc, _, _, gone = _packed_scene(1)
+    read = [_box(t) for k, t in enumerate(sc.tops) if k != gone]
+    assert places(sc.image, read, [], LeftoverTuning()) == []  # thick 0: never looks
+    assert places(sc.image, [], [], LOOK) == []
+    # a die far from every read die is the detector's to find, not a group's
+    far = replace(LOOK, near=0.6)
+    assert places(sc.image, read, [], far) == []
+
+
+def test_a_tray_mask_keeps_the_look_inside_the_tray():
+    sc, centres, sides, gone = _packed_scene(2)
+    read = [_box(t) for k, t in enumerate(sc.tops) if k != gone]
+    region = np.full(sc.image.shape[:2], 255, np.uint8)
+    x, y = centres[gone]
+    cv2.circle(region, (int(x), int(y)), int(sides[gone]), 0, -1)
+    assert places(sc.image, read, [], LOOK, region=region) == []
+
+
+def test_the_fused_reader_reads_a_die_left_out_and_the_roll_asks():
+    sc, centres, sides, gone = _packed_scene(3)
+    reader = FusedReader("d6", left_out=LOOK)
+    boxes = [_box(t) for t in sc.tops]
+    reads = [DieRead(f, 0.99, b, True) for k, (f, b) in enumerate(zip(sc.faces, boxes)) if k != gone]
+    out, unread = reader.with_left_out(sc.image, Shrunk(sc.image), reads, [])
+    added = out[len(reads):]
+    assert out[:len(reads)] == reads
+    assert len(added) == 1 and not unread
+    die = added[0]
+    assert not die.confirmed and die.confidence < reader.threshold
+    x, y, w, h = die.box
+    assert _near((x + w / 2, y + h / 2), centres[gone], sides[gone])
+    assert die.face == sc.faces[gone]
+    # not looking, the same reads stand and nothing asks
+    off = FusedReader("d6", left_out=LeftoverTuning())
+    assert off.with_left_out(sc.image, Shrunk(sc.image), reads, []) == (reads, [])
+
+
+def test_a_place_read_as_no_die_flags_the_roll_unless_dropped():
+    """A die-sized grey patch painted against a die: it is no die, and under "flag" the roll
+    asks all the same; under "drop" only where the face reader is unsure."""
+    rng = np.random.default_rng(7)
+    sc = render_labelled(rng, random_roll(rng, "d6", 1), CONDITIONS["plain"])
+    top = sc.tops[0]
+    x, y, w, h = _box(top)
+    img = sc.image.copy()
+    img[y:y + h, x + w + 2:x + 2 * w + 2] = (128, 128, 128)
+    reader = FusedReader("d6", left_out=LOOK)
+    reads = [DieRead(sc.faces[0], 0.99, (x, y, w, h), True)]
+    out, unread = reader.with_left_out(img, Shrunk(img), reads, [])
+    assert len(out) + len(unread) == 2  # the patch was looked at: read (asking) or flagged
+    assert all(not r.confirmed for r in out[1:])
+    got_reads, asks, no_die = reader.learned.read_at(img, places(img, [reads[0].box], [], LOOK))
+    dropping = FusedReader("d6", left_out=replace(LOOK, not_die="drop"))
+    out2, unread2 = dropping.with_left_out(img, Shrunk(img), reads, [])
+    assert len(out2) - 1 == len(got_reads) and len(unread2) == len(asks)
+    assert len(unread) == len(asks) + len(no_die)
+
+
+def test_the_shipped_choice_is_the_recorded_one():
+    record = json.loads(RECORD.read_text()).get(leftover.SECTION)
+    if record is None:
+        assert LeftoverTuning.shipped() == LeftoverTuning()
+        return
+    assert "tuning part" in record["chosen on"]
+    for kind, taught in (("pips", False), ("taught", True)):
+        assert LeftoverTuning.shipped(taught=taught).to_json() == record[kind]
+
+
+def test_a_die_read_under_the_bar_for_adding_only_flags_the_roll():
+    sc, centres, sides, gone = _packed_scene(3)
+    boxes = [_box(t) for t in sc.tops]
+    reads = [DieRead(f, 0.99, b, True) for k, (f, b) in enumerate(zip(sc.faces, boxes)) if k != gone]
+    got, asks, no_die = FusedReader("d6", left_out=LOOK).read_left_out(
+        sc.image, Shrunk(sc.image), reads, [])
+    assert len(got) == 1 and not asks and not no_die
+    bar = got[0].confidence
+    for add_from, added in ((bar, 1), (min(bar + 0.01, 1.01), 0), (1.01, 0)):
+        out, unread = leftover.settle(replace(LOOK, add_from=add_from), 0.6, reads, [],
+                                      got, asks, no_die)
+        assert len(out) - len(reads) == added and len(unread) == 1 - added
+        if not added:
+            assert unread == [got[0].box]  # the roll asks all the same
+
+
+def test_settling_the_places_keeps_what_was_read_and_asked():
+    sure = DieRead("4", 0.95, (0, 0, 10, 10), True)
+    there = DieRead("2", 0.9, (20, 0, 10, 10), True)
+    asked, none = (40, 0, 10, 10), (60, 0, 10, 10)
+    out, unread = leftover.settle(LOOK, 0.6, [sure], [(80, 0, 10, 10)], [there], [asked], [none])
+    assert out[0] == sure and out[1].face == "2" and not out[1].confirmed
+    assert out[1].confidence == pytest.approx(0.59)  # asks, as a learned die the reader doubts
+    assert unread == [(80, 0, 10, 10), asked, none]
+    _, unread = leftover.settle(replace(LOOK, not_die="drop"), 0.6, [sure], [], [there], [asked], [none])
+    assert unread == [asked]

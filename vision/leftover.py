@@ -1,0 +1,131 @@
+"""Dice a read left out of a group: what differs from the table beside the dice read, that no
+read die's top face explains, a die thick.
+
+Where dice lie packed edge to edge the detector now and then has no peak at one of them (most
+often a blank face, a plain square among printed ones: docs/benchmarks.md, "dice left out of
+a group"), and since nothing die-like was seen, nothing flagged the roll. Such a die still
+differs from the table (vision/tray.py's foreground). So, at the detector's working scale:
+the foreground within ``near`` sides of a read die, less every read (or already flagged) die's
+box, or the disc inside it, grown by ``grow``, opened by ``opening`` sides (the slivers left
+along a die's turned edge and its shadow), is a die left out wherever it is ``thick`` sides
+thick (twice the distance from its deepest point to its edge). The fused reader reads each
+such place with the face reader (vision/fused.py); ``settle`` adds a die read there, asking,
+or flags the roll.
+
+Each of these is chosen on the tuning part only, per kind of set
+(`python -m vision.training.tune_leftover`; the choice and its figures in
+`vision/models/training.json`, section "leftover").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+
+import cv2
+import numpy as np
+
+from vision.order_stats import median
+from vision.reader import RECORD, DieRead
+from vision.shrink import Shrunk
+from vision.tray import foreground
+
+SECTION = "leftover"  # of vision/models/training.json
+WORK_SIDE = 320  # the frame's long side while looking (the detector's own input size)
+ASKING = 0.01  # a die added asks: its confidence this far under the reader's threshold
+
+
+@dataclass(frozen=True)
+class LeftoverTuning:
+    thick: float = 0.0  # sides; 0: never look
+    grow: float = 1.0  # a read die's box, this many times its size, explains what it covers
+    # ... the box itself ("box"), or the disc inside it ("disc": a turned die's box holds
+    # corners of its neighbours; what the disc leaves of its own corners is thin)
+    shape: str = "box"
+    near: float = 1.7  # sides from a read die's centre: a die left out of its group lies there
+    opening: float = 0.3  # sides
+    # a place the face reader surely calls no die (the reader's ``sure_not``): "flag" the
+    # roll all the same, or "drop" it (a shadow, a tray's edge)
+    not_die: str = "flag"
+    # a die read at a place is added (asking) from this confidence of its read; under it the
+    # roll is only flagged (1.01: never added): a read there may be a die invented from a
+    # patch of table, which asks too, but costs precision
+    add_from: float = 0.0
+
+    def looks_like(self, other: "LeftoverTuning") -> bool:
+        """Whether the two find the same places (they differ at most in what they do there)."""
+        return replace(self, not_die=other.not_die, add_from=other.add_from) == other
+
+    @classmethod
+    def shipped(cls, taught: bool = False) -> "LeftoverTuning":
+        record = json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+        got = record.get(SECTION, {}).get("taught" if taught else "pips", {})
+        return cls(**{f.name: type(f.default)(got[f.name]) for f in fields(cls) if f.name in got})
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _box(box) -> tuple[float, float, float, float]:
+    x, y, w, h = box
+    return x + w / 2, y + h / 2, float(w), float(h)
+
+
+def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
+           shrunk: Shrunk | None = None, region: np.ndarray | None = None,
+           ) -> list[tuple[float, float, float]]:
+    """(x, y, side) in frame pixels of each die left out beside the ``read`` boxes (x, y, w,
+    h; ``flagged``: boxes the roll already asks about, which explain what they cover too)."""
+    if t.thick <= 0 or not read:
+        return []
+    h, w = frame_bgr.shape[:2]
+    f = min(1.0, WORK_SIDE / max(h, w))
+    sw, sh = max(1, round(w * f)), max(1, round(h * f))
+    small = frame_bgr if f == 1.0 else (shrunk or Shrunk(frame_bgr)).to(sw, sh)
+    reg = None if region is None else cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
+    fg = foreground(small, reg)
+    explained = np.zeros((sh, sw), np.uint8)
+    zone = np.zeros((sh, sw), np.uint8)
+    sides = []
+    for n, box in enumerate([*read, *flagged]):
+        cx, cy, bw, bh = (v * f for v in _box(box))
+        hw, hh = t.grow * bw / 2, t.grow * bh / 2
+        if t.shape == "disc":
+            cv2.ellipse(explained, (round(cx), round(cy)), (round(hw), round(hh)), 0, 0, 360, 255, -1)
+        else:
+            cv2.rectangle(explained, (round(cx - hw), round(cy - hh)),
+                          (round(cx + hw), round(cy + hh)), 255, -1)
+        if n < len(read):
+            side = max(bw, bh)
+            sides.append(side)
+            cv2.circle(zone, (round(cx), round(cy)), max(1, round(t.near * side)), 255, -1)
+    side = median(sides)
+    left = cv2.bitwise_and(cv2.bitwise_and(fg, zone), cv2.bitwise_not(explained))
+    k = max(1, round(t.opening * side))
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    if n <= 1:
+        return []
+    depth = cv2.distanceTransform(left, cv2.DIST_L2, 3)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        d = np.where(labels[y:y + bh, x:x + bw] == i, depth[y:y + bh, x:x + bw], 0)
+        py, px = np.unravel_index(int(np.argmax(d)), d.shape)
+        if 2 * float(d[py, px]) >= t.thick * side:
+            out.append(((x + px) / f, (y + py) / f, side / f))
+    return out
+
+
+def settle(t: LeftoverTuning, threshold: float, reads: list[DieRead], unread: list,
+           got: list[DieRead], asks: list, no_die: list) -> tuple[list[DieRead], list]:
+    """The reads and unread boxes once the places are read (``Reader.read_at``: ``got`` the
+    dice read there, ``asks`` die-like boxes unread, ``no_die`` boxes surely no die): a die
+    read from ``add_from`` is added, asking; every other place flags the roll, but one surely
+    no die under ``not_die`` "drop"."""
+    added = [r for r in got if r.confidence >= t.add_from]
+    flagged = [r.box for r in got if r.confidence < t.add_from]
+    asking = [DieRead(r.face, min(r.confidence, threshold - ASKING), r.box, False) for r in added]
+    return ([*reads, *asking],
+            [*unread, *flagged, *asks, *(no_die if t.not_die == "flag" else [])])
