@@ -1,6 +1,7 @@
 """`make train-vision`: train the dice detector and the face network from a seed, tune the
 reader's thresholds on the tuning part, choose the fused recognizer's combination for them
-(vision/training/tune_fused.py, the same tuning part), and write --out, by default
+(vision/training/tune_fused.py, the same tuning part) and how it looks for dice left out of a
+group (vision/training/tune_leftover.py), and write --out, by default
 vision/models/ (detector.onnx, faces.onnx, training.json: the training record).
 
     python -m vision.training [--seed 0] [--scenes 3000] [--det-steps 3000] [--face-steps 3000]
@@ -201,6 +202,14 @@ def finish(a, root: Path, record: dict, log, log_lines, started) -> int:
                              + _tuning_flags(a))
         log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
             "the fused choice failed")
+        if rc == 0:
+            # ... and how it looks for dice left out of a group, for those reads
+            from vision.training import tune_leftover  # noqa: PLC0415
+
+            log("choosing how the fused reader looks for dice left out "
+                "(vision/training/tune_leftover.py)")
+            rc = tune_leftover.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
+                                     str(a.seed), "--tune-scenes", str(a.tune_scenes), "--write"])
     return rc
 
 
