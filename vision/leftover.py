@@ -52,6 +52,15 @@ class LeftoverTuning:
     # patch of table, which asks too, but costs precision
     add_from: float = 0.0
 
+    def __post_init__(self):
+        # the record is a file an owner may edit: a value no look reads is refused by name
+        if self.shape not in ("box", "disc") or self.not_die not in ("flag", "drop"):
+            raise ValueError(f"leftover tuning: shape {self.shape!r} (box, disc), not_die "
+                             f"{self.not_die!r} (flag, drop)")
+        for name in ("thick", "grow", "near", "opening", "add_from"):
+            if not 0.0 <= getattr(self, name) <= 4.0:
+                raise ValueError(f"leftover tuning: {name} {getattr(self, name)!r} is not 0 to 4")
+
     def looks_like(self, other: "LeftoverTuning") -> bool:
         """Whether the two find the same places (they differ at most in what they do there)."""
         return replace(self, not_die=other.not_die, add_from=other.add_from) == other

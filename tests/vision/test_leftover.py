@@ -157,3 +157,10 @@ def test_settling_the_places_keeps_what_was_read_and_asked():
     assert unread == [(80, 0, 10, 10), asked, none]
     _, unread = leftover.settle(replace(LOOK, not_die="drop"), 0.6, [sure], [], [there], [asked], [none])
     assert unread == [asked]
+
+
+@pytest.mark.parametrize("bad", [{"shape": "circle"}, {"not_die": "maybe"}, {"thick": -0.5},
+                                 {"grow": float("nan")}, {"add_from": 9.0}])
+def test_a_record_with_a_value_no_look_reads_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        LeftoverTuning(**bad)
