@@ -203,16 +203,23 @@ def test_packed_x_men_dice_the_detector_leaves_out_are_read_or_asked(xmen_fused)
 
 
 def test_the_command_line_reads_a_die_left_out_and_flags_the_roll(xmen_fused, tmp_path, capsys):
-    """The same, through `companion dice read --json` (the table's reader): a roll whose
-    sixth die the detector leaves out is printed with six dice, that one asking."""
+    """The same, through `companion dice read --json` (the table's reader): the first such
+    roll the look reads whole (seed 8 here) is printed with six dice, the one left out asking."""
     from vision.cli import run
 
-    sc = _xmen_packed(8)
     off = FusedReader("xmen", xmen_fused, left_out=LeftoverTuning())
-    assert len(off.read(sc.image)) == 5 and not off.last_flagged
+    on = FusedReader("xmen", xmen_fused)
+    for seed in range(1, 101):
+        sc = _xmen_packed(seed)
+        before = off.read(sc.image)
+        if len(before) == len(sc.faces) - 1 and not off.last_flagged and \
+                sorted(d.face for d in on.read(sc.image)) == sorted(sc.faces):
+            break
+    else:
+        pytest.fail("no packed roll of seeds 1-100 left a die out")
     p = tmp_path / "packed.png"
     cv2.imwrite(str(p), sc.image)
     assert run(["read", "--set", "xmen", "--json", "--data", str(xmen_fused), str(p)]) == 0
     rec = json.loads(capsys.readouterr().out)
     assert sorted(d["face"] for d in rec["dice"]) == sorted(sc.faces)
-    assert rec["flagged"] and sum(not d["confirmed"] for d in rec["dice"]) >= 1
+    assert rec["flagged"] and sum(not d["confirmed"] for d in rec["dice"]) == 1
