@@ -69,3 +69,16 @@ def test_a_look_that_invents_dice_is_not_chosen():
     best, figs, base = tune_leftover.choose(_sets(rows), 2, tunings, log=lambda *_: None)["taught"]
     assert best == 2 and figs["rendered xmen"]["silent"] == 0
     assert figs["rendered xmen"]["precision"] == base["rendered xmen"]["precision"]
+
+
+def test_a_cache_of_another_grid_is_refused(tmp_path):
+    """Rolls kept for another grid would be scored as the wrong candidates: refused, with the
+    file named, before anything is chosen or written."""
+    import pickle
+
+    import pytest
+
+    cache = tmp_path / "rolls.pkl"
+    cache.write_bytes(pickle.dumps({"rendered xmen": [[CLEAN] * 3]}))
+    with pytest.raises(SystemExit, match="another grid"):
+        tune_leftover.main(["--cache", str(cache)])  # the shipped networks: nothing moved

@@ -172,6 +172,10 @@ def main(argv: list[str]) -> int:
     tunings = candidates()
     if a.cache is not None and a.cache.is_file():
         sets = pickle.loads(a.cache.read_bytes())
+        kept = {len(rolls) for rows in sets.values() for rolls in rows}
+        if kept != {len(tunings)}:
+            raise SystemExit(f"{a.cache}: rolls of {sorted(kept)} candidates, the grid has "
+                             f"{len(tunings)}: another grid's; remove it to read again")
     else:
         built = tune_sets.build(a.shared / "data" / "dice-real", a.seed, a.tune_scenes,
                                 outputs=frame_rolls(tunings), taught_conditions=True)
