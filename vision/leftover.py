@@ -28,7 +28,7 @@ import numpy as np
 from vision.order_stats import median
 from vision.reader import RECORD, DieRead
 from vision.shrink import Shrunk
-from vision.tray import foreground
+from vision.tray import working_foreground
 
 SECTION = "leftover"  # of vision/models/training.json
 WORK_SIDE = 320  # the frame's long side while looking (the detector's own input size)
@@ -92,7 +92,7 @@ def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
     sw, sh = max(1, round(w * f)), max(1, round(h * f))
     small = frame_bgr if f == 1.0 else (shrunk or Shrunk(frame_bgr)).to(sw, sh)
     reg = None if region is None else cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
-    fg = foreground(small, reg)
+    fg = working_foreground(small, reg, shrunk, region)
     explained = np.zeros((sh, sw), np.uint8)
     zone = np.zeros((sh, sw), np.uint8)
     sides = []

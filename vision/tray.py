@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision.order_stats import median
+from vision.shrink import Shrunk
 
 FG_FLOOR = 22.0  # least colour difference from the tray that counts as something on it
 
@@ -42,6 +43,18 @@ def above(img: np.ndarray, thr: float) -> np.ndarray:
     """0/255 where a uint8 image is over ``thr``: OpenCV's threshold, which compares with
     floor(thr), the same for whole pixel values (numpy's compare and scale: 0.15 ms a plane)."""
     return cv2.threshold(img, thr, 255, cv2.THRESH_BINARY)[1]
+
+
+def working_foreground(small: np.ndarray, small_region: np.ndarray | None,
+                       shrunk: Shrunk | None, region: np.ndarray | None) -> np.ndarray:
+    """``foreground(small, small_region)`` of a frame's reduction, made once a read where the
+    frame's reductions are shared (``shrunk``; ``region``: the frame-sized mask that
+    ``small_region`` reduces): the classical finder and the fused reader's look for dice left
+    out of a group (vision/leftover.py) both need it at the working size, about 1 ms."""
+    if shrunk is None:
+        return foreground(small, small_region)
+    return shrunk.kept(("foreground", small.shape[:2], id(region)),
+                       lambda: foreground(small, small_region))
 
 
 def foreground(frame_bgr: np.ndarray, region: np.ndarray | None = None,

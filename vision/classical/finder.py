@@ -16,7 +16,7 @@ import numpy as np
 from vision.classical.pale import pale_dice
 from vision.order_stats import median, percentile
 from vision.shrink import Shrunk
-from vision.tray import FG_FLOOR, foreground  # noqa: F401 (FG_FLOOR: pale.py's floor)
+from vision.tray import FG_FLOOR, working_foreground  # noqa: F401 (FG_FLOOR: pale.py's floor)
 
 WORK_SIDE = 512  # the frame is reduced by an integer factor to at most this (speed)
 SPLIT_SOLIDITY = 0.86  # a blob less solid than this is several dice
@@ -231,13 +231,13 @@ def find_dice(frame_bgr: np.ndarray, region: np.ndarray | None = None,
     h, w = frame_bgr.shape[:2]
     # an integer reduction: fast, and plenty for finding dice (pips are read at full size)
     scale = 1.0 / max(1, int(np.ceil(max(h, w) / WORK_SIDE)))
-    small = frame_bgr if scale == 1.0 else (shrunk or Shrunk(frame_bgr)).to(
-        round(w * scale), round(h * scale))
+    shrunk = shrunk or Shrunk(frame_bgr)
+    small = frame_bgr if scale == 1.0 else shrunk.to(round(w * scale), round(h * scale))
     sh, sw = small.shape[:2]
     reg = None
     if region is not None:
         reg = cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
-    mask = foreground(small, reg)
+    mask = working_foreground(small, reg, shrunk, region)
     # 16-bit labels (the opened mask holds far fewer than 65536 blobs): 2.5x faster
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8,
                                                                ltype=cv2.CV_16U)
