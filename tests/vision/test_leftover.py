@@ -223,3 +223,29 @@ def test_the_command_line_reads_a_die_left_out_and_flags_the_roll(xmen_fused, tm
     rec = json.loads(capsys.readouterr().out)
     assert sorted(d["face"] for d in rec["dice"]) == sorted(sc.faces)
     assert rec["flagged"] and sum(not d["confirmed"] for d in rec["dice"]) == 1
+
+
+def test_the_look_takes_the_finders_foreground_of_the_frame(xmen_fused, monkeypatch):
+    """At 640x480 the classical finder and the look both want the tray's foreground at
+    320x240 (about 1 ms): it is made once a read, and the reads are those of each making its
+    own."""
+    from vision import tray
+    from vision.shrink import Shrunk
+
+    reader = FusedReader("xmen", xmen_fused)
+    made = []
+    real = tray.foreground
+    monkeypatch.setattr(tray, "foreground", lambda *a, **k: made.append(a[0].shape) or real(*a, **k))
+
+    def reads(seed):
+        sc = _xmen_packed(seed)
+        assert sc.image.shape[:2] == (480, 640)
+        return [(d.face, d.confidence, d.box, d.confirmed) for d in reader.read(sc.image)], \
+            list(reader.last_unread)
+
+    shared = [reads(seed) for seed in range(1, 6)]
+    assert made == [(240, 320, 3)] * 5
+    made.clear()
+    monkeypatch.setattr(Shrunk, "kept", lambda self, key, make: make())
+    assert [reads(seed) for seed in range(1, 6)] == shared
+    assert made == [(240, 320, 3)] * 10

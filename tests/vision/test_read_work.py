@@ -408,3 +408,12 @@ def test_the_fused_readers_match_of_every_pair_at_once_is_the_pair_by_pair_one(t
     for learned, found, group in cases + seen:
         assert fused.match(learned, found, group) == _match_pair_by_pair(learned, found, group)
 
+
+
+def test_a_product_of_a_frames_reductions_is_made_once_under_its_key():
+    shrunk = Shrunk(_frames(n=1)[0])
+    made = []
+    first = shrunk.kept(("mask", 1), lambda: made.append(1) or np.zeros(3))
+    assert shrunk.kept(("mask", 1), lambda: made.append(2) or np.ones(3)) is first
+    assert shrunk.kept(("mask", 2), lambda: made.append(3) or np.ones(3)).sum() == 3
+    assert made == [1, 3]
