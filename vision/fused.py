@@ -341,7 +341,7 @@ class FusedReader:
         if self.learned.last_obstructed:
             return [], [], []
         spots = leftover.places(frame_bgr, [r.box for r in reads], unread, t or self.left_out,
-                                shrunk, self.region)
+                                shrunk, self.region, self.learned.last_weak)
         return self.learned.read_at(frame_bgr, spots) if spots else ([], [], [])
 
     @property

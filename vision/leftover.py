@@ -8,9 +8,10 @@ differs from the table (vision/tray.py's foreground). So, at the detector's work
 the foreground within ``near`` sides of a read die, less every read (or already flagged) die's
 box, or the disc inside it, grown by ``grow``, opened by ``opening`` sides (the slivers left
 along a die's turned edge and its shadow), is a die left out wherever it is ``thick`` sides
-thick (twice the distance from its deepest point to its edge). The fused reader reads each
-such place with the face reader (vision/fused.py); ``settle`` adds a die read there, asking,
-or flags the roll.
+thick (twice the distance from its deepest point to its edge), or wherever the detector
+peaked on it too weakly for the reader to read or flag (``snap``: read at that peak). The
+fused reader reads each such place with the face reader (vision/fused.py); ``settle`` adds a
+die read there, asking, or flags the roll.
 
 Each of these is chosen on the tuning part only, per kind of set
 (`python -m vision.training.tune_leftover`; the choice and its figures in
@@ -51,13 +52,21 @@ class LeftoverTuning:
     # roll is only flagged (1.01: never added): a read there may be a die invented from a
     # patch of table, which asks too, but costs precision
     add_from: float = 0.0
+    # a piece holding the centre of a detector peak from this score that the reader neither
+    # read nor flagged is a place, thick or not, read at the strongest such peak (0: no
+    # peak counts). A blank face packed among dice peaks too weakly to be read on its crop
+    # alone (its crop reads "blank" as surely as a patch of table does), but such a peak on
+    # the foreground no read die explains is nearly always a die left out (tuning part:
+    # docs/benchmarks.md, "weak peaks"), it peaks at its centre, where the deepest point of
+    # what its neighbours leave is often off it, and its piece may be thinner than ``thick``
+    snap: float = 0.0
 
     def __post_init__(self):
         # the record is a file an owner may edit: a value no look reads is refused by name
         if self.shape not in ("box", "disc") or self.not_die not in ("flag", "drop"):
             raise ValueError(f"leftover tuning: shape {self.shape!r} (box, disc), not_die "
                              f"{self.not_die!r} (flag, drop)")
-        for name in ("thick", "grow", "near", "opening", "add_from"):
+        for name in ("thick", "grow", "near", "opening", "add_from", "snap"):
             if not 0.0 <= getattr(self, name) <= 4.0:
                 raise ValueError(f"leftover tuning: {name} {getattr(self, name)!r} is not 0 to 4")
 
@@ -82,9 +91,11 @@ def _box(box) -> tuple[float, float, float, float]:
 
 def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
            shrunk: Shrunk | None = None, region: np.ndarray | None = None,
+           weak: list[tuple[float, float, float]] = (),
            ) -> list[tuple[float, float, float]]:
     """(x, y, side) in frame pixels of each die left out beside the ``read`` boxes (x, y, w,
-    h; ``flagged``: boxes the roll already asks about, which explain what they cover too)."""
+    h; ``flagged``: boxes the roll already asks about, which explain what they cover too;
+    ``weak``: the detector's peaks neither read nor flagged, x, y, score, for ``t.snap``)."""
     if t.thick <= 0 or not read:
         return []
     h, w = frame_bgr.shape[:2]
@@ -119,13 +130,30 @@ def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
     if n <= 1:
         return []
     depth = cv2.distanceTransform(left, cv2.DIST_L2, 3)
+    peak_at = _peaks_by_piece(labels, weak, t.snap, f)
     out = []
     for i in range(1, n):
         x, y, bw, bh = stats[i, :4]
         d = np.where(labels[y:y + bh, x:x + bw] == i, depth[y:y + bh, x:x + bw], 0)
         py, px = np.unravel_index(int(np.argmax(d)), d.shape)
-        if 2 * float(d[py, px]) >= t.thick * side:
+        if i in peak_at:
+            out.append((*peak_at[i], side / f))
+        elif 2 * float(d[py, px]) >= t.thick * side:
             out.append(((x + px) / f, (y + py) / f, side / f))
+    return out
+
+
+def _peaks_by_piece(labels: np.ndarray, weak, least: float, f: float) -> dict[int, tuple]:
+    """{piece label: (x, y) in frame pixels of the strongest ``weak`` peak from ``least``
+    whose centre lies in it}."""
+    if least <= 0:
+        return {}
+    h, w = labels.shape
+    out: dict[int, tuple] = {}
+    for x, y, score in sorted(weak, key=lambda p: -p[2]):
+        i = int(labels[min(h - 1, max(0, int(y * f))), min(w - 1, max(0, int(x * f)))])
+        if score >= least and i and i not in out:
+            out[i] = (x, y)
     return out
 
 

@@ -163,6 +163,9 @@ class Reader:
         self.die_side = die_side  # kept for callers; the detector measures each die itself
         self.last_obstructed = False
         self.last_unread: list[tuple[int, int, int, int]] = []
+        # peaks of the last read neither read nor flagged (x, y, score in frame pixels): too
+        # weak to be a die on the crop alone, they centre the look for dice left out
+        self.last_weak: list[tuple[float, float, float]] = []
 
     @property
     def faces(self) -> list[str]:
@@ -222,6 +225,8 @@ class Reader:
         probs, emb = self.faces_of(crops, wanted)
         taught = self.taught(crops, emb, wanted)
         reads, self.last_unread = self.decide(dets, probs, taught)
+        seen = {r.box for r in reads} | set(self.last_unread)
+        self.last_weak = [(d.cx, d.cy, d.score) for d in dets if d.box not in seen]
         if taught is None and self.tuning.reaim > 0:
             reads = self.reaim(frame_bgr, dets, probs, reads)
         return reads

@@ -159,8 +159,52 @@ def test_settling_the_places_keeps_what_was_read_and_asked():
     assert unread == [asked]
 
 
+def test_a_weak_peak_in_a_place_centres_the_read_there():
+    """A die left out whose detector peak was too weak to read is read where it peaked (the
+    piece's deepest point is often off the die's centre), even where the piece is too thin
+    to be a die on its own; a peak under ``snap``, or on nothing the look keeps, moves
+    nothing, and a piece is read once, at its strongest peak."""
+    sc, centres, sides, gone = _packed_scene(3)
+    boxes = [_box(t) for t in sc.tops]
+    read = boxes[:gone] + boxes[gone + 1:]
+    deepest = places(sc.image, read, [], LOOK)
+    assert len(deepest) == 1 and _near(deepest[0], centres[gone], sides[gone])
+    x, y = centres[gone] + 0.15 * sides[gone]  # within the piece, not at its deepest point
+    assert (x, y) != pytest.approx(deepest[0][:2], abs=1)
+    far = (5.0, 5.0, 0.9)  # a corner of the table no read die is near
+    weak = [(x - 3, y, 0.15), (x, y, 0.25), far]
+    snapped = places(sc.image, read, [], replace(LOOK, snap=0.1), weak=weak)
+    assert snapped == [(x, y, deepest[0][2])]
+    assert places(sc.image, read, [], replace(LOOK, snap=0.3), weak=weak) == deepest
+    assert places(sc.image, read, [], LOOK, weak=weak) == deepest  # snap 0: as shipped before
+    assert places(sc.image, read, [], replace(LOOK, snap=0.1), weak=[far]) == deepest
+    # the peak is evidence enough: a piece too thin to be a die on its own is read there
+    thin = replace(LOOK, thick=4.0)
+    assert places(sc.image, read, [], thin) == []
+    assert places(sc.image, read, [], replace(thin, snap=0.1), weak=weak) == snapped
+
+
+def test_the_learned_reader_keeps_the_peaks_it_neither_read_nor_flagged():
+    from vision.reader import Reader
+
+    reader = Reader("d6")
+    weak_seen = 0
+    for seed in range(1, 9):
+        sc, _, _, _ = _packed_scene(seed)
+        reads = reader.read(sc.image)
+        t = reader.tuning
+        seen = {r.box for r in reads} | set(reader.last_unread)
+        assert all(s >= t.low for *_, s in reader.last_weak)
+        # distinct peaks lie half a face apart: none of these is a read or flagged die's
+        assert all(np.hypot(x - b[0] - b[2] / 2, y - b[1] - b[3] / 2) > 2
+                   for x, y, _ in reader.last_weak for b in seen)
+        weak_seen += len(reader.last_weak)
+    assert weak_seen > 0  # packed dice leave peaks too weak to read
+
+
 @pytest.mark.parametrize("bad", [{"shape": "circle"}, {"not_die": "maybe"}, {"thick": -0.5},
-                                 {"grow": float("nan")}, {"add_from": 9.0}])
+                                 {"grow": float("nan")}, {"add_from": 9.0},
+                                 {"snap": -0.1}])
 def test_a_record_with_a_value_no_look_reads_is_refused_by_name(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         LeftoverTuning(**bad)
@@ -184,7 +228,8 @@ def test_packed_x_men_dice_the_detector_leaves_out_are_read_or_asked(xmen_fused)
     """Issue 14: 'never be silently wrong'. Of 100 packed X-Men rolls of six dice, those the
     fused reader without the look reads as five sure dice and nothing unread (a die missed,
     the roll applied as read: 7 here) are mostly read whole by the shipped look, the added
-    die asking (5 here), or the roll asks (1 more); the look finds no place at the last."""
+    die asking (6 here; 5 before the look read at the detector's weak peaks), or the roll
+    asks (the seventh)."""
     off = FusedReader("xmen", xmen_fused, left_out=LeftoverTuning())
     on = FusedReader("xmen", xmen_fused)
     assert on.left_out == LeftoverTuning.shipped(taught=True) and on.left_out.thick > 0
@@ -199,12 +244,13 @@ def test_packed_x_men_dice_the_detector_leaves_out_are_read_or_asked(xmen_fused)
         asked = on.last_flagged or not all(d.confirmed for d in after)
         asks += asked
         whole += asked and sorted(d.face for d in after) == sorted(sc.faces)
-    assert silent >= 5 and asks >= silent - 2 and whole >= silent - 3, (silent, asks, whole)
+    assert silent >= 5 and asks >= silent - 1 and whole >= silent - 2, (silent, asks, whole)
 
 
 def test_the_command_line_reads_a_die_left_out_and_flags_the_roll(xmen_fused, tmp_path, capsys):
     """The same, through `companion dice read --json` (the table's reader): the first such
-    roll the look reads whole (seed 8 here) is printed with six dice, the one left out asking."""
+    roll (read as five sure dice, nothing unread) that the look reads whole (seed 8 here) is
+    printed with six dice, the one left out asking."""
     from vision.cli import run
 
     off = FusedReader("xmen", xmen_fused, left_out=LeftoverTuning())
@@ -212,8 +258,9 @@ def test_the_command_line_reads_a_die_left_out_and_flags_the_roll(xmen_fused, tm
     for seed in range(1, 101):
         sc = _xmen_packed(seed)
         before = off.read(sc.image)
-        if len(before) == len(sc.faces) - 1 and not off.last_flagged and \
-                sorted(d.face for d in on.read(sc.image)) == sorted(sc.faces):
+        silent = len(before) == len(sc.faces) - 1 and not off.last_flagged and \
+            all(d.confirmed for d in before)
+        if silent and sorted(d.face for d in on.read(sc.image)) == sorted(sc.faces):
             break
     else:
         pytest.fail("no packed roll of seeds 1-100 left a die out")
@@ -249,3 +296,26 @@ def test_the_look_takes_the_finders_foreground_of_the_frame(xmen_fused, monkeypa
     monkeypatch.setattr(Shrunk, "kept", lambda self, key, make: make())
     assert [reads(seed) for seed in range(1, 6)] == shared
     assert made == [(240, 320, 3)] * 10
+
+
+def test_reading_pieces_at_weak_peaks_reads_more_packed_dice(xmen_fused):
+    """Over 100 packed X-Men rolls of six dice, the shipped look reading a piece at the
+    detector's weak peak in it (``snap``) reads more dice right than the same look reading
+    each piece at its deepest point (591 against 589 of 600 here) and invents none more (7
+    both: blank reads of the table, the learned reader's own)."""
+    from collections import Counter
+
+    on = FusedReader("xmen", xmen_fused)
+    assert on.left_out.snap > 0
+    deepest = FusedReader("xmen", xmen_fused, left_out=replace(on.left_out, snap=0.0))
+    right, invented = Counter(), Counter()
+    for seed in range(1, 101):
+        sc = _xmen_packed(seed)
+        want = Counter(sc.faces)
+        for name, reader in (("snap", on), ("deepest", deepest)):
+            got = Counter(d.face for d in reader.read(sc.image))
+            ok = sum(min(n, got[f]) for f, n in want.items())
+            right[name] += ok
+            invented[name] += sum(got.values()) - ok
+    assert right["snap"] > right["deepest"] and invented["snap"] <= invented["deepest"], \
+        (right, invented)

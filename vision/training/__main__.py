@@ -208,8 +208,10 @@ def finish(a, root: Path, record: dict, log, log_lines, started) -> int:
 
             log("choosing how the fused reader looks for dice left out "
                 "(vision/training/tune_leftover.py)")
+            # on three times the thresholds' draw, as the shipped choice (tune_leftover.SCENES)
             rc = tune_leftover.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
-                                     str(a.seed), "--tune-scenes", str(a.tune_scenes), "--write"])
+                                     str(a.seed), "--tune-scenes", str(3 * a.tune_scenes),
+                                     "--write"])
     return rc
 
 
