@@ -14,7 +14,8 @@ and of every rendered condition of each, were read right and asked nothing not l
 ask looking, and no set's or condition's precision is more than SLACK under not
 looking's (a die added at a place may be invented), the one kept has the fewest silent
 errors over the kind's sets, then the best mean recall + precision, then the fewest taps;
-not looking is a candidate too. `--write` records it in vision/models/training.json, section "leftover".
+not looking is a candidate too. `--write` records it in vision/models/training.json,
+section "leftover".
 """
 
 from __future__ import annotations
