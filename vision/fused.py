@@ -330,9 +330,11 @@ class FusedReader:
     def with_left_out(self, frame_bgr: np.ndarray, shrunk: Shrunk, reads: list[DieRead],
                       unread: list) -> tuple[list[DieRead], list]:
         """The reads and unread boxes with each die left out of a group (vision/leftover.py)
-        read there: added, asking, or the roll flagged (``leftover.settle``)."""
-        return leftover.settle(self.left_out, self.threshold, reads, unread,
-                               *self.read_left_out(frame_bgr, shrunk, reads, unread))
+        read there: added, asking, or the roll flagged (``leftover.settle``), and each asking
+        read off the tray's foreground let go (``leftover.grounded``)."""
+        reads, unread = leftover.settle(self.left_out, self.threshold, reads, unread,
+                                        *self.read_left_out(frame_bgr, shrunk, reads, unread))
+        return leftover.grounded(frame_bgr, reads, unread, self.left_out, shrunk, self.region)
 
     def read_left_out(self, frame_bgr: np.ndarray, shrunk: Shrunk | None, reads: list[DieRead],
                       unread: list, t: leftover.LeftoverTuning | None = None):

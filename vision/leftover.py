@@ -60,19 +60,26 @@ class LeftoverTuning:
     # docs/benchmarks.md, "weak peaks"), it peaks at its centre, where the deepest point of
     # what its neighbours leave is often off it, and its piece may be thinner than ``thick``
     snap: float = 0.0
+    # an asking read whose top face's middle (the square 0.35 sides around its centre) is
+    # the tray's foreground for less than this share is let go, flagging the roll (0:
+    # never): the learned reader reads patches of table as a blank face, asking, and those
+    # lie off the foreground where the dice read lie on it (tuning part: docs/benchmarks.md,
+    # "off the foreground")
+    ground: float = 0.0
 
     def __post_init__(self):
         # the record is a file an owner may edit: a value no look reads is refused by name
         if self.shape not in ("box", "disc") or self.not_die not in ("flag", "drop"):
             raise ValueError(f"leftover tuning: shape {self.shape!r} (box, disc), not_die "
                              f"{self.not_die!r} (flag, drop)")
-        for name in ("thick", "grow", "near", "opening", "add_from", "snap"):
+        for name in ("thick", "grow", "near", "opening", "add_from", "snap", "ground"):
             if not 0.0 <= getattr(self, name) <= 4.0:
                 raise ValueError(f"leftover tuning: {name} {getattr(self, name)!r} is not 0 to 4")
 
     def looks_like(self, other: "LeftoverTuning") -> bool:
         """Whether the two find the same places (they differ at most in what they do there)."""
-        return replace(self, not_die=other.not_die, add_from=other.add_from) == other
+        return replace(self, not_die=other.not_die, add_from=other.add_from,
+                       ground=other.ground) == other
 
     @classmethod
     def shipped(cls, taught: bool = False) -> "LeftoverTuning":
@@ -98,12 +105,8 @@ def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
     ``weak``: the detector's peaks neither read nor flagged, x, y, score, for ``t.snap``)."""
     if t.thick <= 0 or not read:
         return []
-    h, w = frame_bgr.shape[:2]
-    f = min(1.0, WORK_SIDE / max(h, w))
-    sw, sh = max(1, round(w * f)), max(1, round(h * f))
-    small = frame_bgr if f == 1.0 else (shrunk or Shrunk(frame_bgr)).to(sw, sh)
-    reg = None if region is None else cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
-    fg = working_foreground(small, reg, shrunk, region)
+    fg, f = _foreground(frame_bgr, shrunk, region)
+    sh, sw = fg.shape
     explained = np.zeros((sh, sw), np.uint8)
     zone = np.zeros((sh, sw), np.uint8)
     sides = []
@@ -141,6 +144,38 @@ def places(frame_bgr: np.ndarray, read: list, flagged: list, t: LeftoverTuning,
         elif 2 * float(d[py, px]) >= t.thick * side:
             out.append(((x + px) / f, (y + py) / f, side / f))
     return out
+
+
+def _foreground(frame_bgr: np.ndarray, shrunk: Shrunk | None, region: np.ndarray | None,
+                ) -> tuple[np.ndarray, float]:
+    """The tray's foreground at the working scale, and that scale (working / frame px)."""
+    h, w = frame_bgr.shape[:2]
+    f = min(1.0, WORK_SIDE / max(h, w))
+    sw, sh = max(1, round(w * f)), max(1, round(h * f))
+    small = frame_bgr if f == 1.0 else (shrunk or Shrunk(frame_bgr)).to(sw, sh)
+    reg = None if region is None else cv2.resize(region, (sw, sh), interpolation=cv2.INTER_NEAREST)
+    return working_foreground(small, reg, shrunk, region), f
+
+
+def grounded(frame_bgr: np.ndarray, reads: list[DieRead], unread: list, t: LeftoverTuning,
+             shrunk: Shrunk | None = None, region: np.ndarray | None = None,
+             ) -> tuple[list[DieRead], list]:
+    """The reads and unread boxes with each asking read off the foreground (``t.ground``)
+    let go to the unread boxes."""
+    if t.ground <= 0 or all(r.confirmed for r in reads):
+        return reads, unread
+    fg, f = _foreground(frame_bgr, shrunk, region)
+    kept, off = [], []
+    for r in reads:
+        cx, cy, bw, bh = _box(r.box)
+        k = max(1, int(0.35 * max(bw, bh) * f))
+        x, y = int(cx * f), int(cy * f)
+        square = fg[max(0, y - k):y + k + 1, max(0, x - k):x + k + 1]
+        if not r.confirmed and (square.size == 0 or (square > 0).mean() < t.ground):
+            off.append(r.box)
+        else:
+            kept.append(r)
+    return kept, [*unread, *off]
 
 
 def _peaks_by_piece(labels: np.ndarray, weak, least: float, f: float) -> dict[int, tuple]:

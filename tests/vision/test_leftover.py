@@ -319,3 +319,28 @@ def test_reading_pieces_at_weak_peaks_reads_more_packed_dice(xmen_fused):
             invented[name] += sum(got.values()) - ok
     assert right["snap"] > right["deepest"] and invented["snap"] <= invented["deepest"], \
         (right, invented)
+
+
+def test_an_asking_read_off_the_foreground_is_let_go_and_the_roll_asks():
+    """The learned reader reads patches of table as a blank face, asking; they lie off the
+    tray's foreground, where the dice lie on it. Under ``ground`` such an asking read is let
+    go to the unread boxes (the roll still asks); a sure read there, and an asking read on a
+    die, stay; ``ground`` 0 lets nothing go."""
+    sc, centres, sides, _ = _packed_scene(4)
+    boxes = [_box(t) for t in sc.tops]
+    fg, f = leftover._foreground(sc.image, None, None)
+    side = int(np.median([max(b[2:]) for b in boxes]))
+    # a die-sized square of table, far from every die
+    ys, xs = np.nonzero(cv2.erode(255 - fg, np.ones((side, side), np.uint8)) > 0)
+    far = [(x, y) for x, y in zip(xs / f, ys / f)
+           if np.min(np.hypot(centres[:, 0] - x, centres[:, 1] - y)) > 2 * side]
+    assert far, "the scene has no bare table"
+    x, y = far[len(far) // 2]
+    patch = (int(x - side / 2), int(y - side / 2), side, side)
+    on_die = DieRead(sc.faces[0], 0.5, boxes[0], False)
+    table = DieRead("1", 0.5, patch, False)
+    sure = DieRead("1", 0.95, patch, True)
+    t = replace(LOOK, ground=0.5)
+    reads, unread = leftover.grounded(sc.image, [on_die, table, sure], [(0, 0, 5, 5)], t)
+    assert reads == [on_die, sure] and unread == [(0, 0, 5, 5), patch]
+    assert leftover.grounded(sc.image, [on_die, table], [], LOOK) == ([on_die, table], [])

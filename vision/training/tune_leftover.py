@@ -55,6 +55,7 @@ GRID = {
     "not_die": ("flag", "drop"),
     "add_from": (0.0, 0.3, 0.45, 0.6, 1.01),
     "snap": (0.0, 0.1),
+    "ground": (0.0, 0.5),
 }
 TRAY, LE9 = "real byler_d6", "real byler_d6 <=9 dice"  # issue 14's goal sets, as tune_fused's
 KINDS = {"pips": (TRAY, LE9, "real penlington_webcam_train", "rendered d6"),
@@ -96,7 +97,8 @@ def frame_rolls(tunings: list[leftover.LeftoverTuning]):
                 if got is None:
                     got = fr.read_left_out(img, shrunk, reads, unread, t)
                     looked.append((t, got))
-                rolls.append(_roll(faces, *leftover.settle(t, fr.threshold, reads, unread, *got)))
+                settled = leftover.settle(t, fr.threshold, reads, unread, *got)
+                rolls.append(_roll(faces, *leftover.grounded(img, *settled, t, shrunk)))
             out.append(rolls)
         return out
 
