@@ -55,7 +55,7 @@ GRID = {
     "not_die": ("flag", "drop"),
     "add_from": (0.0, 0.3, 0.45, 0.6, 1.01),
     "snap": (0.0, 0.1),
-    "ground": (0.0, 0.5),
+    "ground": (0.0, 0.02, 0.1, 0.5),
 }
 TRAY, LE9 = "real byler_d6", "real byler_d6 <=9 dice"  # issue 14's goal sets, as tune_fused's
 KINDS = {"pips": (TRAY, LE9, "real penlington_webcam_train", "rendered d6"),
