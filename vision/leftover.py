@@ -62,9 +62,9 @@ class LeftoverTuning:
     snap: float = 0.0
     # an asking read whose top face's middle (the square 0.35 sides around its centre) is
     # the tray's foreground for less than this share is let go, flagging the roll (0:
-    # never): the learned reader reads patches of table as a blank face, asking, and those
-    # lie off the foreground where the dice read lie on it (tuning part: docs/benchmarks.md,
-    # "off the foreground")
+    # never): the learned reader reads patches of table as a blank face, asking, and most
+    # of those have no foreground at all under them, where a real die read asking has some
+    # (tuning part: docs/benchmarks.md, "no foreground under it")
     ground: float = 0.0
 
     def __post_init__(self):
