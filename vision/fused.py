@@ -15,7 +15,8 @@ die only the classical finder found may be added (it then answers for a learned 
 die-like unread"). A learned die the finder did not see (it drops groups of dice packed edge
 to edge that it cannot split) may be read by the classical face reader at the learned die's
 own box (``alone``). Which reader is primary, which learned dice are checked at all (those
-under ``check_below``: the check costs a classical read a die), when agreement confirms and
+under ``check_below``: the check costs a classical read a die; and those under ``found_below``
+where the finder found them), when agreement confirms and
 what a lone die does are chosen on the tuning part, per kind of set
 (`vision/training/tune_fused.py`, recorded in `vision/models/training.json`, section
 "fused").
@@ -55,6 +56,14 @@ class FusedTuning:
     # whose face stands when both read a die: "learned", "classical", or the "surer" read
     primary: str = "learned"
     check_below: float = 1.01  # a learned die under this confidence is read again (1.01: all)
+    # ... and one at or over ``check_below`` but under this, only where the classical finder
+    # found one die at it (an outline at most ``found_group`` times its top face's area; no read
+    # at its own box): where the classical reader reads another face there it asks, keeping its
+    # learned face, else it stands as read (0: none). Sure wrong learned reads lie mostly just
+    # over ``check_below``; read at their own box, or against a group's outline, packed dice
+    # would ask (and take the group's read)
+    found_below: float = 0.0
+    found_group: float = 99.0
     agree: str = "learned"  # a die both read alike is confirmed when: "learned" confirms it,
     # or "either" reader does
     # ... or, whatever ``agree`` says, when its learned confidence is at least ``agree_from``
@@ -169,13 +178,26 @@ def with_own_boxes(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int]
             {**pairs, **{i: len(found) + n for n, i in enumerate(lone)}})
 
 
-def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int], n_found: int) -> set[int]:
+def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int],
+             found: list) -> set[int]:
     """The classical dice to read: those matched to a learned die under ``check_below``, and
     unless lone classical dice are dropped, every unmatched one."""
-    want = {j for i, j in pairs.items() if learned[i].confidence < t.check_below}
+    want = {j for i, j in pairs.items() if learned[i].confidence < t.check_below
+            or (learned[i].confidence < t.found_below and _one_die(t, learned[i], found[j]))}
     if t.extra != "drop":
-        want |= set(range(n_found)) - set(pairs.values())
+        want |= set(range(len(found))) - set(pairs.values())
     return want
+
+
+def _one_die(t: FusedTuning, r: DieRead, c) -> bool:
+    """Whether the classical outline ``c`` matched to ``r`` is one die's (``found_group``)."""
+    (_, _), (rw, rh), _ = c.rect
+    return rw * rh <= t.found_group * max(r.box[2] * r.box[3], 1)
+
+
+def checked_below(t: FusedTuning) -> float:
+    """Learned dice under this confidence may be read again (``check_below``, ``found_below``)."""
+    return max(t.check_below, t.found_below)
 
 
 def _asking(r: DieRead, threshold: float) -> DieRead:
@@ -212,7 +234,10 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
     for i, lr in enumerate(learned):
         j = pairs.get(i)
         if lr.confidence >= t.check_below:
-            out.append(lr)  # sure enough: not checked
+            cr = classical[j] if j is not None and lr.confidence < t.found_below \
+                and _one_die(t, lr, found[j]) else None
+            # sure enough: not checked, or checked and not gainsaid; else it asks, as read
+            out.append(lr if cr is None or cr.face == lr.face else _asking(lr, threshold))
         elif j is None or classical[j] is None:
             # a die read at its own box and found no die there is one the finder missed
             what = t.alone if j is None or isinstance(found[j], OwnBox) else t.empty
@@ -311,7 +336,7 @@ class FusedReader:
         shrunk = Shrunk(frame_bgr)  # both readers reduce the frame alike (640x480: to 320x240)
         learned = self.learned.read(frame_bgr, shrunk)
         t = self.tuning
-        if t.extra == "drop" and all(r.confidence >= t.check_below for r in learned):
+        if t.extra == "drop" and all(r.confidence >= checked_below(t) for r in learned):
             # nothing to check and nothing to add: the classical finder is not needed
             self._finder_obstructed = False
             reads, self.last_unread = self.with_left_out(frame_bgr, shrunk, learned,
@@ -320,7 +345,7 @@ class FusedReader:
         scene = self.classical.find(frame_bgr, shrunk)
         self._finder_obstructed = scene.obstructed
         found, pairs = with_own_boxes(t, learned, match(learned, scene.dice, t.group), scene.dice)
-        which = to_check(self.tuning, learned, pairs, len(scene.dice))
+        which = to_check(self.tuning, learned, pairs, found)
         classical = self.classical.read_found(frame_bgr, found, which)
         reads, unread = combine(self.tuning, self.threshold, learned,
                                 self.learned.last_unread, found, pairs, classical)

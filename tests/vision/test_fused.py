@@ -58,8 +58,45 @@ def test_a_die_the_two_readers_disagree_on_asks_for_a_tap():
         assert all(r.confirmed for k, r in enumerate(reads) if k != i)
         # a die checked and sure enough on the learned side alone is not checked
         t2 = replace(t, check_below=0.0)
-        assert fused.to_check(t2, learned, pairs, len(found)) == set()
+        assert fused.to_check(t2, learned, pairs, found) == set()
         assert fused.combine(t2, 0.6, learned, unread, found, pairs, changed)[0] == learned
+
+
+def test_a_sure_die_is_checked_only_where_the_finder_found_it_under_found_below():
+    """Issue 14: 'a read is flagged for a tap whenever it might be wrong.' Sure wrong learned
+    reads lie mostly just over ``check_below`` (tuning part); ``found_below`` has the classical
+    reader read such dice where its finder found one die (``found_group``), and not at their
+    own box: one the classical reader reads as another face asks, showing its learned face;
+    the rest stand as read, and a sure die the finder did not see stands too (it is not read
+    at its own box, as a packed one would ask)."""
+    img, faces, _ = render_roll(np.random.default_rng(3), "d6", 6)
+    learned, unread, found, classical = _both(img)
+    pairs = fused.match(learned, found)
+    assert len(pairs) == len(faces) == len(learned) and all(r.confirmed for r in learned)
+    t = FusedTuning(primary="surer", check_below=0.0, found_below=1.01, alone="read")
+    assert fused.to_check(t, learned, pairs, found) == set(pairs.values())
+    assert fused.to_check(replace(t, found_below=0.0), learned, pairs, found) == set()
+    reads, left = fused.combine(t, 0.6, learned, unread, found, pairs, classical)
+    assert reads == learned and not left  # read alike: as the learned reader read them
+    j = pairs[0]
+    changed = list(classical)
+    changed[j] = replace(classical[j], face=str(int(classical[j].face) % 6 + 1), confidence=0.5)
+    reads, _ = fused.combine(t, 0.6, learned, unread, found, pairs, changed)
+    assert not reads[0].confirmed and reads[0].face == learned[0].face  # as read, asking
+    assert reads[1:] == learned[1:]
+    # an outline over found_group times the die's top face is a group's: not checked
+    (_, _), (rw, rh), _ = found[j].rect
+    group = replace(t, found_group=0.9 * rw * rh / (learned[0].box[2] * learned[0].box[3]))
+    assert j not in fused.to_check(group, learned, pairs, found)
+    assert fused.combine(group, 0.6, learned, unread, found, pairs, changed)[0][0] == learned[0]
+    # under found_below only: a confidence at or over it is not checked
+    low = replace(t, found_below=min(r.confidence for r in learned))
+    assert fused.combine(low, 0.6, learned, unread, found, pairs, changed)[0] == learned
+    # the finder saw nothing at die 0: no own box, and it stands as read
+    rest = {i: j for i, j in pairs.items() if i != 0}
+    at, apart = fused.with_own_boxes(t, learned, rest, found)
+    assert (at, apart) == (found, rest)
+    assert fused.combine(t, 0.6, learned, unread, found, rest, changed)[0] == learned
 
 
 def test_a_die_only_the_classical_finder_found_is_dropped_asked_or_kept():

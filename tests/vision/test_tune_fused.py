@@ -256,3 +256,73 @@ def test_both_searches_refuse_a_silent_budget_that_is_no_share_of_dice(capsys, t
         with pytest.raises(SystemExit):  # a part's budget without the parts
             main(["--condition-budget", "0.001", *argv])
         assert "give both" in capsys.readouterr().err
+
+
+def test_a_grid_given_is_chosen_among_as_it_is():
+    """`--vary found_below=...`: the recorded choice with one setting varied, nothing else
+    searched. Two sure learned dice (0.8, confirmed) are wrong where the classical reader reads
+    them right: checked where the finder found them (``found_below`` over 0.8) they ask, and the
+    silent guard takes that setting; the base's confirming settings stay as they were."""
+    box = (10, 10, 20, 20)
+    def sure(truth):
+        return ([truth], [DieRead("3", 0.8, box, True)], [], [_Found()],
+                [DieRead(truth, 0.9, box, True)])
+
+    sets = {"a": [sure("5"), sure("5")] + [sure("3")] * 30}
+    base = fused.FusedTuning(check_below=0.7, primary="surer", agree="learned")
+    grid = [replace(base, found_below=v) for v in (0.0, 0.9)]
+    t, figs = tune_fused.choose(sets, log=lambda *_: None, budget=0.01, grid=grid)
+    assert t == grid[1] and figs["a"]["silent"] == 0.0 and figs["a"]["taps"] == 2 / 32
+    off = tune_fused.score(grid[0], sets["a"])
+    assert off["silent"] == 2 / 32 and off["taps"] == 0.0
+
+
+def test_a_bound_on_each_conditions_added_taps_chooses_the_fewest_silent_dice_within_it():
+    """`--tap-rise`: the fewest silent dice among the grid's combinations whose taps on every
+    pooled condition rise by at most the bound over the choice before. Checking the two sure
+    wrong dice makes 2 of 32 rolls ask: taken within a bound of 0.1, not within 0.05."""
+    box = (10, 10, 20, 20)
+
+    def sure(truth):
+        return ([truth], [DieRead("3", 0.8, box, True)], [], [_Found()],
+                [DieRead(truth, 0.9, box, True)])
+
+    sets = {"a": [sure("5"), sure("5")] + [sure("3")] * 30}
+    pooled = {"all of a": [("a", list(range(32)))]}
+    base = fused.FusedTuning(check_below=0.7, primary="surer", agree="learned")
+    grid = [replace(base, found_below=v) for v in (0.0, 0.9)]
+    assert tune_fused.part_taps(grid[1], sets, pooled) == {"all of a": 2 / 32}
+    t, figs = tune_fused.choose_within_taps(sets, grid, base, pooled, 0.1, log=lambda *_: None)
+    assert t == grid[1] and figs["a"]["silent"] == 0.0
+    t, figs = tune_fused.choose_within_taps(sets, grid, base, pooled, 0.05, log=lambda *_: None)
+    assert t == grid[0] and figs["a"]["silent"] == 2 / 32
+    # `--reads-rise`: the check reads every die again (one classical read a frame more)
+    for most, chosen in ((1.0, grid[1]), (0.9, grid[0])):
+        t, _ = tune_fused.choose_within_taps(sets, grid, base, pooled, 0.1, log=lambda *_: None,
+                                             reads_rise=most)
+        assert t == chosen, most
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--tap-rise", "0.05"], "give --vary"),
+    (["--vary", "found_below=0,0.8", "--reads-rise", "1"], "give --tap-rise"),
+    (["--vary", "nonsense=0,1"], "a field of FusedTuning"),
+    (["--vary", "found_below"], "a field of FusedTuning"),
+    (["--vary", "found_below=0,high"], "the values are numbers"),
+])
+def test_a_bound_or_grid_that_means_nothing_is_refused_before_anything_is_read(
+        argv, says, capsys, tmp_path):
+    with pytest.raises(SystemExit) as refused:
+        tune_fused.main([*argv, "--models", str(tmp_path)])
+    assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_recorded_check_of_sure_dice_is_the_one_make_train_vision_chooses():
+    """The shipped taught choice reads sure dice again where the finder found one die, chosen by
+    `FOUND_CHECK` (the record's command, which `make train-vision` runs after GRID's search)."""
+    record = json.loads(fused.RECORD.read_text())[fused.SECTION]
+    assert record["command"].endswith(" ".join(tune_fused.FOUND_CHECK) + " --write")
+    taught = fused.FusedTuning.shipped(taught=True)
+    assert taught.check_below < taught.found_below and taught.found_group < 99
+    assert fused.FusedTuning.shipped().found_below == 0.0  # pip dice: as before

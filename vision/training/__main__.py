@@ -200,6 +200,11 @@ def finish(a, root: Path, record: dict, log, log_lines, started) -> int:
                               str(a.seed), "--tune-scenes", str(a.tune_scenes),
                               "--procs", str(a.procs), "--write"]
                              + _tuning_flags(a))
+        if rc == 0:
+            log("choosing which sure taught dice are read again (tune_fused FOUND_CHECK)")
+            rc = tune_fused.main(["--shared", str(a.shared), "--models", str(a.out), "--seed",
+                                  str(a.seed), "--tune-scenes", str(a.tune_scenes),
+                                  "--procs", str(a.procs), "--write", *tune_fused.FOUND_CHECK])
         log(f"fused choice written to {a.out / 'training.json'}" if rc == 0 else
             "the fused choice failed")
         if rc == 0:

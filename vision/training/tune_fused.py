@@ -27,6 +27,7 @@ data.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import os
@@ -69,6 +70,14 @@ CONFIRM = {
     "agree_sure": (0.0, 0.9),
     "overrule": (1.01, 0.95, 0.8, 0.6),
 }
+
+# the second step, on the choice GRID's search recorded (`make train-vision` runs both): which
+# sure taught dice are read again where the finder found one die (``found_below``,
+# ``found_group``), within a bound on the taps each condition gains and on the classical reads
+# a frame (the read's time: on the 15 ms a 640x480 frame of nine Invincible dice may take,
+# about 1.6 ms a read a frame measured, 12.1-12.5 ms before; docs/benchmarks.md)
+FOUND_CHECK = ("--keep", "pips", "--vary", "found_below=0,0.8,0.9,0.95,1.01",
+               "--vary", "found_group=1.5,2,99", "--tap-rise", "0.05", "--reads-rise", "1.0")
 
 # ... and as before they were searched: FusedTuning's defaults
 UNCONFIRMING = {k: getattr(fused.FusedTuning(), k) for k in (*CONFIRM, "agree_faces")}
@@ -129,7 +138,7 @@ def fused_reads(t: fused.FusedTuning, frame, threshold: float = fused.DEFAULT_TH
     # the read at a learned die's own box: the one made for it on its own
     classical = list(classical) + [own[i] for i, j in sorted(pairs.items(), key=lambda p: p[1])
                                    if j >= n]
-    which = fused.to_check(t, learned, pairs, n)
+    which = fused.to_check(t, learned, pairs, found)
     checked = [r if j in which else None for j, r in enumerate(classical)]
     return (pairs, found, which, checked,
             *fused.combine(t, threshold, learned, unread, found, pairs, checked))
@@ -261,7 +270,7 @@ def _grid_rows(sets: dict[str, list], tunings: list, budget: float, procs: int,
 
 def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
            faces: tuple[str, ...] = (), procs: int = 1, pooled: dict[str, list] | None = None,
-           pooled_budget: float | None = None):
+           pooled_budget: float | None = None, grid: list | None = None):
     """(the combination, {set: its figures}) for one kind's sets ({name: outputs}).
 
     The goal is to read every set better than the classical reader (the default) in recall
@@ -281,10 +290,12 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     processes (the same rows). ``pooled`` parts ({name: [(set, frame indices), ...]}, one
     rendered condition's frames of several sets) are held to the silent guard as every set
     is (``pooled_budget``, where given, in the budget's place), and are not counted in the
-    means."""
-    grid = [t for t in (fused.FusedTuning(**dict(zip(GRID, values)))
-                        for values in itertools.product(*GRID.values()))
-            if t.drop_below >= 1.01 or "drop" in (t.alone, t.empty)]  # else the same as 1.01
+    means. A ``grid`` given (``--vary``) takes GRID's place and CONFIRM's: its combinations
+    are chosen among as they are."""
+    confirm = grid is None
+    grid = grid or [t for t in (fused.FusedTuning(**dict(zip(GRID, values)))
+                                for values in itertools.product(*GRID.values()))
+                    if t.drop_below >= 1.01 or "drop" in (t.alone, t.empty)]  # else as 1.01
     pooled = pooled or {}
     rows = _grid_rows(sets, grid, budget, procs, pooled)
     # a small set cannot show the budget (one silent die of 204 is 0.0049): its guard is the
@@ -308,8 +319,8 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
     asked = min(near, key=lambda r: (r[3], r[4]))  # the fewest taps without CONFIRM
     # (the CONFIRMED of them with the fewest taps, the most classical reads first: CONFIRM
     # acts on checked dice only; on made-up or tied sets thousands tie)
-    tried = sorted(near, key=lambda r: (r[3], -r[4]))[:CONFIRMED]
-    best = _confirmed(near, tried, row, within, faces)
+    tried = sorted(near, key=lambda r: (r[3], -r[4]))[:CONFIRMED if confirm else 0]
+    best = _confirmed(near, tried, row, within, faces if confirm else ())
     apart = ""
     if best not in near:
         broken = holds_apart(replace(best[5], **UNCONFIRMING), sets, budget, faces)
@@ -327,6 +338,52 @@ def choose(sets: dict[str, list], log=print, budget: float = SILENT_BUDGET,
         f"the best mean r+p, taps {asked[3]:.3f} at fewest{apart}; chosen (lead {best[1]:+.4f}, "
         f"mean r+p {best[2]:.4f}, taps {best[3]:.3f}, classical reads a frame {best[4]:.2f}): "
         f"{best[5]}")
+    return best[5], best[0]
+
+
+def part_taps(t: fused.FusedTuning, sets: dict[str, list], pooled: dict[str, list],
+              threshold: float = fused.DEFAULT_THRESHOLD) -> dict[str, float]:
+    """{pooled part: its rolls flagged / its rolls} under ``t``."""
+    out = {}
+    for name, members in pooled.items():
+        flagged = rolls = 0
+        for n, idx in members:
+            for i in idx:
+                *_, reads, left = fused_reads(t, sets[n][i], threshold)
+                flagged += bool(left) or any(not r.confirmed for r in reads)
+                rolls += 1
+        out[name] = flagged / max(rolls, 1)
+    return out
+
+
+def choose_within_taps(sets: dict[str, list], grid: list, base: fused.FusedTuning,
+                       pooled: dict[str, list], rise: float, log=print,
+                       reads_rise: float = float("inf")):
+    """(the combination, {set: its figures}) of ``grid`` (``--tap-rise``): among those whose taps
+    on every ``pooled`` part rise by at most ``rise`` over ``base``'s, the fewest silent dice
+    summed over ``sets``, then the fewest mean taps, then the fewest classical reads; and whose
+    classical reads a frame (mean over ``sets``) rise by at most ``reads_rise`` (the time a read
+    takes). A bound on the taps and time a change may cost, where the silent guard would take
+    whatever reaches the least."""
+    before = part_taps(base, sets, pooled)
+    row, _ = _scorer(sets)
+    base_reads = row(base)[4]
+    ok = []
+    for t in grid:
+        taps = part_taps(t, sets, pooled)
+        worst = max((taps[n] - before[n] for n in pooled), default=0.0)
+        r = row(t)
+        silent = sum(round(f["silent"] * f["dice"]) for f in r[0].values())
+        log(f"  {worst:+.3f} most taps added to a condition, {silent} silent dice, "
+            f"taps {r[3]:.3f}, classical reads {r[4]:.2f}: {t}")
+        if worst <= rise + 1e-12 and r[4] <= base_reads + reads_rise + 1e-12:
+            ok.append((silent, r[3], r[4], r))
+    if not ok:
+        raise SystemExit(f"no combination keeps every condition's taps within {rise} of the base "
+                         f"and its classical reads within {reads_rise}")
+    best = min(ok, key=lambda c: c[:3])[3]
+    log(f"{len(ok)} of {len(grid)} within {rise} more taps a condition and {reads_rise} more "
+        f"classical reads a frame; chosen: {best[5]}")
     return best[5], best[0]
 
 
@@ -352,7 +409,10 @@ def why_asked(t: fused.FusedTuning, outputs, threshold: float = fused.DEFAULT_TH
             if i is None:
                 why.add("a die only the classical finder found")
             elif learned[i].confidence >= t.check_below:
-                why.add("an unsure learned die, not checked")
+                why.add("the two readers disagree" if learned[i].confidence < t.found_below
+                        and j is not None and checked[j] is not None
+                        and checked[j].face != learned[i].face
+                        else "an unsure learned die, not checked")
             elif j is None:
                 why.add("a checked die the finder did not see")
             elif checked[j] is None:
@@ -441,12 +501,32 @@ def main(argv: list[str]) -> int:
     p.add_argument("--why", action="store_true", help="only say why the shipped choice's "
                    "tuning rolls ask (each reason's rolls), and choose nothing")
     add_guard_options(p)
+    p.add_argument("--vary", metavar="FIELD=V,V,...", action="append", default=[],
+                   help="choose only among the recorded choice of each kind not kept with FIELD "
+                        "(a number) set to each value (given again: every combination)")
+    p.add_argument("--tap-rise", type=float, default=None, help="with --vary: choose the fewest "
+                   "silent dice among the combinations whose taps on every rendered condition "
+                   "(pooled over the kind's sets) rise by at most this over the recorded choice")
+    p.add_argument("--reads-rise", type=float, default=float("inf"), help="with --tap-rise: "
+                   "and whose classical reads a frame rise by at most this (a read's time)")
     p.add_argument("--keep", action="append", default=[], choices=list(KINDS),
                    help="keep the recorded choice for this kind of set (scored again on the "
                         "tuning reads), where the one the rule chooses was turned down on "
                         "held-out data")
     a = p.parse_args(argv)
     check_guard_options(p, a)
+    if a.tap_rise is not None and not a.vary:
+        p.error("--tap-rise chooses among --vary's combinations: give --vary")
+    if a.reads_rise != float("inf") and a.tap_rise is None:
+        p.error("--reads-rise bounds --tap-rise's choice: give --tap-rise")
+    for v in a.vary:
+        field, _, values = v.partition("=")
+        if field not in {f.name for f in dataclasses.fields(fused.FusedTuning)} or not values:
+            p.error(f"--vary {v}: FIELD=V,V,... with a field of FusedTuning")
+        try:
+            [float(x) for x in values.split(",")]
+        except ValueError:
+            p.error(f"--vary {v}: the values are numbers")
     budget = SILENT_BUDGET if a.silent_budget is None else a.silent_budget
     from vision.training import tune_sets  # noqa: PLC0415 (renders: slow imports)
 
@@ -504,7 +584,11 @@ def main(argv: list[str]) -> int:
                    + (f" --silent-budget={a.silent_budget}" if a.silent_budget is not None
                       else "")
                    + (f" --condition-budget={a.condition_budget}"
-                      if a.condition_budget is not None else "") + " --write"}
+                      if a.condition_budget is not None else "")
+                   + "".join(f" --vary {v}" for v in a.vary)
+                   + (f" --tap-rise {a.tap_rise}" if a.tap_rise is not None else "")
+                   + (f" --reads-rise {a.reads_rise}" if a.reads_rise != float("inf") else "")
+                   + " --write"}
     kept = json.loads(record_path.read_text()).get(fused.SECTION, {})
     for kind, names in KINDS.items():
         part = {n: sets[n] for n in names}
@@ -513,14 +597,35 @@ def main(argv: list[str]) -> int:
             t = fused.FusedTuning(**kept[kind])
             figs = {n: score(t, o) for n, o in part.items()}
             section[f"{kind} kept"] = kept.get(f"{kind} kept", (
-                "the choice before, kept (chosen by its rule: " + kept.get("rule", "?") + "): "
-                "the one this rule chose was silently wrong on more than 0.5% of the dice of "
-                "a held-out set (docs/benchmarks.md)"))
+                "the choice before, kept by --keep (chosen by its rule: " + kept.get("rule", "?")
+                + ")"))
             print(f"{kind}: kept {t}")
         else:
-            t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
-                             budget=budget, pooled=pools if a.condition_guard else None,
-                             pooled_budget=a.condition_budget)
+            grid = None
+            if a.vary:
+                fields, values = zip(*(v.split("=", 1) for v in a.vary))
+                grid = [replace(fused.FusedTuning(**kept[kind]),
+                                **dict(zip(fields, map(float, vs))))
+                        for vs in itertools.product(*(v.split(",") for v in values))]
+            if a.tap_rise is not None:
+                # the bounds are over the recorded choice with the varied settings at their
+                # defaults, so that the command chooses the same again from its own record
+                base = replace(fused.FusedTuning(**kept[kind]),
+                               **{f: getattr(fused.FusedTuning(), f) for f in fields})
+                t, figs = choose_within_taps(part, grid, base, pools, a.tap_rise,
+                                             reads_rise=a.reads_rise)
+                section[f"{kind} rule"] = (
+                    f"the recorded choice with {' and '.join(a.vary)} (every combination): among "
+                    f"those whose taps on every rendered condition pooled over the kind's sets "
+                    f"rise by at most {a.tap_rise}, and whose classical reads a frame by at most "
+                    f"{a.reads_rise}, over the recorded choice's with those settings at their "
+                    f"defaults, the fewest silent dice summed over the kind's sets, then the "
+                    f"fewest taps, then the fewest classical reads (the rule above not applied "
+                    f"to this kind)")
+            else:
+                t, figs = choose(part, log=print, faces=FACES[kind], procs=a.procs,
+                                 budget=budget, pooled=pools if a.condition_guard else None,
+                                 pooled_budget=a.condition_budget, grid=grid)
         section[kind] = t.to_json()
         learned = {n: score(fused.FusedTuning(check_below=0.0), o) for n, o in part.items()}
         classical = {n: score(None, o) for n, o in part.items()}
