@@ -180,19 +180,22 @@ def with_own_boxes(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int]
 
 def to_check(t: FusedTuning, learned: list[DieRead], pairs: dict[int, int],
              found: list) -> set[int]:
-    """The classical dice to read: those matched to a learned die under ``check_below``, and
-    unless lone classical dice are dropped, every unmatched one."""
-    want = {j for i, j in pairs.items() if learned[i].confidence < t.check_below
-            or (learned[i].confidence < t.found_below and _one_die(t, learned[i], found[j]))}
+    """The classical dice to read: those matched to a learned die under ``check_below`` or
+    ``_rechecked``, and unless lone classical dice are dropped, every unmatched one."""
+    want = {j for i, j in pairs.items()
+            if learned[i].confidence < t.check_below or _rechecked(t, learned[i], found[j])}
     if t.extra != "drop":
         want |= set(range(len(found))) - set(pairs.values())
     return want
 
 
-def _one_die(t: FusedTuning, r: DieRead, c) -> bool:
-    """Whether the classical outline ``c`` matched to ``r`` is one die's (``found_group``)."""
+def _rechecked(t: FusedTuning, r: DieRead, c) -> bool:
+    """Whether a learned die sure enough not to be checked (``check_below``) is read again
+    at the classical outline ``c`` matched to it: under ``found_below``, where ``c`` is one
+    die's (at most ``found_group`` times its top face)."""
     (_, _), (rw, rh), _ = c.rect
-    return rw * rh <= t.found_group * max(r.box[2] * r.box[3], 1)
+    return t.check_below <= r.confidence < t.found_below \
+        and rw * rh <= t.found_group * max(r.box[2] * r.box[3], 1)
 
 
 def checked_below(t: FusedTuning) -> float:
@@ -234,8 +237,7 @@ def combine(t: FusedTuning, threshold: float, learned: list[DieRead], unread: li
     for i, lr in enumerate(learned):
         j = pairs.get(i)
         if lr.confidence >= t.check_below:
-            cr = classical[j] if j is not None and lr.confidence < t.found_below \
-                and _one_die(t, lr, found[j]) else None
+            cr = classical[j] if j is not None and _rechecked(t, lr, found[j]) else None
             # sure enough: not checked, or checked and not gainsaid; else it asks, as read
             out.append(lr if cr is None or cr.face == lr.face else _asking(lr, threshold))
         elif j is None or classical[j] is None:
