@@ -61,6 +61,8 @@ class TableCamera(WatchingCamera):
         self.last_obstructed = False
         self.last_error: str | None = None
         self.reads = 0
+        self._asked = threading.Event()   # a player asked for the next read (Read dice)
+        self._left_unread = 0             # die-like things the latest read could not read
         self._readers: dict[str, Reader] = {}
         self._failed: dict[str, float] = {}        # set name -> when loading it last failed
         self.retry_set_s = RETRY_SET_S
@@ -74,6 +76,7 @@ class TableCamera(WatchingCamera):
 
     def read_now(self) -> None:
         """A player pressed "read the dice": read the next frame, settled or not."""
+        self._asked.set()
         self.watcher.read_now()
 
     def photo(self, read_id: str) -> bytes | None:
@@ -105,6 +108,7 @@ class TableCamera(WatchingCamera):
         """Read ``frame`` as a settled roll and hand it to the session: what the watcher does
         with a settled frame, for a caller that has the frame in hand (the read-the-dice button
         in a simulation that runs without the watcher's thread)."""
+        self._asked.set()
         self._on_roll(self.read(frame), frame)
 
     # -- the watcher's reader ----------------------------------------------------------------------
@@ -112,11 +116,13 @@ class TableCamera(WatchingCamera):
     def read(self, frame: np.ndarray) -> list[DieRead]:
         entry = self._entry()
         reader = self._reader(entry.first.set) if entry else None
+        self._left_unread = 0
         if reader is None:
             self.last_obstructed = False
             return []
         reads = reader.read(frame)
         self.last_obstructed = reader.last_obstructed
+        self._left_unread = len(reader.last_unread)
         allowed = set(entry.faces)
         # Something die-like went unread: the whole roll waits for the players' tap (they
         # add what is missing), it is never applied as if the tray held only what was read.
@@ -166,8 +172,16 @@ class TableCamera(WatchingCamera):
     # -- results -----------------------------------------------------------------------------------
 
     def _on_roll(self, reads: list[DieRead], frame: np.ndarray) -> None:
+        asked = self._asked.is_set()
+        self._asked.clear()
         entry = self._entry()
-        if entry is None or not reads:
+        if entry is None:
+            return
+        if not reads:
+            # A settled tray with nothing read is mostly dice picked up; but a player who
+            # pressed Read dice must hear why nothing came of it, on every screen.
+            if asked:
+                self._tell_nothing_read()
             return
         read_id = self.photolog.add(frame, taught_set_for(entry.first.set, self.overrides), reads)
         action = Action("dice.read", source="camera", data={
@@ -184,6 +198,15 @@ class TableCamera(WatchingCamera):
             if board is not None:          # every screen shows why the roll was not taken
                 board.post(str(exc), source="camera", origin="camera",
                              rule=getattr(exc, "rule", None))
+
+    def _tell_nothing_read(self) -> None:
+        n = self._left_unread
+        text = (f"{n} die-like thing{'s' if n > 1 else ''} in the tray could not be read; throw "
+                "again, or enter the roll" if n else
+                "no die in the tray could be read; throw the dice, or enter the roll")
+        board = getattr(self.session, "refusals", None)
+        if board is not None:
+            board.post(text, source="camera", kind="ask", origin="dice tray")
 
     def _on_view(self, view: dict[str, Any]) -> None:
         read = view.get("dice_read")

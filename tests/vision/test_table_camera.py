@@ -300,3 +300,69 @@ def test_a_read_just_after_the_change_that_asks_for_dice_is_not_lost(taught_data
     finally:
         held.set()
         camera.close()
+
+
+def test_read_dice_over_a_tray_with_nothing_readable_says_so_on_every_screen(tmp_path):
+    """A settled tray with nothing on it is dice picked up and stays quiet; but a player who
+    presses Read dice over it hears why nothing came of it (issue 14: a frame is "flagged,
+    never dropped quietly"), as an ask on the board every screen shows."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=30), tmp_path / "data",
+                         settle_s=0.2, sets={"incredibles-movement": "d6"}).start()
+    try:
+        wait_for(lambda: camera.watcher.rolls >= 1)          # the empty tray settled, read
+        assert session.refusals.since(0) == []
+        camera.read_now()
+        ask = wait_for(lambda: session.refusals.since(0))[-1]
+        assert ask["kind"] == "ask" and ask["source"] == "camera"
+        assert ask["text"] == "no die in the tray could be read; throw the dice, or enter the roll"
+        assert session.seq == view["seq"]                    # nothing journaled
+    finally:
+        camera.close()
+
+
+def test_read_dice_over_a_die_like_mark_it_cannot_read_names_it(shared, tmp_path):
+    """A real tray photo's corner (the rig's grey dot beside the tray, no die): the reader
+    finds something die-like and reads no die; Read dice says so rather than nothing."""
+    import cv2
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=1), tmp_path / "data",
+                         sets={"incredibles-movement": "d6"})
+    try:
+        photo = cv2.imread(str(shared / "data" / "dice-real" / "byler_d6" / "images"
+                               / "IMG_20191208_111919.jpg"))
+        camera.read_frame(photo[717:, :640])
+        ask = session.refusals.since(0)[-1]
+        assert ask["kind"] == "ask"
+        assert ask["text"].startswith("1 die-like thing in the tray could not be read;")
+        assert session.seq == view["seq"]
+    finally:
+        camera.close()
+
+
+def test_read_dice_pressed_on_a_phone_over_an_empty_tray_shows_on_the_table_screen(
+        server_factory, browser, tmp_path):
+    """Through the channels a family uses: the Read dice press over HTTP, the answer on the
+    800x480 table screen."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[camera]\nsets = { "incredibles-movement" = "d6" }\n')
+    server = server_factory("--simulate", data=data)
+    status, view = server.post("/api/session", {"game": "incredibles", "players": ["dash"],
+                                                "seed": 2})
+    assert status == 201
+    page = browser.new_page(viewport={"width": 800, "height": 480})
+    try:
+        page.goto(server.url + "/table")
+        page.wait_for_function(f"Number(document.body.dataset.rendered) >= {view['seq']}",
+                               timeout=10_000)              # its event stream is open
+        status, _ = server.post("/api/camera/read", {})
+        assert status == 200
+        page.wait_for_selector("#notice:not([hidden])", timeout=20_000)
+        shown = " ".join(page.inner_text("#notice").split())
+        assert "The camera did nothing" in shown and "no die in the tray could be read" in shown
+    finally:
+        page.close()
