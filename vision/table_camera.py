@@ -63,6 +63,7 @@ class TableCamera(WatchingCamera):
         self.reads = 0
         self._asked = threading.Event()   # a player asked for the next read (Read dice)
         self._left_unread = 0             # die-like things the latest read could not read
+        self._set_trouble: str | None = None   # why the latest read had no set to read with
         self._readers: dict[str, Reader] = {}
         self._failed: dict[str, float] = {}        # set name -> when loading it last failed
         self.retry_set_s = RETRY_SET_S
@@ -116,9 +117,10 @@ class TableCamera(WatchingCamera):
     def read(self, frame: np.ndarray) -> list[DieRead]:
         entry = self._entry()
         reader = self._reader(entry.first.set) if entry else None
-        self._left_unread = 0
+        self._left_unread, self._set_trouble = 0, None
         if reader is None:
             self.last_obstructed = False
+            self._set_trouble = self.last_error if entry else None
             return []
         reads = reader.read(frame)
         self.last_obstructed = reader.last_obstructed
@@ -201,7 +203,8 @@ class TableCamera(WatchingCamera):
 
     def _tell_nothing_read(self) -> None:
         n = self._left_unread
-        text = (f"{n} die-like thing{'s' if n > 1 else ''} in the tray could not be read; throw "
+        text = (f"the dice cannot be read: {self._set_trouble}" if self._set_trouble else
+                f"{n} die-like thing{'s' if n > 1 else ''} in the tray could not be read; throw "
                 "again, or enter the roll" if n else
                 "no die in the tray could be read; throw the dice, or enter the roll")
         board = getattr(self.session, "refusals", None)

@@ -322,6 +322,24 @@ def test_read_dice_over_a_tray_with_nothing_readable_says_so_on_every_screen(tmp
         camera.close()
 
 
+def test_read_dice_with_no_set_to_read_with_says_which_and_how_to_teach_it(tmp_path):
+    """The game's die maps to a set this table never taught: Read dice says so, naming it."""
+    import numpy as np
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=1), tmp_path / "data",
+                         sets={"incredibles-movement": "our-box"})
+    try:
+        camera.read_frame(np.full((240, 320, 3), 200, np.uint8))
+        ask = session.refusals.since(0)[-1]
+        assert ask["kind"] == "ask"
+        assert ask["text"].startswith("the dice cannot be read: unknown dice set 'our-box'")
+        assert "companion dice teach our-box" in ask["text"]
+    finally:
+        camera.close()
+
+
 def test_read_dice_over_a_die_like_mark_it_cannot_read_names_it(shared, tmp_path):
     """A real tray photo's corner (the rig's grey dot beside the tray, no die): the reader
     finds something die-like and reads no die; Read dice says so rather than nothing."""
