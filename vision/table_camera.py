@@ -76,7 +76,12 @@ class TableCamera(WatchingCamera):
     # -- life ------------------------------------------------------------------------------------
 
     def read_now(self) -> None:
-        """A player pressed "read the dice": read the next frame, settled or not."""
+        """A player pressed "read the dice": read the next frame, settled or not. Refused, with
+        what the game waits for instead, when it expects no dice the camera can read."""
+        expect = self.session.view().get("expect")
+        if _entry(expect) is None:
+            raise IllegalAction("no dice are to be read now: "
+                                + ((expect or {}).get("prompt") or "no game is in progress"))
         self._asked.set()
         self.watcher.read_now()
 

@@ -364,11 +364,13 @@ def test_read_dice_over_a_die_like_mark_it_cannot_read_names_it(shared, tmp_path
 def test_read_dice_pressed_on_a_phone_over_an_empty_tray_shows_on_the_table_screen(
         server_factory, browser, tmp_path):
     """Through the channels a family uses: the Read dice press over HTTP, the answer on the
-    800x480 table screen."""
+    800x480 table screen; a press when no dice are expected is refused, saying so."""
     data = tmp_path / "data"
     data.mkdir()
     (data / "config.toml").write_text('[camera]\nsets = { "incredibles-movement" = "d6" }\n')
     server = server_factory("--simulate", data=data)
+    status, refused = server.post("/api/camera/read", {})          # no game: the press is refused
+    assert status == 422 and refused["error"] == "no dice are to be read now: no game is in progress"
     status, view = server.post("/api/session", {"game": "incredibles", "players": ["dash"],
                                                 "seed": 2})
     assert status == 201
