@@ -96,6 +96,8 @@ class TableCamera(WatchingCamera):
         entry = self._entry()
         return {"source": repr(self.source), "running": self.watcher.running,
                 "expects": entry.first.set if entry else None, "reads": self.reads,
+                # not an error: a fixed die-like mark beside the tray is left unread every time
+                "left_unread": self._left_unread,
                 "threshold": self.threshold,
                 "error": self.last_error or (str(self.watcher.error) if self.watcher.error else None)}
 
@@ -134,9 +136,6 @@ class TableCamera(WatchingCamera):
         # Something die-like went unread: the whole roll waits for the players' tap (they
         # add what is missing), it is never applied as if the tray held only what was read.
         unsure = bool(reader.last_unread)
-        if unsure and not reads:
-            self.last_error = (f"{len(reader.last_unread)} die-like thing(s) in the tray could "
-                               "not be read: read again or enter the roll")
         # A face this die does not have is no read at all: the players must say what it shows.
         return [r if (not allowed or r.face in allowed) and not unsure
                 else DieRead(r.face, min(r.confidence, self.threshold / 2), r.box, False)

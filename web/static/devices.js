@@ -30,6 +30,7 @@
     const lines = [(sim ? "The simulated tray" : "The camera") + (cam.running ? " is watching" : " is stopped") +
       (cam.expects ? ", for the " + C.human(cam.expects) + " dice" : ", with no roll expected now") + ".",
     cam.reads + (cam.reads === 1 ? " roll read" : " rolls read") + " since the start."];
+    if (cam.left_unread) lines.push("Its last read left " + cam.left_unread + " die-like thing" + (cam.left_unread === 1 ? "" : "s") + " unread (a mark beside the tray, or dice it could not read).");
     return card("camera", "Camera", !cam.error && cam.running, cam.error ? "not working" : cam.running ? "works" : "stopped",
       cam.error ? lines.concat(["Last problem: " + cam.error]) : lines,
       cam.error ? "check the camera's cable and the [camera] source in the config, then restart; `companion doctor` tells more." : null);
