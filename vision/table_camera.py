@@ -35,6 +35,7 @@ from vision.watcher import CameraWatcher, WatchingCamera
 log = logging.getLogger(__name__)
 BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
 RETRY_SET_S = 5.0   # a set that failed to load is tried again this often (mended meanwhile?)
+NO_FRAME_S = 3.0    # a camera that gave no frame for this long cannot answer a Read dice press
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -67,6 +68,7 @@ class TableCamera(WatchingCamera):
         self._readers: dict[str, Reader] = {}
         self._failed: dict[str, float] = {}        # set name -> when loading it last failed
         self.retry_set_s = RETRY_SET_S
+        self.no_frame_s = NO_FRAME_S
         self._teaching = threading.Lock()
         self._rng = random.Random(0)   # simulated throws repeat from run to run
         session.add_listener(self._on_view)
@@ -82,6 +84,11 @@ class TableCamera(WatchingCamera):
         if _entry(expect) is None:
             raise IllegalAction("no dice are to be read now: "
                                 + ((expect or {}).get("prompt") or "no game is in progress"))
+        last = self.watcher.last_frame_at
+        if not self.watcher.running or last is None or time.monotonic() - last > self.no_frame_s:
+            why = self.watcher.error or self.last_error
+            raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
+                                + ": check its cable and the [camera] source, or enter the roll")
         self._asked.set()
         self.watcher.read_now()
 

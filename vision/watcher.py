@@ -52,6 +52,7 @@ class CameraWatcher:
         self._latest: np.ndarray | None = None
         self._frame_no = 0
         self.rolls = 0
+        self.last_frame_at: float | None = None   # time.monotonic() of the latest frame
         self.error: BaseException | None = None
         self._thread: threading.Thread | None = None
 
@@ -115,6 +116,7 @@ class CameraWatcher:
                         break
                     time.sleep(0.05)
                     continue
+                self.last_frame_at = time.monotonic()
                 with self._frame_cv:
                     self._latest = frame
                     self._frame_no += 1

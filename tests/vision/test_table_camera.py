@@ -389,3 +389,30 @@ def test_read_dice_pressed_on_a_phone_over_an_empty_tray_shows_on_the_table_scre
         assert "The camera did nothing" in shown and "no die in the tray could be read" in shown
     finally:
         page.close()
+
+
+def test_read_dice_when_the_camera_gives_no_picture_says_so(tmp_path):
+    """A camera that stopped giving frames (here a folder of one photo, replayed to its end):
+    a Read dice press is refused with why, rather than waiting for a frame that never comes."""
+    import cv2
+    import numpy as np
+
+    from companion.errors import IllegalAction
+    from vision.sources import open_source
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), np.full((240, 320, 3), 200, np.uint8))
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, open_source(str(folder)), tmp_path / "data",
+                         sets={"incredibles-movement": "d6"})
+    camera.no_frame_s = 0.3
+    camera.start()
+    try:
+        wait_for(lambda: camera.watcher.last_frame_at is not None)
+        time.sleep(0.5)
+        with pytest.raises(IllegalAction, match="the camera gives no picture now"):
+            camera.read_now()
+    finally:
+        camera.close()
