@@ -78,14 +78,13 @@ class TableCamera(WatchingCamera):
     # -- life ------------------------------------------------------------------------------------
 
     def read_now(self) -> None:
-        """A player pressed "read the dice": read the next frame, settled or not. Refused, with
-        what the game waits for instead, when it expects no dice the camera can read."""
+        """A player pressed "read the dice": read the next frame, settled or not. Refused, saying
+        why, when the game expects no dice the camera can read or the camera gives no frames."""
         expect = self.session.view().get("expect")
         if _entry(expect) is None:
             raise IllegalAction("no dice are to be read now: "
                                 + ((expect or {}).get("prompt") or "no game is in progress"))
-        last = self.watcher.last_frame_at
-        if not self.watcher.running or last is None or time.monotonic() - last > self.no_frame_s:
+        if self.watcher.silent(self.no_frame_s):
             why = self.watcher.error or self.last_error
             raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
                                 + ": check its cable and the [camera] source, or enter the roll")

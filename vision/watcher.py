@@ -53,6 +53,7 @@ class CameraWatcher:
         self._frame_no = 0
         self.rolls = 0
         self.last_frame_at: float | None = None   # time.monotonic() of the latest frame
+        self.looking = False                      # a frame is being looked at (read) now
         self.error: BaseException | None = None
         self._thread: threading.Thread | None = None
 
@@ -73,6 +74,14 @@ class CameraWatcher:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    def silent(self, for_s: float) -> bool:
+        """No frame for ``for_s`` seconds while not reading one (or the thread is gone): the
+        camera cannot answer a "read now" (unplugged, or a replay at its end)."""
+        if not self.running:
+            return True
+        last = self.last_frame_at
+        return not self.looking and (last is None or time.monotonic() - last > for_s)
 
     def read_now(self) -> None:
         """Read the next frame at once, settled or not (a player's "read now")."""
@@ -121,7 +130,11 @@ class CameraWatcher:
                     self._latest = frame
                     self._frame_no += 1
                     self._frame_cv.notify_all()
-                self._look(frame)
+                self.looking = True      # a long read (teaching a set) is no silent camera
+                try:
+                    self._look(frame)
+                finally:
+                    self.looking = False
                 if self.idle_s:
                     time.sleep(self.idle_s)
         except BaseException as e:  # noqa: BLE001 - reported, not swallowed

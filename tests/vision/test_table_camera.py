@@ -416,3 +416,29 @@ def test_read_dice_when_the_camera_gives_no_picture_says_so(tmp_path):
             camera.read_now()
     finally:
         camera.close()
+
+
+def test_read_dice_while_the_camera_is_busy_reading_is_not_taken_for_a_silent_camera(tmp_path):
+    """In simulation the first read teaches the box's stand-in set (seconds, with no new frame
+    taken meanwhile): a press then is queued, not refused as a camera that gives no picture."""
+    from companion.errors import IllegalAction
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=30), tmp_path / "data",
+                         simulate=True, settle_s=0.1)
+    camera.no_frame_s = 0.3
+    camera.start()
+    try:
+        wait_for(lambda: camera.watcher.looking, timeout=10)
+        time.sleep(0.5)
+        if camera.watcher.looking:         # still teaching, well past no_frame_s
+            camera.read_now()
+        else:
+            pytest.fail("the first read (teaching the stand-in set) ended within 0.5 s")
+        camera.watcher.stop(timeout=60)    # once the read ends, the thread is gone
+        assert not camera.watcher.running
+        with pytest.raises(IllegalAction, match="the camera gives no picture now"):
+            camera.read_now()
+    finally:
+        camera.close()
