@@ -156,6 +156,22 @@ def requests(expect: dict[str, Any] | None) -> list[DiceRequest]:
     return [DiceRequest.from_json(x) for x in (expect or {}).get("dice") or []]
 
 
+def readable(expect: dict[str, Any] | None) -> DiceRequest | None:
+    """The roll a camera can read now: the first dice request, where its dice name a set."""
+    wanted = requests(expect)
+    return wanted[0] if wanted and wanted[0].first.set else None
+
+
+def check_readable(expect: dict[str, Any] | None) -> DiceRequest:
+    """The roll a "read the dice" press would read, or IllegalAction saying what the table
+    waits for instead (every channel's press: the table button, a phone, the camera's own)."""
+    roll = readable(expect)
+    if roll is None:
+        raise IllegalAction("no dice are to be read now: "
+                            + ((expect or {}).get("prompt") or "no game is in progress"))
+    return roll
+
+
 def game_dice(components_dir: Any = None) -> dict[str, dict[str, tuple[str, ...]]]:
     """Every box's physical dice, from the games' own data: taught set -> die set -> sides.
     The renderer and the simulated tray draw their stand-ins from this and nothing else."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion.actions import Action
-from companion.dice import requests
+from companion.dice import check_readable
 from companion.errors import IllegalAction
 from companion.table_map import TableMap
 from hardware.settings import Command
@@ -64,8 +64,7 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
     if own == "undo":
         return Action("undo", source=source)
     if own == "read_dice":
-        if not any(r.action and r.first.set for r in requests(view.get("expect"))):
-            raise IllegalAction(f"no dice are to be read now: {_prompt(view)}")
+        check_readable(view.get("expect"))
         if hooks.read_dice is None:
             raise IllegalAction("no camera is wired to read the dice; enter the roll on the dashboard")
         hooks.read_dice()

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from companion.actions import Action
-from companion.dice import DiceRequest, requests
+from companion.dice import DiceRequest, check_readable, readable
 from companion.errors import CompanionError, IllegalAction
 from vision.card_camera import checked_area
 from vision.errors import UnknownSet, VisionError
@@ -80,10 +80,7 @@ class TableCamera(WatchingCamera):
     def read_now(self) -> None:
         """A player pressed "read the dice": read the next frame, settled or not. Refused, saying
         why, when the game expects no dice the camera can read or the camera gives no frames."""
-        expect = self.session.view().get("expect")
-        if _entry(expect) is None:
-            raise IllegalAction("no dice are to be read now: "
-                                + ((expect or {}).get("prompt") or "no game is in progress"))
+        check_readable(self.session.view().get("expect"))
         if self.watcher.silent(self.no_frame_s):
             why = self.watcher.error or self.last_error
             raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
@@ -238,13 +235,7 @@ class TableCamera(WatchingCamera):
         # own thread, a moment late under load, and a Read-dice press just after the change
         # that asks for dice was then read as "no dice expected" and lost without a word. A
         # read is a settled frame, not every frame: the view's shallow copy costs nothing here.
-        return _entry(self.session.view().get("expect"))
-
-
-def _entry(expect: dict[str, Any] | None) -> DiceRequest | None:
-    """The roll the game expects now (its first DiceRequest), where the camera can read it."""
-    wanted = requests(expect)
-    return wanted[0] if wanted and wanted[0].first.set else None
+        return readable(self.session.view().get("expect"))
 
 
 def settings(section: dict[str, Any], source: str) -> dict[str, Any]:

@@ -105,8 +105,8 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         assert session.refusals.since(0) == [] and camera.status()["error"] is None
         stale = session.view()["expect"]
         session.submit(Action("roll", data={"face": "1"}))
-        from vision.table_camera import _entry
-        camera._entry = lambda: _entry(stale)           # read under the expectation before
+        from companion.dice import readable
+        camera._entry = lambda: readable(stale)           # read under the expectation before
         seq = session.seq
         camera._on_roll(two[:1], frame)
         assert session.seq == seq                                   # nothing journaled
