@@ -8,7 +8,10 @@ the same run, now and before (issue 17, part B).
   each round's raw time over its session time. Both trees run the same driver
   (journal_driver.py), each in its own interpreter.
 - Over HTTP: a real `companion serve` of each tree, one client POSTing one action after another,
-  then four client processes at once; raw SQLite measured in the same folder between them.
+  then four client processes at once; raw SQLite measured in the same folder between them. The
+  floor beside them: a Flask app with nothing behind it on the same waitress, answering the same
+  POST with the same client, so a ratio to raw SQLite that no journaling server could beat on
+  this disk is measured in the same run, not assumed.
 - A 10,000-action game (10,000 effective actions: random Invincible moves, then the table's
   timer once the game has ended, an undo in every dozen entries or so) journaled by the code before:
   that code's start-up, then this code's first start-up on it (the schema migrated, no snapshot
@@ -102,17 +105,62 @@ def _warm(server: Serve) -> None:
                                                 "data": {"name": "turn", "seconds": 1}})
 
 
-def http_rates(tree: Path | None, clients: int, raw: Raw) -> list[tuple[float, float, float]]:
-    """(POSTs a second, raw commits a second, server CPU ms a POST) for each round: ``clients``
-    processes POSTing at once to a fresh serve, then a block of raw commits while it idles."""
+# The floor: Flask on waitress as `companion serve` makes it (web/serving.py, 48 threads), with
+# nothing behind the route.
+BARE = """
+import sys
+from flask import Flask, request
+from waitress import create_server
+app = Flask("bare")
+@app.post("/api/actions")
+def act():
+    request.get_json()
+    return {"ok": True}
+server = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=60)
+print(server.effective_port, flush=True)
+server.run()
+"""
+
+
+class Bare:
+    """The floor's server in a child process: ``port``, ``cpu()`` and ``close()`` as Serve has."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", BARE], stdout=subprocess.PIPE, text=True)
+        self.port = int(self.proc.stdout.readline())
+
+    def cpu(self) -> float:
+        import psutil  # a test extra; only the benchmarks need it
+        times = psutil.Process(self.proc.pid).cpu_times()
+        return times.user + times.system
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def serve_warm(tree: Path | None) -> Serve:
+    """A fresh serve of ``tree`` with a game, a running timer and its journal past the first
+    checkpoint, ready for the clients' timer.add."""
     server = Serve(tree)
-    ctx = multiprocessing.get_context("fork")
-    procs, pipes = [], []
     try:
         server.request("POST", "/api/session", {"game": "incredibles", "players": ["dash"], "seed": 1})
         server.request("POST", "/api/actions", {"type": "timer.start",
                                                 "data": {"name": "turn", "seconds": 3600}})
         _warm(server)
+    except BaseException:
+        server.close()
+        raise
+    return server
+
+
+def http_rates(server, clients: int, raw: Raw) -> list[tuple[float, float, float]]:
+    """(POSTs a second, raw commits a second, server CPU ms a POST) for each round: ``clients``
+    processes POSTing at once to ``server`` (closed at the end), then a block of raw commits
+    while it idles."""
+    ctx = multiprocessing.get_context("fork")
+    procs, pipes = [], []
+    try:
         for _ in range(clients):
             ours, theirs = ctx.Pipe()
             proc = ctx.Process(target=_client, args=(server.port, theirs))
@@ -191,7 +239,8 @@ def _http(rows: list, old, folder: Path) -> None:
     raw = Raw(folder / "raw-http.sqlite3")
     for label, tree in _trees(old):
         for clients in (1, 4):
-            got[label, clients] = http_rates(tree, clients, raw)
+            got[label, clients] = http_rates(serve_warm(tree), clients, raw)
+    got["floor", 1] = http_rates(Bare(), 1, raw)
 
     def rate(label, clients):
         return statistics.median(r[0] for r in got[label, clients])
@@ -203,6 +252,11 @@ def _http(rows: list, old, folder: Path) -> None:
         return statistics.median(r[2] for r in got[label, clients])
 
     raws = [r[1] for rounds in got.values() for r in rounds]
+    floor = statistics.median(raws) * 0.6
+    rows.append(("HTTP floor: Flask on waitress, nothing behind it", f"{rate('floor', 1):,.0f}/s",
+                 f"{of_raw('floor', 1):.2f} of raw SQLite, one client as below; server CPU "
+                 f"{cpu('floor', 1):.2f} ms a POST; the 0.6 line asks {floor:,.0f} journaled "
+                 f"POSTs a second, {1000 / floor:.3f} ms a POST with its commit"))
     for clients in (1, 4):
         note = (f"{of_raw('now', clients):.2f} of raw SQLite (median of each round's ratio; raw "
                 f"{statistics.median(raws):,.0f}/s, blocks between the rounds); server CPU "
