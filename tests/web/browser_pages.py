@@ -51,6 +51,79 @@ FITS = """() => {
 }"""
 
 
+# WCAG 2's contrast ratio of every piece of text against what is drawn under it (the
+# backgrounds of its ancestors stacked, its own opacity and theirs applied): 4.5:1, or 3:1 for
+# large text. A control greyed out or pale still says something the table needs to read.
+CONTRAST = """() => {
+  const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const bad = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!e.getClientRects().length) continue;
+    const s = getComputedStyle(e);
+    if (s.visibility === "hidden") continue;
+    const chain = []; let opacity = 1;
+    for (let n = e; n; n = n.parentElement) { chain.push(n); opacity *= Number(getComputedStyle(n).opacity); }
+    let under = [255, 255, 255, 1];
+    for (const n of chain.reverse()) { const c = rgba(getComputedStyle(n).backgroundColor); if (c && c[3] > 0) under = over(c, under); }
+    const ink = rgba(s.color), text = over([ink[0], ink[1], ink[2], ink[3] * opacity], under);
+    const [hi, lo] = [lum(text), lum(under)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05), size = parseFloat(s.fontSize);
+    const need = size >= 24 || (Number(s.fontWeight) >= 700 && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) bad.push(e.tagName.toLowerCase() + "." + e.className + " '" + e.textContent.trim().slice(0, 40) + "' " + ratio.toFixed(2) + ":1");
+  }
+  return bad;
+}"""
+
+
+def assert_readable(page):
+    """Every piece of text on the page stands out from what is under it (CONTRAST)."""
+    bad = page.evaluate(CONTRAST)
+    assert not bad, bad
+
+
+# Words broken across two lines in the middle ("vill" / "ain" in a column too narrow for it);
+# a break at a hyphen or a slash is a line break, not a broken word.
+BROKEN_WORDS = """() => {
+  const bad = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !el.getClientRects().length) continue;
+    const re = /[^\\s\\-\\/]{2,}/g; let m;
+    while ((m = re.exec(node.textContent))) {
+      const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+      if (tops.size > 1) bad.push("'" + m[0] + "' in ." + el.className);
+    }
+  }
+  return bad;
+}"""
+
+
+def assert_words_whole(page):
+    """No word on the page is split between two lines (BROKEN_WORDS)."""
+    bad = page.evaluate(BROKEN_WORDS)
+    assert not bad, bad
+
+
+# What a page shows when it reads a field the view does not have: never meant for the table.
+PLACEHOLDERS = r"\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b"
+
+
+def assert_no_placeholders(page):
+    """No "undefined points", "NaN left" or "[object Object]" anywhere the players can read."""
+    import re
+
+    text = page.inner_text("body")
+    found = re.findall(PLACEHOLDERS, text)
+    assert not found, (found, [line for line in text.splitlines() if re.search(PLACEHOLDERS, line)])
+
+
 def assert_fits(table):
     """The table view (at the Pi's 800x480) neither scrolls nor cuts anything off."""
     bad = table.evaluate(FITS)
@@ -92,6 +165,10 @@ def play_random_games(server, phone, table, game, seeds, steps, every):
                 wait_rendered(phone, view["seq"])
                 wait_rendered(table, view["seq"])
                 assert_fits(table)
+                for page in (table, phone):
+                    assert_no_placeholders(page)
+                    assert_readable(page)
+                    assert_words_whole(page)
                 if view["expect"].get("actions") and not over:
                     assert phone.locator("#controls button").count() > 0
 

@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from browser_pages import WAIT, rendered, scan_qr, start_from_setup, tap, wait_rendered  # noqa: F401
+from browser_pages import (WAIT, play_random_games, rendered, scan_qr, start_from_setup,  # noqa: F401
+                           tap, wait_rendered)
 
 pytestmark = pytest.mark.browser
 
@@ -343,3 +344,11 @@ def test_a_page_never_steps_back_to_an_older_state(server, pages):
         {seq: Companion.view.seq - 1, expect: {prompt: 'OLD', actions: []}}))""")
     assert table.evaluate("Companion.view.seq") == view["seq"]
     assert "OLD" not in table.inner_text("#banner") and "move up to 2" in table.inner_text("#banner")
+
+
+def test_every_state_of_random_incredibles_games_renders_on_the_phone_and_the_table(server, pages):
+    """Random legal Incredibles games posted to the server: the phone and the 800x480 table draw
+    every state, fit it, show no "undefined" or "NaN", and the phone offers a control whenever
+    one is expected (as the X-Men and Invincible dashboards' tests do)."""
+    play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
+                      "incredibles", (1, 2, 3), 60, 1)

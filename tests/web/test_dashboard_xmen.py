@@ -219,3 +219,37 @@ def test_every_state_of_random_games_renders_without_a_script_error(server, page
     without a script error, and the phone always offers a control when one is expected."""
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       GAME, SEEDS, STEPS, EVERY)
+
+
+def test_a_recovery_roll_on_the_table_says_how_many_hit_chips_it_removes(server, pages):
+    """ "For every X-Men rolled, remove one Hit Chip. For every Marvel rolled, remove two Hit
+    Chips. Evil Mutant and blank rolls have no effect at Headquarters." A recovery roll scores no
+    points: the table's last roll says what it removes (it read "undefined points")."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine, seed = Catalog()(GAME), 1
+    rng = random.Random(seed)
+    options = engine.sample_options(rng)
+    state = engine.setup(options, rng_for(seed, "setup"))
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    table = pages(server.url + "/table", 800, 480)
+    for step in range(400):                 # the random player's game up to its first recovery
+        action = engine.sample_action(state, rng)
+        status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                    "data": action.data})
+        assert status == 200, view
+        if action.type == "recover.roll":
+            break
+        state = engine.apply(state, action, rng_for(seed, step))
+    else:
+        pytest.fail("no recovery roll in 400 random moves")
+    faces = action.data["faces"]
+    roll = view["state"]["last_roll"]
+    assert roll["purpose"] == "recovery" and roll["faces"] == faces
+    assert roll["removes"] == faces.count("xmen") + 2 * faces.count("marvel") > 0
+    wait_rendered(table, view["seq"])
+    shown = words(table, "#dice")
+    assert f"removes {roll['removes']} Hit Chips" in shown and "undefined" not in shown

@@ -247,7 +247,11 @@
     lastRoll(view, last) {
       const r = view.state.last_roll;
       if (!r || r.player !== last.player) return null;
-      return el("p", { class: "roll" }, el("b", {}, r.points + " points" + (r.hits ? ", " + r.hits + (r.hits === 1 ? " hit" : " hits") : "")),
+      // a recovery roll removes Hit Chips
+      const said = typeof r.points === "number"
+        ? r.points + " points" + (r.hits ? ", " + r.hits + (r.hits === 1 ? " hit" : " hits") : "")
+        : "removes " + r.removes + (r.removes === 1 ? " Hit Chip" : " Hit Chips");
+      return el("p", { class: "roll" }, el("b", {}, said),
         el("span", { "data-drop": "5" }, " · " + r.purpose + (r.hero ? ", " + heroName(view, r.hero) : "")));
     },
 
