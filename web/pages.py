@@ -19,15 +19,21 @@ def _page(template: str, view: str):
     return render_template(template, view=view, renderers=renderers())
 
 
+def _one_game_page(template: str, view: str):
+    """A page that shows the game on the table: it fetches that game's renderer when a view of
+    it first comes (core.js), not every game's on every load."""
+    return render_template(template, view=view, renderers=[], lazy=renderers())
+
+
 @pages.get("/")
 @pages.get("/table")
 def table():
-    return _page("table.html", "table")
+    return _one_game_page("table.html", "table")
 
 
 @pages.get("/play")
 def play():
-    return _page("play.html", "play")
+    return _one_game_page("play.html", "play")
 
 
 @pages.get("/setup")

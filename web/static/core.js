@@ -153,13 +153,19 @@
     // newest (each is whole, so nothing is lost by skipping the ones in between).
     if (C._drawPending) return;
     C._drawPending = true;
-    setTimeout(() => {
+    setTimeout(async () => {
+      await C.needRenderer(C.view.game);
       C._drawPending = false;
       for (const fn of C.listeners) {
         try { fn(C.view); } catch (err) { console.error(err); }
       }
     }, 0);
   };
+
+  // The table and play pages fetch a game's renderer when its first view comes (their body's
+  // data-renderers names those the server has); other pages load theirs with the page.
+  const lazy = (document.body.dataset.renderers || "").split(" ");
+  C.needRenderer = (game) => (game && !C.games[game] && lazy.includes(game) ? C.need("games/" + game) : null);
 
   C.serverNow = () => Date.now() / 1000 + C.offset;
 
