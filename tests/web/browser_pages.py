@@ -130,10 +130,11 @@ def assert_fits(table):
     assert not bad, (bad, table.inner_text("#banner"))
 
 
-def play_random_games(server, phone, table, game, seeds, steps, every):
+def play_random_games(server, phone, table, game, seeds, steps, every, options=None):
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
     the server; the phone and the table must draw the states they see, and the phone must offer
-    a control whenever the engine expects an action."""
+    a control whenever the engine expects an action. ``options``: the game's options instead of
+    sampled ones."""
     import random
 
     from companion.games import Catalog
@@ -142,9 +143,9 @@ def play_random_games(server, phone, table, game, seeds, steps, every):
     engine = Catalog()(game)
     for seed in seeds:
         rng = random.Random(seed)
-        options = engine.sample_options(rng)
-        state = engine.setup(options, rng_for(seed, "setup"))
-        status, view = server.post("/api/session", {"game": game, "options": options, "seed": seed})
+        chosen = engine.sample_options(rng) if options is None else options
+        state = engine.setup(chosen, rng_for(seed, "setup"))
+        status, view = server.post("/api/session", {"game": game, "options": chosen, "seed": seed})
         assert status in (200, 201), view
         for step in range(steps):
             if engine.outcome(state)["status"] != "playing":

@@ -253,3 +253,13 @@ def test_a_recovery_roll_on_the_table_says_how_many_hit_chips_it_removes(server,
     wait_rendered(table, view["seq"])
     shown = words(table, "#dice")
     assert f"removes {roll['removes']} Hit Chips" in shown and "undefined" not in shown
+
+
+def test_four_long_names_fit_the_table_without_breaking_a_word(server, pages):
+    """Four players with long names (the setup allows 2 to 4 names of up to 40 letters): on the
+    800x480 table each team's box shows its player and characters on one line each, cut short
+    with an ellipsis rather than broken into pieces ("Grandm" / "a"), and every state still
+    fits, reads and shows no placeholder."""
+    names = ["Grandma Josephine", "Uncle Maximilian", "Christopher", "Alexandra-Louise"]
+    play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
+                      GAME, (2,), 120, 4, options={"players": names, "advanced": False})

@@ -82,16 +82,16 @@
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
       el("h3", {}, C.icon("home"), team.player + "'s HQ", turn ? el("b", {}, "(turn)") : ""),
       el("ul", {}, heroes),
-      el("p", { class: "xm-held" }, C.icon("card"), " held: ", el("b", {}, team.held.length ? team.held.join(", ") : "none"),
+      el("p", { class: "xm-held" }, C.icon("card"), " held: ", el("b", {}, team.held.length ? team.held.map((c) => c.title).join(", ") : "none"),
         " · captured ", el("b", {}, String(team.captured.length))));
   }
 
   function tvTeam(team, view) {
     const turn = view.state.player === team.player;
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
-      el("h3", {}, team.player, turn ? el("span", {}, "(turn)") : null),
+      el("h3", {}, el("span", { class: "clip" }, team.player), turn ? el("span", {}, "(turn)") : null),
       team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": "2" },
-        h.name, " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
+        el("span", { class: "clip" }, h.name), " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
       team.held.length ? el("p", { "data-drop": "6" }, C.icon("card"), " " + team.held.length + " held") : null);
   }
 
@@ -101,7 +101,7 @@
     for (let i = 0; i <= x.spaces; i++) {
       const who = Object.entries(x.movers).filter(([, p]) => p === i).map(([n]) => n[0]);
       const mark = i === x.victory ? "V" : x.recruit.includes(i) ? "R" : x.training_luck.includes(i) ? "T" : "";
-      list.append(el("li", { class: who.length ? "here" : "" }, el("small", {}, i), who.length ? who.join("") : mark));
+      list.append(el("li", { class: who.length ? "here" : "" }, el("small", {}, i), who.length ? who.join(" ") : mark));
     }
     return el("section", { class: "xm-exp-box", "aria-label": "Experience Track" },
       el("h3", {}, C.icon("up"), "Experience Track"), list,
