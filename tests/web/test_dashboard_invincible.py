@@ -310,3 +310,13 @@ def test_every_state_of_random_games_renders_without_a_script_error(server, page
     without a script error, and the phone always offers a control when one is expected."""
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       GAME, SEEDS, STEPS, EVERY)
+
+
+def test_four_heroes_fit_the_table_with_every_name_whole(server, pages):
+    """ "2 to 4 heroes": with all four on the 800x480 table each hero's box is a quarter of the
+    board's width, too narrow for "Invincible" at the box's size. The name is drawn smaller
+    rather than broken into "Invincibl" / "e"; every state still fits, reads and shows no
+    placeholder."""
+    play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
+                      GAME, (2,), 120, 3,
+                      options={"heroes": ["invincible", "atom-eve", "rex-splode", "robot"]})

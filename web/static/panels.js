@@ -366,6 +366,11 @@
       const scale = svg.getBoundingClientRect().height / svg.viewBox.baseVal.height;
       if (Number(svg.dataset.label) * scale < rem - 0.01) svg.classList.add("dropped");
     }
+    // a name a word of which is wider than its box is drawn smaller (to 70%), never broken
+    for (const name of document.querySelectorAll(".shrink")) {
+      name.style.fontSize = "";
+      for (let k = 0.9; k > 0.65 && overflows(name); k -= 0.1) name.style.fontSize = k.toFixed(1) + "em";
+    }
     for (const box of document.querySelectorAll("[data-fit]")) {
       const dropped = [];
       for (let guard = 0; guard < 200 && overflows(box); guard++) {

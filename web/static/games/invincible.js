@@ -254,7 +254,7 @@
 
   function tvHero(h) {
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
-      el("h3", {}, h.name, h.done ? C.tag("check", "done") : null, el("span", { class: "by", "data-drop": "4" }, zoneName(h.zone))),
+      el("h3", {}, el("span", { class: "shrink" }, h.name), h.done ? C.tag("check", "done") : null, el("span", { class: "by shrink", "data-drop": "4" }, zoneName(h.zone))),
       el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blackChips(h)),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " rescued" : " crashed") : null);
   }

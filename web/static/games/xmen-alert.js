@@ -89,9 +89,9 @@
   function tvTeam(team, view) {
     const turn = view.state.player === team.player;
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
-      el("h3", {}, el("span", { class: "clip" }, team.player), turn ? el("span", {}, "(turn)") : null),
+      el("h3", {}, el("span", { class: "shrink" }, team.player), turn ? el("span", {}, "(turn)") : null),
       team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": "2" },
-        el("span", { class: "clip" }, h.name), " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
+        el("span", { class: "shrink" }, h.name), " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
       team.held.length ? el("p", { "data-drop": "6" }, C.icon("card"), " " + team.held.length + " held") : null);
   }
 
