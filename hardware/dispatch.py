@@ -30,6 +30,9 @@ class Request:
     source: str = "button"         # Action.source
     fill: dict[str, str] | None = None
     at: float = field(default_factory=time.monotonic)
+    # a short press of a button that acts only when held (``command`` is its hold): said, not done
+    short_of_hold: bool = False
+    hold_time: float | None = None
 
 
 class Dispatcher:
@@ -96,6 +99,8 @@ class Dispatcher:
         self.counts["received"] += 1
         view = None
         try:
+            if request.short_of_hold:
+                raise IllegalAction(_hold_hint(request))
             now = self.session.view()
             # the running game's table map (companion/table_map.py): what a button means now
             table = self.session.catalog(now["game"]).table_map() if now.get("game") else None
@@ -123,3 +128,10 @@ class Dispatcher:
         board = getattr(self.session, "refusals", None)
         if board is not None:
             board.post(reason, source=request.source, origin=request.origin, rule=rule)
+
+
+def _hold_hint(request: Request) -> str:
+    """Why a short press of a hold-only button did nothing, and how to do what it does."""
+    what = request.command.describe().replace("_", " ")
+    how = f"hold it for {request.hold_time:g} s" if request.hold_time else "hold it down"
+    return f"{how} to {what} (a short press does nothing, so a brush of a sleeve cannot {what})"

@@ -114,6 +114,9 @@ class TableButton:
             self._armed = False
         if short and s.press is not None:
             self.dispatcher.put(Request(f"button {s.name}", s.press))
+        elif short:
+            self.dispatcher.put(Request(f"button {s.name}", s.hold, short_of_hold=True,
+                                        hold_time=s.hold_time))
 
     def _long(self) -> None:
         s = self.settings

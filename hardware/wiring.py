@@ -111,8 +111,9 @@ class DeviceEvents:
         elif edge == "HOLD" and hold is not None and n not in self._held:
             self._held.add(n)
             self.dispatcher.put(Request(origin + " (long press)", hold))
-        elif edge == "UP" and hold is not None and press is not None and n not in self._held:
-            self.dispatcher.put(Request(origin, press))
+        elif edge == "UP" and hold is not None and n not in self._held:
+            self.dispatcher.put(Request(origin, press) if press is not None else
+                                Request(origin, hold, short_of_hold=True))
 
     def _tag(self, reader: int, tag: str, edge: str) -> None:
         spec = self.tokens.tags.get(tag)

@@ -29,6 +29,7 @@ from vision.photolog import PhotoLog
 from vision.reader import (DEFAULT_RECOGNIZER, DEFAULT_THRESHOLD, RECOGNIZERS, DieRead, Reader,
                            make_reader, teach)
 from vision.render import GAME_SETS, write_teaching_photos
+from vision.sets import sets_dir
 from vision.settle import SettleDetector
 from vision.watcher import CameraWatcher, WatchingCamera
 
@@ -87,6 +88,14 @@ class TableCamera(WatchingCamera):
                                 + ": check its cable and the [camera] source, or enter the roll")
         self._asked.set()
         self.watcher.read_now()
+        entry = self._entry()
+        if entry and self._untaught_stand_in(taught_set_for(entry.first.set, self.overrides)):
+            # the first read of a game's dice teaches the stand-in set: say why nothing comes yet
+            board = getattr(self.session, "refusals", None)
+            if board is not None:
+                board.post("the simulated tray's stand-in dice are being taught, once (some "
+                           "seconds here, a minute on a Pi): the read follows", source="camera",
+                           kind="ask", origin="dice tray")
 
     def photo(self, read_id: str) -> bytes | None:
         """The JPEG of a read's frame, for the dashboard."""
@@ -166,6 +175,11 @@ class TableCamera(WatchingCamera):
                 return None
             self._failed.pop(name, None)
         return self._readers[name]
+
+    def _untaught_stand_in(self, name: str) -> bool:
+        """Simulation: a box's set the next read must teach from stand-in photos first."""
+        return (self.simulate and name in GAME_SETS and name not in self._readers
+                and not (sets_dir(self.data_dir) / name / "model.json").is_file())
 
     def _make(self, name: str):
         return make_reader(name, self.data_dir, self.threshold, self.recognizer)

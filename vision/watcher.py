@@ -52,7 +52,7 @@ class CameraWatcher:
         self._latest: np.ndarray | None = None
         self._frame_no = 0
         self.rolls = 0
-        self.last_frame_at: float | None = None   # time.monotonic() of the latest frame
+        self.last_frame_at: float | None = None   # monotonic: the latest frame, or read's end
         self.looking = False                      # a frame is being looked at (read) now
         self.error: BaseException | None = None
         self._thread: threading.Thread | None = None
@@ -82,6 +82,12 @@ class CameraWatcher:
             return True
         last = self.last_frame_at
         return not self.looking and (last is None or time.monotonic() - last > for_s)
+
+    def _looked(self) -> None:
+        # A long read (teaching a set) took no frames meanwhile: the camera has its full
+        # allowance from the read's end, not from the frame before it, before it counts as silent.
+        self.looking = False
+        self.last_frame_at = time.monotonic()
 
     def read_now(self) -> None:
         """Read the next frame at once, settled or not (a player's "read now")."""
@@ -134,7 +140,7 @@ class CameraWatcher:
                 try:
                     self._look(frame)
                 finally:
-                    self.looking = False
+                    self._looked()
                 if self.idle_s:
                     time.sleep(self.idle_s)
         except BaseException as e:  # noqa: BLE001 - reported, not swallowed

@@ -24,6 +24,7 @@ TABLE = {
         "timer": {"pin": 24, "action": "timer_toggle", "seconds": 90},
         "dash": {"pin": 25, "action": "done", "player": "dash"},
         "card": {"pin": 23, "action": "draw_card"},
+        "undo": {"pin": 27, "hold": "undo"},
     },
     "leds": {"ready": 5, "reading": 6, "confirm": 13, "error": 19, "timer": 26},
     "buzzer": {"pin": 12},
@@ -79,6 +80,29 @@ def test_undo_is_a_long_press_and_a_short_press_is_not(table, session, views):
     assert view["expect"]["phase"] == "roll"
     assert session.journal.entries(view["game_id"])[-1].kind == "undo"
     assert table.dispatcher.counts["submitted"] == 2          # the roll and the undo, nothing else
+
+
+def test_a_short_press_of_the_undo_button_says_to_hold_it_and_undoes_nothing(table, session, views):
+    """The Undo button acts only when held, so a brush of a sleeve undoes nothing; a short press
+    is not a press that means nothing: every screen hears to hold it, with the error beep."""
+    click(table, "roll")
+    settle(table)
+    seq = session.seq
+    lockout()
+    click(table, "undo")
+    settle(table)
+    assert session.seq == seq
+    said = session.refusals.since(0)[-1]
+    assert (said["source"], said["origin"]) == ("button", "button undo")
+    assert said["text"].startswith("hold it for 0.3 s to undo")
+    assert table.status()["buzzer"]["last"]["kind"] == "error"
+    pin = table.buttons["undo"].pin
+    lockout()
+    pin.drive_low()
+    views.wait(lambda v: v["seq"] > seq, timeout=3)          # held: it undoes
+    pin.drive_high()
+    settle(table)
+    assert session.journal.entries(session.view()["game_id"])[-1].kind == "undo"
 
 
 def test_a_refused_press_flashes_the_error_led_and_beeps(table, session):

@@ -192,7 +192,8 @@ def test_loop_url_hello_events_and_its_own_echo_ignored():
 def test_device_buttons_and_tokens_become_session_actions(session, views):
     """A token with its tag id placed on the reader under space 5 moves the mover there."""
     sections = {"serial": {**FAST, "buttons": {"1": {"action": {"type": "roll", "data": {"face": "2"}}},
-                                               "2": {"action": "confirm", "hold": "undo"}},
+                                               "2": {"action": "confirm", "hold": "undo"},
+                                               "3": {"hold": "undo"}},
                            "leds": {"ready": 0, "error": 1}, "display_width": 20},
                 "tokens": {"readers": {"3": "5"},
                            "tags": {"04A1B2C3": {"piece": "Dash's mover", "player": "dash",
@@ -207,6 +208,11 @@ def test_device_buttons_and_tokens_become_session_actions(session, views):
         dev.place("04a1b2c3", 3)
         v = views.wait(lambda v: v["state"]["movers"][0]["space"] == "5")
         assert session.journal.entries(v["game_id"])[-1].payload["source"] == "token"
+        dev.press(3)                              # an undo-only button, pressed briefly
+        assert wait_until(lambda: session.refusals.last_id > 0)
+        said = session.refusals.since(0)[-1]
+        assert said["origin"] == "device button 3" and said["text"].startswith("hold it down to undo")
+        assert session.view()["state"]["movers"][0]["space"] == "5"
         dev.press(2, hold=True)                   # a long press on the device: undo
         views.wait(lambda v: v["seq"] > session.seq - 1 and v["state"]["movers"][0]["space"] == "start")
         assert wait_until(lambda: dev.leds.get(0) == "ON" and dev.text is not None, cond=dev.received)

@@ -442,3 +442,28 @@ def test_read_dice_while_the_camera_is_busy_reading_is_not_taken_for_a_silent_ca
             camera.read_now()
     finally:
         camera.close()
+
+
+def test_read_dice_while_the_stand_in_set_is_first_taught_says_so_at_once(tmp_path):
+    """In simulation the first read of a game's dice teaches the stand-in set (about 10 to 25 s
+    on this machine, a minute or more on a Pi): a Read dice press then hears at once, on every
+    screen, why nothing comes yet, and the read still follows."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=6, fps=30), tmp_path / "data",
+                         simulate=True, settle_s=0.1)
+    camera.start()
+    try:
+        wait_for(lambda: camera.watcher.last_frame_at is not None, timeout=10)
+        camera.read_now()
+        said = session.refusals.since(0)[-1]
+        assert (said["kind"], said["origin"]) == ("ask", "dice tray")
+        assert "stand-in dice are being taught" in said["text"]
+        # the read follows: the empty tray's answer comes once the set is taught
+        wait_for(lambda: "no die in the tray" in session.refusals.since(0)[-1]["text"], timeout=120)
+        before = session.refusals.last_id
+        camera.read_now()                  # taught now, just after that long read: no notice, no
+        # "the camera gives no picture" either (its last frame was taken before the teaching)
+        assert all("being taught" not in r["text"] for r in session.refusals.since(before))
+    finally:
+        camera.close()
