@@ -642,6 +642,10 @@ def test_the_setup_page_fits_a_phone_and_asks_before_putting_a_game_away(served,
         page.locator(f'input[name="game"][value="{game}"]').check()
         page.wait_for_timeout(200)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, game
+        # every tick box and choice the same size, however long its label wraps
+        sizes = page.evaluate("""() => [...document.querySelectorAll('.check input')]
+            .filter((i) => i.getClientRects().length).map((i) => Math.round(i.getBoundingClientRect().width))""")
+        assert len(set(sizes)) == 1, (game, sizes)
     page.locator('input[name="game"][value="incredibles"]').check()
     page.locator('input[name="hero"][value="dash"]').check()
     page.once("dialog", lambda dialog: dialog.dismiss())
