@@ -23,28 +23,21 @@ from typing import Any
 HERE = Path(__file__).resolve().parents[2]
 
 ROUND = """
-import json, random, sys, time
-sys.path.insert(0, sys.argv[1])
+import json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[4]]
 import companion
 assert companion.__file__.startswith(sys.argv[1]), companion.__file__
 from companion.games import Catalog
-from companion.rng import rng_for
-engine = Catalog()(sys.argv[2])
-games, actions = int(sys.argv[3]), 0
-started = time.process_time()
-for g in range(games):
-    rng = random.Random(g)
-    state = engine.setup(engine.sample_options(rng), rng_for(g, "setup"))
-    while engine.outcome(state)["status"] == "playing":
-        state = engine.apply(state, engine.sample_action(state, rng), rng_for(g, actions))
-        actions += 1
-cpu = time.process_time() - started
+from random_loop import play
+games = int(sys.argv[3])
+actions, cpu = play(Catalog()(sys.argv[2]), games)
 print(json.dumps({"games": games / cpu, "actions": actions / cpu, "length": actions / games}))
 """
 
 
 def one_round(tree: Path, game: str, games: int) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", ROUND, str(tree), game, str(games)],
+    out = subprocess.run([sys.executable, "-c", ROUND, str(tree), game, str(games),
+                          str(Path(__file__).resolve().parent)],
                          capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout)
 

@@ -1,7 +1,8 @@
 """Core figures: journaled actions per second (SQLite, WAL, synchronous=FULL, on disk),
 in-memory random full games per second for every engine, the same against the code before issue
 17 (``f55824e``, unpacked from git: both trees in interleaved rounds, each timed by its own
-process's CPU time, ab_random_games.py), and what start-up after a crash pays to read the
+process's CPU time, ab_random_games.py) with what 4x asks an action beside what the same loop
+takes with an engine that does nothing (framework_floor.py), and what start-up after a crash pays to read the
 write-ahead log frame by frame (against reading the same bytes with zlib's CRC)."""
 
 import os
@@ -88,6 +89,7 @@ def wal_scan_ms(frames: int = 1000) -> tuple[float, float]:
 def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
     """One row a game: random full games per second, this tree over ``BEFORE``."""
     from ab_random_games import compare
+    from framework_floor import per_action_us
     from trees import unpack
 
     old = unpack(BEFORE)
@@ -109,12 +111,18 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
             was = statistics.median(r["games"] for r in got["other"])
             now = statistics.median(r["games"] for r in got["this"])
             low, high = got["range"]
+            length = statistics.median(r["length"] for r in got["this"])
+            budget = 1e6 / (4 * was * length)      # us an action for 4x, at today's game length
+            floor = statistics.median(per_action_us(round(length), 20_000 // round(length) + 1)
+                                      for _ in range(3))
             rows.append((f"random games {game}: this / {BEFORE}", f"{got['games']:.2f}x",
                          f"{now:,.0f} against {was:,.0f} games/s (CPU time; {low:.2f} to "
                          f"{high:.2f}x over {AB_ROUNDS} interleaved rounds of "
                          f"{AB_GAMES.get(game, 60)} games); actions/s {got['actions']:.2f}x; "
-                         f"{statistics.median(r['length'] for r in got['this']):.0f} against "
-                         f"{statistics.median(r['length'] for r in got['other']):.0f} actions a game"))
+                         f"{length:.0f} against "
+                         f"{statistics.median(r['length'] for r in got['other']):.0f} actions a game; "
+                         f"4x asks {budget:.1f} us an action at this length, and the loop with an "
+                         f"engine that does nothing takes {floor:.1f} (framework_floor.py)"))
     return rows
 
 

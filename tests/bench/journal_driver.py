@@ -99,10 +99,11 @@ def moves_block(session: Session, clock: Clock, rng: random.Random, game: str):
 
 def submit(folder: Path, rounds: int, block: int) -> dict:
     raw = Raw(folder / "raw.sqlite3")
-    out: dict = {"raw": [], "timer.add": [], "invincible moves": []}
-    with Journal(folder / "timers.sqlite3") as j1, Journal(folder / "moves.sqlite3") as j2:
-        steady(j1._conn())
-        steady(j2._conn())
+    out: dict = {"raw": [], "timer.add": [], "invincible moves": [], "Journal.append": []}
+    with Journal(folder / "timers.sqlite3") as j1, Journal(folder / "moves.sqlite3") as j2, \
+            Journal(folder / "appends.sqlite3") as j3:
+        for journal in (j1, j2, j3):
+            steady(journal._conn())
         timers = Session(j1, Catalog())
         timers.start("incredibles", {"players": ["dash", "violet"]}, seed=1)
         timers.submit(Action("timer.start", data={"name": "turn", "seconds": 3600}))
@@ -111,12 +112,21 @@ def submit(folder: Path, rounds: int, block: int) -> dict:
         rng = random.Random(5)
         moves.start("invincible", Catalog()("invincible").sample_options(rng), seed=5)
         play = moves_block(moves, clock, rng, "invincible")
+        # The journal alone: timer.add's entry appended with no session around it (what the
+        # session's rules, undo history and view may add on top of it is the rest).
+        game_id = Session(j3, Catalog()).start("incredibles", {"players": ["dash"]}, seed=1)["game_id"]
+        entry = ADD.stamped(1.0e9).to_json()
+
+        def append(n: int) -> None:
+            for _ in range(n):
+                j3.append(game_id, "action", entry, 1.0e9)
         play(20)
         raw.block(20)
         for _ in range(rounds):       # interleaved, so a busy moment of the disk hits each
             out["raw"].append(timed(raw.block, block))
             out["timer.add"].append(timed(lambda n: [timers.submit(ADD) for _ in range(n)], block))
             out["invincible moves"].append(timed(play, block))
+            out["Journal.append"].append(timed(append, block))
     return out
 
 
