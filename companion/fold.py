@@ -33,8 +33,10 @@ class Table:
 
 
 def step(engine: Game, table: Table, action: Action, rng: random.Random,
-         read_threshold: float) -> Table:
-    """The table after ``action`` (stamped with the server's time), or the refusal."""
+         read_threshold: float, expect: dict[str, Any] | None = None) -> Table:
+    """The table after ``action`` (stamped with the server's time), or the refusal.
+    ``expect``: ``engine.expect(table.game)`` where the caller has it already (the session's
+    latest view); read, never changed."""
     status = engine.outcome(table.game)
     if status["status"] != "playing" and not action.type.startswith("timer."):
         raise IllegalAction(
@@ -46,11 +48,12 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
         if name in engine.timers(table.game):
             return replace(table, game=engine.apply(table.game, action, rng))
         return replace(table, timers=apply_timer(table.timers, action))
+    if expect is None:
+        expect = engine.expect(table.game)
     if action.type in dice_reads.READ_ACTIONS:
-        return _read(engine, table, action, rng, read_threshold)
+        return _read(engine, table, action, rng, read_threshold, expect)
     # Any other action settles the table's dice: a waiting read is stale now, while a
     # confirmed one stays on show as the last roll until another roll replaces it.
-    expect = engine.expect(table.game)
     rolled = last_roll.is_roll(expect, action)
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
     game = engine.apply(table.game, action, rng)
@@ -59,13 +62,13 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
 
 
 def _read(engine: Game, table: Table, action: Action, rng: random.Random,
-          threshold: float) -> Table:
+          threshold: float, expect: dict[str, Any]) -> Table:
     waiting = table.dice_read if table.dice_read and not table.dice_read["confirmed"] else None
     if action.type == "dice.dismiss":
         if waiting is None:
             raise IllegalAction("there is no dice read waiting to be dismissed")
         return replace(table, dice_read=None)
-    expect, extra = engine.expect(table.game), engine.read_requests(table.game)
+    extra = engine.read_requests(table.game)
     if action.type == "dice.confirm":
         if waiting is None or action.data.get("id") not in (None, waiting["id"]):
             raise Conflict("that dice read is no longer waiting: the table has moved on")

@@ -271,8 +271,8 @@ class Session:
         return self._stack.top() if self._stack is not None else None
 
     def _step(self, table: Table, action: Action, depth: int) -> Table:
-        rng = rng_for(self._record.seed, depth)
-        return fold.step(self._engine, table, action, rng, self.read_threshold)
+        return fold.step(self._engine, table, action, rng_for(self._record.seed, depth),
+                         self.read_threshold, self._views.expect_of(table.game))
 
     def _queue(self, action: Action) -> Change:
         """Apply ``action`` (stamped) to the top and queue its entry; under the lock."""

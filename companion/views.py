@@ -73,6 +73,11 @@ class Views:
         body = b"".join((encode(head)[:-1], b",", fragment, b",", encode(tail)[1:]))
         return Change(seq, {**head, **parts, **tail}, body, timers, parts["outcome"])
 
+    def expect_of(self, game: Any) -> dict[str, Any] | None:
+        """``expect`` of ``game`` where the latest view was made of it (None otherwise), so the
+        next action's step does not ask the engine again. Shared: read it, never change it."""
+        return self._parts["expect"] if game is self._game and self._parts else None
+
     @staticmethod
     def empty(seq: int, notices: list[dict[str, Any]], now: float) -> Change:
         """The view with no game in progress."""

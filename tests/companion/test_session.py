@@ -128,3 +128,37 @@ def test_wait_returns_the_latest_state(tmp_path):
     assert s.wait(view["seq"], 0.01) is None
     threading.Timer(0.05, lambda: s.submit(Action("roll", data={"face": "2"}))).start()
     assert s.wait(view["seq"], 5)["seq"] == view["seq"] + 1
+
+
+def test_a_change_asks_the_engine_what_comes_next_once(tmp_path):
+    """Issue 17: "One serialisation of a state per change". The view of the state an action is
+    applied to already holds its ``expect``; the step reads it there (the dice it asked for make
+    the action a roll or not) rather than asking the engine again. Counted over random moves of
+    the game with the largest view; a replay, with no view of its own yet, still asks."""
+    import random
+
+    class Counting(type(Catalog()("invincible"))):
+        asked = 0
+
+        def expect(self, state):
+            Counting.asked += 1
+            return super().expect(state)
+
+    engine, clock = Counting(), Clock()
+    session = Session(Journal(tmp_path / "j"), lambda name: engine, clock)
+    rng = random.Random(4)
+    session.start("invincible", engine.sample_options(rng), seed=4)
+    Counting.asked, moves = 0, 0
+    while moves < 60 and engine.outcome(session._top().game)["status"] == "playing":
+        action = engine.sample_action(session._top().game, rng)
+        clock.now = action.at if action.at is not None else clock.now + 0.5   # an expiry: its time
+        session.submit(Action(action.type, action.player, action.data))
+        moves += 1
+    assert moves == 60
+    # one for each change's view, and the robot's sample_action asks none: no second look
+    assert Counting.asked == moves, f"{Counting.asked - moves} more expect calls than changes"
+    state = session.view()["state"]
+    session.journal.close()
+    Counting.asked = 0
+    again = Session(Journal(tmp_path / "j"), lambda name: engine, Clock())
+    assert again.view()["state"] == state and Counting.asked >= 1
