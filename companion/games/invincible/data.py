@@ -55,10 +55,6 @@ class Power:
     # its numbers are assumed (its section is) and the owner has not confirmed the card
     assumed: bool = False
 
-    @property
-    def hints(self) -> list[str]:
-        return [e.hint for e in self.effects]
-
     def __post_init__(self) -> None:
         # worked out once per card (the record never changes), when it is made, so that a state
         # holding it pickles the same before and after a move: the Hero and Training Phases ask
@@ -68,6 +64,8 @@ class Power:
         #: the kinds of its effects (the random player picks a slot by them)
         put(self, "kinds", frozenset(e.kind for e in self.effects))
         put(self, "colours", tuple(dict.fromkeys(c for c in self.symbols if c in COLOURS)))
+        #: a few words per effect for the table (every view shows them for each card in play)
+        put(self, "hints", tuple(e.hint for e in self.effects))
 
 
 @dataclass(frozen=True)

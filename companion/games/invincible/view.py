@@ -308,7 +308,7 @@ def _hero(s: InvincibleState, h) -> dict[str, Any]:
                           "symbols": list(d.powers[p.power].symbols), "cubes": list(p.cubes),
                           "filled": p.filled, "strength": p.strength,
                           "confidence": d.powers[p.power].confidence,
-                          "effects": d.powers[p.power].hints}
+                          "effects": list(d.powers[p.power].hints)}
                    for slot, p in h.powers.items()},
         "hand": [_card(d, c) for c in h.hand],
     }
@@ -330,4 +330,4 @@ def _card(d, card: str) -> dict:
     p = d.powers[power_id(card)]
     return {"card": card, "name": p.name, "kind": p.kind, "cost": p.cost,
             "colours": list(p.colours), "symbols": list(p.symbols), "confidence": p.confidence,
-            "effects": p.hints}
+            "effects": list(p.hints)}
