@@ -57,6 +57,7 @@ class Views:
     """Makes each change's view, keeping the game's part of the latest game state."""
 
     def __init__(self) -> None:
+        self._engine: Game | None = None
         self._game: Any = None
         self._parts: dict[str, Any] = {}
         self._fragment = b""
@@ -88,8 +89,9 @@ class Views:
 
     def _game_parts(self, engine: Game, game: Any) -> tuple[dict[str, Any], bytes]:
         if game is not self._game:
-            parts = {"state": engine.to_json(game), "expect": engine.expect(game),
+            before = (self._game, self._parts["state"]) if engine is self._engine else None
+            parts = {"state": engine.view_json(game, before), "expect": engine.expect(game),
                      "reminders": engine.reminders(game), "outcome": engine.outcome(game)}
             self._fragment = encode(parts)[1:-1]
-            self._game, self._parts = game, parts
+            self._engine, self._game, self._parts = engine, game, parts
         return self._parts, self._fragment

@@ -145,6 +145,12 @@ class Game:
             return state_json(state)
         return dataclasses.asdict(state)
 
+    def view_json(self, state: Any, before: tuple[Any, dict[str, Any]] | None) -> dict[str, Any]:
+        """``to_json(state)`` for a view, where ``before`` is another state of this engine and
+        the JSON its view was made of: an engine whose states share unchanged records may reuse
+        their JSON from there (read, never changed). By default, ``to_json``."""
+        return self.to_json(state)
+
     def save_state(self, state: Any) -> Any:
         """The state as plain JSON, for a journal snapshot: by default its dataclasses' fields
         (companion/state_codec.py). Raise ``state_codec.NotRestorable`` where it cannot be

@@ -272,6 +272,10 @@ class Invincible(Game):
     def to_json(self, s: InvincibleState) -> dict[str, Any]:
         return view.to_json(s)
 
+    def view_json(self, s: InvincibleState,
+                  before: tuple[InvincibleState, dict[str, Any]] | None) -> dict[str, Any]:
+        return view.to_json(s, before)
+
     def invariants(self, s: InvincibleState) -> list[str]:
         return invariants(s)
 

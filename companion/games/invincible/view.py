@@ -227,7 +227,9 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
     return out
 
 
-def to_json(s: InvincibleState) -> dict[str, Any]:
+def to_json(s: InvincibleState, before: tuple[InvincibleState, dict] | None = None) -> dict[str, Any]:
+    """The state as JSON; ``before``: another state and its JSON, whose heroes' JSON is reused
+    for every hero record the two share (see ``_heroes``)."""
     d = s.data
     ep = d.episodes[s.episode]
     track = [{"space": i + 1, "icons": list(icons), "current": i == s.space}
@@ -239,7 +241,7 @@ def to_json(s: InvincibleState) -> dict[str, Any]:
         "round": s.round, "phase": s.phase, "track": track,
         "track_left": len(s.track) - 1 - s.space,
         "zones": [_zone(s, z) for z in s.zones], "hq": [h.id for h in s.heroes if h.zone == HQ],
-        "heroes": [_hero(s, h) for h in s.heroes],
+        "heroes": _heroes(s, before),
         "shared_hand": [_card(d, c) for c in s.shared_hand],
         "casualties": board.dead_total(s), "casualty_limit": d.limits["dead"],
         "kos": s.kos, "ko_limit": d.limits["kos"],
@@ -285,6 +287,17 @@ def _zone(s: InvincibleState, z) -> dict[str, Any]:
             "text": s.data.villains[v.id].text} for v in z.villains],
         "heroes": [h.id for h in s.heroes if h.zone == z.name],
     }
+
+
+def _heroes(s: InvincibleState, before: tuple[InvincibleState, dict] | None) -> list[dict]:
+    """Each hero's JSON. A move copies only the heroes it changes (state.py, ``own_hero``), and
+    a hero's JSON is made of its record and the game's data alone, so a record ``before``'s
+    state holds too keeps the JSON made of it there. Both states are alive, so a record's id is
+    its own."""
+    if before is None or before[0].data is not s.data:
+        return [_hero(s, h) for h in s.heroes]
+    made = {id(h): j for h, j in zip(before[0].heroes, before[1]["heroes"])}
+    return [made.get(id(h)) or _hero(s, h) for h in s.heroes]
 
 
 def _hero(s: InvincibleState, h) -> dict[str, Any]:
