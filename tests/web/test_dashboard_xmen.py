@@ -263,3 +263,30 @@ def test_four_long_names_fit_the_table_without_breaking_a_word(server, pages):
     names = ["Grandma Josephine", "Uncle Maximilian", "Christopher", "Alexandra-Louise"]
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       GAME, (2,), 120, 4, options={"players": names, "advanced": False})
+
+
+def test_players_whose_names_start_alike_are_told_apart_on_the_tracks(server, pages):
+    """The tracks mark each team by its player's initials (the cells have no room for names):
+    "Ana" and "Alex" read "An" and "Al", never both "A", and a name no other begins like keeps its
+    one letter. The Experience Track: "Each player takes a Team Experience Mover and places it
+    at the start of the Experience Track." and "Your Team Experience Mover can occupy the same
+    space as another Team's Mover on the Experience Track." (all three share its first space);
+    a Strength Track once Ana's character leads a side in a Battle Zone."""
+    phone = start_from_setup(server, pages, ["Ana", "Alex", "Ben"])
+    for faces in (["marvel"] * 5, ["blank"] * 5, ["xmen"] * 4 + ["evil_mutant"]):
+        tap(phone, phone, *[f"roll0-{f}" for f in faces], "roll0-send")
+    start = phone.locator("#board .xm-exp li").nth(0)
+    assert start.inner_text().split("\n")[-1] == "An Al B"
+    hero = server.get("/api/state")[1]["state"]["teams"][0]["headquarters"][0]
+    tap(phone, phone, "deploy-zone-2", f"deploy-hero-{hero['id']}", "deploy-send")
+    count = server.get("/api/state")[1]["expect"]["dice"][0]["count"]
+    tap(phone, phone, *["roll0-xmen"] * count, "roll0-send")
+    side = server.get("/api/state")[1]["state"]["zones"][1]["teams"][0]
+    assert side["player"] == "Ana" and side["position"] >= 1
+    cells = phone.locator('#board [data-zone="2"] .xm-track li').all_inner_texts()
+    assert cells[side["position"] - 1] == "An"
+    # a name that begins another is all its own mark; a letter beyond the first plane stays whole
+    marks = phone.evaluate(r"() => Companion.initials(['Sam', 'samuel', 'Zoë', '\u{1F98A} Fox', "
+                           r"'\u{1F98A} Fix'])")
+    assert marks == {"Sam": "Sam", "samuel": "samu", "Zoë": "Z", "\U0001F98A Fox": "\U0001F98A Fo",
+                     "\U0001F98A Fix": "\U0001F98A Fi"}

@@ -51,6 +51,20 @@
       icon ? C.icon(icon) : null, C.el("span", { class: "word" }, word));
   };
 
+  // Each name's mark on a track too small for names: its shortest start no other name begins
+  // with (case aside), so "Ana" and "Alex" read "An" and "Al", never both "A".
+  C.initials = function (names) {
+    const chars = names.map((n) => Array.from(String(n)));
+    const low = chars.map((c) => c.join("").toLowerCase());
+    const out = {};
+    chars.forEach((c, i) => {
+      let k = 1;
+      while (k < c.length && low.some((o, j) => j !== i && o.startsWith(c.slice(0, k).join("").toLowerCase()))) k++;
+      out[names[i]] = c.slice(0, k).join("");
+    });
+    return out;
+  };
+
   C.register = function (name, renderer) { C.games[name] = renderer; };
   // ?renderer=generic shows any game as a new engine would look before it has a renderer.
   const forced = new URLSearchParams(location.search).get("renderer");

@@ -18,13 +18,13 @@
     return c ? c.name : id;
   }
 
-  // A Strength Track: the indicator and each team's leader (its player's initial), in words too.
-  function strengthTrack(zone) {
+  // A Strength Track: the indicator and each team's leader (its player's initials), in words too.
+  function strengthTrack(zone, marks) {
     const cells = el("ol", { class: "xm-track", "aria-hidden": "true" });
     for (let i = 1; i <= zone.strength_track; i++) {
-      const here = zone.teams.filter((t) => t.position === i).map((t) => t.player[0]);
+      const here = zone.teams.filter((t) => t.position === i).map((t) => marks[t.player]);
       const ind = zone.indicator === i;
-      cells.append(el("li", { class: (ind ? "ind " : "") + (here.length ? "team" : "") }, ind ? "I" : here.join("") || ""));
+      cells.append(el("li", { class: (ind ? "ind " : "") + (here.length ? "team" : "") }, ind ? "I" : here.join(" ") || ""));
     }
     return cells;
   }
@@ -44,7 +44,7 @@
       : el("p", { class: "none" }, "empty");
   }
 
-  function zoneBox(zone) {
+  function zoneBox(zone, marks) {
     const card = zone.card;
     const teams = zone.teams.map((t) => el("li", {}, el("b", {}, t.player), ": " + (t.leader_name || t.leader) + " on " + t.position +
       (t.backers.length ? " (+" + t.backers.length + " backing)" : "") + (t.started ? "" : " (not rolled yet)")));
@@ -52,7 +52,7 @@
       el("h3", {}, C.icon("battle"), "Zone " + zone.number), cardLine(zone),
       card ? el("p", {}, "Strength " + card.strength + " · Experience " + card.experience) : null,
       zone.indicator ? el("p", { class: "xm-ind" }, "indicator on " + zone.indicator + " of " + zone.strength_track) : null,
-      strengthTrack(zone), el("ul", { class: "xm-sides" }, teams.length ? teams : el("li", { class: "none" }, "no team here")));
+      strengthTrack(zone, marks), el("ul", { class: "xm-sides" }, teams.length ? teams : el("li", { class: "none" }, "no team here")));
   }
 
   function tvZone(zone, view) {
@@ -98,8 +98,9 @@
   function expTrack(state) {
     const x = state.experience_track;
     const list = el("ol", { class: "xm-exp", "aria-hidden": "true" });
+    const marks = C.initials(Object.keys(x.movers));
     for (let i = 0; i <= x.spaces; i++) {
-      const who = Object.entries(x.movers).filter(([, p]) => p === i).map(([n]) => n[0]);
+      const who = Object.entries(x.movers).filter(([, p]) => p === i).map(([n]) => marks[n]);
       const mark = i === x.victory ? "V" : x.recruit.includes(i) ? "R" : x.training_luck.includes(i) ? "T" : "";
       list.append(el("li", { class: who.length ? "here" : "" }, el("small", {}, i), who.length ? who.join(" ") : mark));
     }
@@ -224,7 +225,7 @@
     board(view) {
       const s = view.state;
       return el("div", { class: "xmen" },
-        el("div", { class: "xm-zones" }, s.zones.map(zoneBox)),
+        el("div", { class: "xm-zones" }, s.zones.map((z) => zoneBox(z, C.initials(s.teams.map((t) => t.player))))),
         el("div", { class: "xm-teams" }, s.teams.map((t) => teamBox(t, view))),
         expTrack(s), goingFirst(s));
     },
