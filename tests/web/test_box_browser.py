@@ -73,3 +73,19 @@ def test_the_owner_edits_a_board_link_and_a_card_type_and_only_the_next_game_use
     server.act("roll", "dash", face="1")
     status, body = server.act("move", "dash", to="K")
     assert status == 422 and "K is more than 1 space(s) from start" in body["error"]
+
+
+def test_the_box_page_reads_on_a_small_phone_its_file_path_broken_only_at_a_slash(server_factory,
+                                                                               pages, tmp_path):
+    """The page names the owner's box file by its full path (where to find it by hand); on a
+    320-pixel phone that path wraps between folders, never inside a name, and nothing scrolls
+    sideways (the board's map of roads, 400 pixels drawn, fits the phone's width)."""
+    from browser_pages import assert_words_whole
+
+    server = server_factory(data=tmp_path / "data")
+    for game in ("incredibles", "xmen-alert", "invincible"):
+        page = pages(server.url + f"/box?game={game}", 320, 568)
+        path = page.inner_text(".box-view .hint code.path")
+        assert path.startswith("/") and path.endswith(".toml") and path.count("/") >= 3, path
+        assert_words_whole(page)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
