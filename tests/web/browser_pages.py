@@ -124,6 +124,21 @@ def assert_no_placeholders(page):
     assert not found, (found, [line for line in text.splitlines() if re.search(PLACEHOLDERS, line)])
 
 
+# What a label shows when it prints the data instead of naming it: an id ("atom-eve",
+# "defensive-mastery#1", "medi-lab-2") or a piece of JSON (["1+", "0"]).
+ID_LIKE = r"\b[a-z0-9]+(?:-[a-z0-9]+)+(?:#\d+)?\b|#\d|[\[\]{}\"]"
+
+
+def assert_undo_named(phone):
+    """The Undo button names what it takes back in the table's words, not by ids or JSON."""
+    import re
+
+    undo = phone.locator("#undo")
+    if undo.count() and undo.is_visible():
+        text = undo.inner_text()
+        assert not re.search(ID_LIKE, text), text
+
+
 def assert_fits(table):
     """The table view (at the Pi's 800x480) neither scrolls nor cuts anything off."""
     bad = table.evaluate(FITS)
@@ -132,8 +147,9 @@ def assert_fits(table):
 
 def play_random_games(server, phone, table, game, seeds, steps, every, options=None):
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
-    the server; the phone and the table must draw the states they see, and the phone must offer
-    a control whenever the engine expects an action. ``options``: the game's options instead of
+    the server; the phone and the table must draw the states they see, the phone's Undo button
+    must name what it takes back, and the phone must offer a control whenever the engine expects
+    an action. ``options``: the game's options instead of
     sampled ones."""
     import random
 
@@ -170,6 +186,7 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
                     assert_no_placeholders(page)
                     assert_readable(page)
                     assert_words_whole(page)
+                assert_undo_named(phone)
                 if view["expect"].get("actions") and not over:
                     assert phone.locator("#controls button").count() > 0
 

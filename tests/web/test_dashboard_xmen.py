@@ -147,7 +147,7 @@ def test_alert_cards_drawn_from_the_tables_own_deck_are_named_with_one_tap(serve
     view = server.get("/api/state")[1]
     assert [z["card"]["id"] for z in view["state"]["zones"]] == ["sabretooth", "mystique", "blob"]
     assert view["expect"]["phase"] == "play" and view["expect"]["player"] == "Ana"
-    assert "Undo: drew blob" in phone.inner_text("#undo")
+    assert "Undo: drew Blob" in phone.inner_text("#undo")      # by its printed name
 
 
 def test_xmen_controls_are_big_enough_and_keyboard_operable(server, pages):

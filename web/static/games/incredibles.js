@@ -189,7 +189,7 @@
       if (action.type === "move") return who + "move to " + d.to;
       if (action.type === "fix") return who + "fix with " + (d.power ? C.human(d.power) : "virtual dice") + (d.jackjack ? " + " + C.human(d.jackjack) : "");
       if (action.type === "choose") return "choose " + (d.space || d.tile);
-      if (action.type === "draw") return "drew " + d.card;
+      if (action.type === "draw") return "drew " + ((comps().cards || []).find((c) => c.id === d.card) || { title: d.card }).title;
       return null;
     },
 

@@ -324,15 +324,40 @@
       return el("div", { class: "deck-row" }, items);
     },
 
+    // An action in the table's words (the Undo button, the history): names, never ids.
     describe(action, view) {
       const d = action.data || {};
+      const s = view.state;
       const id = d.hero || action.player;
-      const h = id && view.state.heroes.find((x) => x.id === id);
+      const h = id && s.heroes.find((x) => x.id === id);
       const pre = id ? (h ? h.player || h.name : id) + ": " : "";
-      if (action.type === "pull" || action.type === "defiance") return pre + action.type + " " + (d.cubes ? d.cubes.join(", ") : "(virtual)");
-      if (action.type === "play") return pre + "play " + d.cube + " on " + d.power;
-      if (action.type === "drop") return pre + "drop " + d.cube;
-      return null;
+      const card = (c) => nameIn(comps().powers, String(c).split("#")[0], C.human(c));
+      const slot = (x) => (h && h.powers[x] ? h.powers[x].name : C.human(x) + " slot");
+      const faces = (f) => (f ? f.join(", ") : "virtual");
+      const said = {
+        pull: () => "pull " + (d.cubes ? d.cubes.join(", ") : "(virtual)"),
+        defiance: () => "defiance, pull " + (d.cubes ? d.cubes.join(", ") : "(virtual)"),
+        play: () => "play " + d.cube + " on " + slot(d.power),
+        drop: () => "drop " + d.cube,
+        done: () => "done with the phase",
+        advance: () => "advance the episode track",
+        reveal: () => "reveal the event" + (d.card ? ", " + C.human(d.card) : ""),
+        choose: () => "choose " + (d.zone ? zoneName(d.zone) : optionWords({ villain: d.villain }, s, "choose", {})),
+        roll: () => "rescue die (" + (d.face || "virtual") + ")",
+        crash_roll: () => "crash roll (" + faces(d.faces) + ")",
+        resolved: () => "finish the power",
+        effect: () => "effect: " + optionWords(d, s, "effect", { hero: d.hero }),
+        decline: () => "skip an effect",
+        learn: () => "learn " + card(d.card) + " (" + C.human(d.slot) + " slot)",
+        punch: () => "learn by punching, discard " + card(d.discard),
+        train_cube: () => "discard " + card(d.discard) + " for a " + d.colour + " cube",
+        discard_power: () => "discard " + slot(d.slot),
+        arrange: () => "swap " + (d.slots || []).map(slot).join(" and "),
+        use_helper: () => "use " + nameIn(comps().helpers, d.helper, C.human(d.helper)),
+        episode_bonus: () => "the episode's bonus " + (d.met ? "met" : "not met"),
+        declare_win: () => "the episode won",
+      }[action.type];
+      return said ? pre + said() : null;
     },
 
     controls(view) {

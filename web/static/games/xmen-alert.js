@@ -263,8 +263,10 @@
       if (action.type === "deploy") return who + "deploy " + (d.heroes || []).map((h) => heroName(view, h)).join(", ") + " to Zone " + d.zone;
       if (/\.roll$/.test(action.type)) return who + action.type.replace(".roll", "") + " roll" + (d.hero ? " for " + heroName(view, d.hero) : "") + " (" + faces + ")";
       if (action.type === "turn.end") return who + "end the turn";
-      if (action.type === "draw") return "drew " + d.card;
-      if (action.type === "card.play") return who + "play " + d.card + (d.target ? " on " + d.target : d.hero ? " on " + heroName(view, d.hero) : "");
+      // a card by its printed title (the data may name one by id or by its title)
+      const card = ((comps().cards || []).find((c) => c.id === d.card) || { title: d.card }).title;
+      if (action.type === "draw") return "drew " + card;
+      if (action.type === "card.play") return who + "play " + card + (d.target ? " on " + d.target : d.hero ? " on " + heroName(view, d.hero) : "");
       return null;
     },
 
