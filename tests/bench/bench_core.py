@@ -2,7 +2,8 @@
 in-memory random full games per second for every engine, the same against the code before issue
 17 (``f55824e``, unpacked from git: both trees in interleaved rounds, each timed by its own
 process's CPU time, ab_random_games.py) with what 4x asks an action beside what the same loop
-takes with an engine that does nothing (framework_floor.py), and what start-up after a crash pays to read the
+takes with an engine that does nothing (framework_floor.py) and what each game's random draws
+and argument checks add to it (required_parts.py), and what start-up after a crash pays to read the
 write-ahead log frame by frame (against reading the same bytes with zlib's CRC)."""
 
 import os
@@ -88,8 +89,14 @@ def wal_scan_ms(frames: int = 1000) -> tuple[float, float]:
 
 def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
     """One row a game: random full games per second, this tree over ``BEFORE``."""
+    import required_parts
     from ab_random_games import compare
-    from framework_floor import per_action_us
+    from framework_floor import NothingGame, per_action_us
+
+    def nothing(length: float) -> NothingGame:
+        engine = NothingGame()
+        engine.length = round(length)
+        return engine
     from trees import unpack
 
     old = unpack(BEFORE)
@@ -115,6 +122,10 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
             budget = 1e6 / (4 * was * length)      # us an action for 4x, at today's game length
             floor = statistics.median(per_action_us(round(length), 20_000 // round(length) + 1)
                                       for _ in range(3))
+            # what this game's random player draws and its moves' argument checks add to the
+            # do-nothing engine's own (one shuffle, no arguments), each timed alone
+            _n, draws, checks = required_parts.per_action_us(game)
+            parts = draws + checks - sum(required_parts.per_action_us(nothing(length))[1:])
             rows.append((f"random games {game}: this / {BEFORE}", f"{got['games']:.2f}x",
                          f"{now:,.0f} against {was:,.0f} games/s (CPU time; {low:.2f} to "
                          f"{high:.2f}x over {AB_ROUNDS} interleaved rounds of "
@@ -122,7 +133,10 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
                          f"{length:.0f} against "
                          f"{statistics.median(r['length'] for r in got['other']):.0f} actions a game; "
                          f"4x asks {budget:.1f} us an action at this length, and the loop with an "
-                         f"engine that does nothing takes {floor:.1f} (framework_floor.py)"))
+                         f"engine that does nothing takes {floor:.1f} (framework_floor.py); this "
+                         f"game's random draws ({_n:.1f} an action) and argument checks add "
+                         f"{parts:.1f} (required_parts.py), leaving {budget - floor - parts:.1f} us "
+                         "an action for its rules"))
     return rows
 
 
