@@ -120,6 +120,10 @@ def submit(folder: Path, rounds: int, block: int) -> dict:
         def append(n: int) -> None:
             for _ in range(n):
                 j3.append(game_id, "action", entry, 1.0e9)
+
+        view = timer_views(timers, entry)
+        if view is not None:
+            out["view"] = []
         play(20)
         raw.block(20)
         for _ in range(rounds):       # interleaved, so a busy moment of the disk hits each
@@ -127,7 +131,27 @@ def submit(folder: Path, rounds: int, block: int) -> dict:
             out["timer.add"].append(timed(lambda n: [timers.submit(ADD) for _ in range(n)], block))
             out["invincible moves"].append(timed(play, block))
             out["Journal.append"].append(timed(append, block))
+            if view is not None:
+                out["view"].append(timed(view, block))
     return out
+
+
+def timer_views(session: Session, entry: dict):
+    """A block making the view of a timer.add change on ``session``'s table, as the session
+    makes it once per change for the answer and every stream (the game's part kept from the
+    last change, the head and tail encoded anew); None for code before companion/views.py."""
+    import companion
+    here = Path(companion.__file__).parent
+    if not (here / "views.py").exists():     # (the editable install would find this tree's)
+        return None
+    from companion.views import Views
+    views, record, engine = Views(), session._record, session._engine
+
+    def run(n: int) -> None:
+        table = session._top()
+        for seq in range(n):
+            views.change(seq, record, engine, table, {"seq": seq, "action": entry}, [], 1.0e9)
+    return run
 
 
 def build(path: Path, depth: int) -> dict:
