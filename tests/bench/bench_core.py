@@ -92,12 +92,12 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
     import required_parts
     from ab_random_games import compare
     from framework_floor import NothingGame, per_action_us
+    from trees import unpack
 
     def nothing(length: float) -> NothingGame:
         engine = NothingGame()
         engine.length = round(length)
         return engine
-    from trees import unpack
 
     old = unpack(BEFORE)
     if old is None:
@@ -124,7 +124,7 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
                                       for _ in range(3))
             # what this game's random player draws and its moves' argument checks add to the
             # do-nothing engine's own (one shuffle, no arguments), each timed alone
-            _n, draws, checks = required_parts.per_action_us(game)
+            calls, draws, checks = required_parts.per_action_us(game)
             parts = draws + checks - sum(required_parts.per_action_us(nothing(length))[1:])
             rows.append((f"random games {game}: this / {BEFORE}", f"{got['games']:.2f}x",
                          f"{now:,.0f} against {was:,.0f} games/s (CPU time; {low:.2f} to "
@@ -134,7 +134,7 @@ def random_games_against_before(games: list[str]) -> list[tuple[str, str, str]]:
                          f"{statistics.median(r['length'] for r in got['other']):.0f} actions a game; "
                          f"4x asks {budget:.1f} us an action at this length, and the loop with an "
                          f"engine that does nothing takes {floor:.1f} (framework_floor.py); this "
-                         f"game's random draws ({_n:.1f} an action) and argument checks add "
+                         f"game's random draws ({calls:.1f} an action) and argument checks add "
                          f"{parts:.1f} (required_parts.py), leaving {budget - floor - parts:.1f} us "
                          "an action for its rules"))
     return rows
