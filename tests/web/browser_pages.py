@@ -149,8 +149,7 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
     the server; the phone and the table must draw the states they see, the phone's Undo button
     must name what it takes back, and the phone must offer a control whenever the engine expects
-    an action. ``options``: the game's options instead of
-    sampled ones."""
+    an action. ``options``: the game's options instead of sampled ones."""
     import random
 
     from companion.games import Catalog

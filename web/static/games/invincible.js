@@ -324,7 +324,7 @@
       return el("div", { class: "deck-row" }, items);
     },
 
-    // An action in the table's words (the Undo button, the history): names, never ids.
+    // An action in the table's words (the Undo button): names, never ids.
     describe(action, view) {
       const d = action.data || {};
       const s = view.state;
@@ -341,7 +341,7 @@
         drop: () => "drop " + d.cube,
         done: () => "done with the phase",
         advance: () => "advance the episode track",
-        reveal: () => "reveal the event" + (d.card ? ", " + C.human(d.card) : ""),
+        reveal: () => "reveal the event" + (d.card ? ", " + nameIn(comps().events, d.card, C.human(d.card)) : ""),
         choose: () => "choose " + (d.zone ? zoneName(d.zone) : optionWords({ villain: d.villain }, s, "choose", {})),
         roll: () => "rescue die (" + (d.face || "virtual") + ")",
         crash_roll: () => "crash roll (" + faces(d.faces) + ")",
@@ -355,7 +355,7 @@
         arrange: () => "swap " + (d.slots || []).map(slot).join(" and "),
         use_helper: () => "use " + nameIn(comps().helpers, d.helper, C.human(d.helper)),
         episode_bonus: () => "the episode's bonus " + (d.met ? "met" : "not met"),
-        declare_win: () => "the episode won",
+        declare_win: () => "declare the episode won",
       }[action.type];
       return said ? pre + said() : null;
     },

@@ -224,8 +224,9 @@
 
     board(view) {
       const s = view.state;
+      const marks = C.initials(s.teams.map((t) => t.player));
       return el("div", { class: "xmen" },
-        el("div", { class: "xm-zones" }, s.zones.map((z) => zoneBox(z, C.initials(s.teams.map((t) => t.player))))),
+        el("div", { class: "xm-zones" }, s.zones.map((z) => zoneBox(z, marks))),
         el("div", { class: "xm-teams" }, s.teams.map((t) => teamBox(t, view))),
         expTrack(s), goingFirst(s));
     },
