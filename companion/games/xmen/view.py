@@ -38,12 +38,27 @@ def expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
     if must:
         prompt = f"{team.player}: " + "; ".join(must) + " must still roll."
     else:
-        prompt = (f"{team.player}: deploy X-Men to a Battle Zone, recover at Headquarters, "
-                  "or end the turn.")
+        prompt = f"{team.player}: {free_choice(actions)}."
     return {"phase": "play", "player": team.player, "round": s.round, "stage": s.stage,
             "actions": actions, "dice": rolls(s), "prompt": prompt, "must": must,
             "deploy": {str(z + 1): h for z, h in choices.deployments(s).items()},
             "cards": cards.playable(s), "rule": R_PLAYING}
+
+
+# what the team may choose once nothing must roll, in the order of the turn's steps
+CHOICES = (("deploy", "deploy X-Men to a Battle Zone"), ("recover.roll", "recover at Headquarters"),
+           ("turn.end", "end the turn"), ("card.play", "play a Training & Luck card"))
+
+
+def free_choice(actions: list[str]) -> str:
+    """ "deploy X-Men to a Battle Zone, recover at Headquarters, or end the turn": only what is
+    open (a team whose characters have all acted may only end its turn); a card only when
+    nothing else is."""
+    words = [w for kind, w in CHOICES[:3] if kind in actions] or [
+        w for kind, w in CHOICES[3:] if kind in actions]
+    if len(words) > 2:
+        return ", ".join(words[:-1]) + ", or " + words[-1]
+    return " or ".join(words)
 
 
 def rolls(s: XMenState) -> list[dict[str, Any]]:

@@ -42,6 +42,27 @@ def test_every_announced_roll_is_at_most_nine_dice_and_is_accepted_as_one_action
     assert purposes == {"going first", "battle", "recruit", "recovery", "bonus experience"}
 
 
+def test_the_next_step_names_only_what_the_team_may_do_now(engine):
+    """ "Each character either battles (or recruits) or recovers in a turn, never both" and
+    "once a team recruits, it cannot start battles; once it recovers, it cannot battle or recruit
+    this turn" (docs/xmen-alert.md): a team whose characters have all acted, or whose turn has
+    moved past deploying, is told only what is left, never "deploy" or "recover" it would be
+    refused."""
+    said = set()
+    for seed, state in random_states(engine, games=25):
+        expect = engine.expect(state)
+        if expect["phase"] != "play" or expect["must"]:
+            continue
+        prompt, actions = expect["prompt"], expect["actions"]
+        for kind, words in (("deploy", "deploy X-Men"), ("recover.roll", "recover at Headquarters"),
+                            ("turn.end", "end the turn")):
+            assert (words in prompt) == (kind in actions), (prompt, actions)
+        said.add(prompt.split(": ", 1)[1])
+    assert {"end the turn.", "deploy X-Men to a Battle Zone or end the turn.",
+            "recover at Headquarters or end the turn.",
+            "deploy X-Men to a Battle Zone, recover at Headquarters, or end the turn."} <= said
+
+
 def test_apply_never_changes_the_state_it_is_given(engine):
     for seed, state in random_states(engine, games=10):
         before = engine.to_json(state)
