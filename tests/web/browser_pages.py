@@ -145,6 +145,29 @@ def assert_fits(table):
     assert not bad, (bad, table.inner_text("#banner"))
 
 
+# What the table left out to fit is counted where it was: for every key of data-tallied parts
+# (a team's characters, a zone's villains) whose box is drawn, the tally beside them says as many
+# as are not drawn ("+3 more", "4 X-Men"), and says nothing when all are drawn.
+TALLIES = r"""() => {
+  const bad = [];
+  const parts = [...document.querySelectorAll("[data-tallied]")];
+  for (const key of new Set(parts.map((e) => e.dataset.tallied))) {
+    const tally = [...document.querySelectorAll("[data-tally]")].find((e) => e.dataset.tally === key);
+    if (!tally || !tally.parentElement.getClientRects().length) continue;   // its whole box is gone
+    const gone = parts.filter((e) => e.dataset.tallied === key && !e.getClientRects().length).length;
+    const said = tally.getClientRects().length ? tally.textContent : "";
+    const n = said ? Number((said.match(/\d+/) || ["NaN"])[0]) : 0;
+    if (n !== gone) bad.push(key + ": " + gone + " left out, the table says '" + said + "'");
+  }
+  return bad;
+}"""
+
+
+def assert_tallied(table):
+    bad = table.evaluate(TALLIES)
+    assert not bad, bad
+
+
 def play_random_games(server, phone, table, game, seeds, steps, every, options=None):
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
     the server; the phone and the table must draw the states they see, the phone's Undo button
@@ -181,6 +204,7 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
                 wait_rendered(phone, view["seq"])
                 wait_rendered(table, view["seq"])
                 assert_fits(table)
+                assert_tallied(table)
                 for page in (table, phone):
                     assert_no_placeholders(page)
                     assert_readable(page)

@@ -9,7 +9,8 @@ chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
 
 import pytest
 
-from browser_pages import WAIT, play_random_games, rendered, tap, wait_rendered, words  # noqa: F401
+from browser_pages import (WAIT, assert_fits, assert_tallied, play_random_games, rendered,  # noqa: F401
+                           tap, wait_rendered, words)
 
 pytestmark = pytest.mark.browser
 
@@ -263,6 +264,42 @@ def test_four_long_names_fit_the_table_without_breaking_a_word(server, pages):
     names = ["Grandma Josephine", "Uncle Maximilian", "Christopher", "Alexandra-Louise"]
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       GAME, (2,), 120, 4, options={"players": names, "advanced": False})
+
+
+def test_a_crowded_table_keeps_the_team_whose_turn_it_is_and_counts_what_it_leaves_out(server, pages):
+    """Advanced: "Each Team can have a maximum of 4 X-Men on it." Four teams of long names with
+    twelve characters between them do not fit the 800x480 table: the team whose turn it is keeps
+    every character (it dropped them first: "(turn)" had wrapped its box a line taller), and a
+    team whose characters are left to the phones says how many ("+2 more", "3 X-Men")."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine, seed = Catalog()(GAME), 5
+    options = {"players": ["Alexandra", "Benjamin", "Christopher", "Dominique"], "advanced": True,
+               "first_player": "Benjamin"}
+    rng = random.Random(seed)
+    state = engine.setup(options, rng_for(seed, "setup"))
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    for step in range(165):                 # the random player's game to a crowded board
+        action = engine.sample_action(state, rng)
+        status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                    "data": action.data})
+        assert status == 200, view
+        state = engine.apply(state, action, rng_for(seed, step))
+    teams = {t["player"]: [h["name"] for h in t["headquarters"]] for t in view["state"]["teams"]}
+    turn = view["state"]["player"]
+    assert turn == "Benjamin" and len(teams[turn]) == 4 and sum(map(len, teams.values())) == 12
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert_fits(table)
+    shown = table.inner_text(f'#board [data-team="{turn}"]')
+    assert all(name in shown for name in teams[turn]), shown
+    assert_tallied(table)
+    told = [table.inner_text(f'#board [data-team="{p}"] .more') for p in teams
+            if table.locator(f'#board [data-team="{p}"] .more').is_visible()]
+    assert told, "every character fitted: the table is not crowded enough to test"
 
 
 def test_players_whose_names_start_alike_are_told_apart_on_the_tracks(server, pages):

@@ -344,6 +344,22 @@
     return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
   }
 
+  // What was left out is still counted where it was: a tally (data-tally="k") says "+2 more" for
+  // the dropped parts marked data-tallied="k" in its box (a team's characters, a zone's villains),
+  // or "4 X-Men" (its data-all) when none of them is left
+  function tally(box) {
+    for (const t of box.querySelectorAll("[data-tally]")) {
+      let n = 0, of = 0;
+      for (const node of box.querySelectorAll("[data-tallied]")) {
+        if (node.dataset.tallied !== t.dataset.tally) continue;
+        of++;
+        if (node.classList.contains("dropped")) n++;
+      }
+      t.textContent = n === of && t.dataset.all ? n + " " + t.dataset.all : "+" + n + " more";
+      t.hidden = !n;
+    }
+  }
+
   P.fit = function () {
     if (!table) return;
     for (const node of document.querySelectorAll(".dropped")) node.classList.remove("dropped");
@@ -373,6 +389,7 @@
     }
     for (const box of document.querySelectorAll("[data-fit]")) {
       const dropped = [];
+      tally(box);
       for (let guard = 0; guard < 200 && overflows(box); guard++) {
         let pick = null;
         for (const node of box.querySelectorAll("[data-drop]:not(.dropped)")) {
@@ -382,11 +399,13 @@
         if (!pick) break;
         pick.classList.add("dropped");
         dropped.push(pick);
+        tally(box);
       }
       // dropping a big part may have made room for smaller, less needed ones: put back what fits
       for (const node of dropped.reverse()) {
         node.classList.remove("dropped");
-        if (overflows(box)) node.classList.add("dropped");
+        tally(box);
+        if (overflows(box)) { node.classList.add("dropped"); tally(box); }
       }
     }
     document.body.dataset.fitted = (Number(document.body.dataset.fitted) || 0) + 1;

@@ -247,8 +247,9 @@
       return el("div", { class: "inv-zrow", "data-zone": z.name, role: "row" },
         el("b", {}, zoneName(z.name)), el("span", { class: c.danger ? "warn" : "" }, c.danger), el("span", {}, c.dead),
         el("span", {}, z.minions + "/" + cap),
-        el("span", { class: "inv-vs" }, villains.length ? villains.map((v, i) => el("span", { class: "villain", "data-villain": v.id, "data-drop": i ? "3" : null },
-          v.name + " ", el("span", { class: "hp" }, C.icon("heart"), v.remaining + "/" + v.health))) : el("span", { class: "none" }, "none")));
+        el("span", { class: "inv-vs" }, villains.length ? villains.map((v, i) => el("span", { class: "villain", "data-villain": v.id, "data-drop": i ? "3" : null, "data-tallied": "zone " + z.name },
+          v.name + " ", el("span", { class: "hp" }, C.icon("heart"), v.remaining + "/" + v.health))) : el("span", { class: "none" }, "none"),
+          villains.length > 1 ? el("span", { class: "more", "data-tally": "zone " + z.name, hidden: "" }) : null));
     }));
   }
 

@@ -86,12 +86,17 @@
         " · captured ", el("b", {}, String(team.captured.length))));
   }
 
+  // The team whose turn it is keeps its characters longest: a table short of room says "(turn)"
+  // by the box's heavy border alone (the next step names the player), then drops the other
+  // teams' characters (counted: "+3 more") before who fights in which zone (same rank, later on
+  // the page), and this team's last of all, after the Experience line.
   function tvTeam(team, view) {
     const turn = view.state.player === team.player;
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
-      el("h3", {}, el("span", { class: "shrink" }, team.player), turn ? el("span", {}, "(turn)") : null),
-      team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": "2" },
+      el("h3", {}, el("span", { class: "shrink" }, team.player), turn ? el("span", { "data-drop": "8" }, "(turn)") : null),
+      team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": turn ? "1" : "3", "data-tallied": "team " + team.player },
         el("span", { class: "shrink" }, h.name), " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
+      el("p", { class: "more", "data-tally": "team " + team.player, "data-all": "X-Men", hidden: "" }),
       team.held.length ? el("p", { "data-drop": "6" }, C.icon("card"), " " + team.held.length + " held") : null);
   }
 
@@ -108,6 +113,14 @@
       el("h3", {}, C.icon("up"), "Experience Track"), list,
       el("p", {}, Object.entries(x.movers).map(([n, p]) => n + " on " + p).join(" · "),
         el("small", {}, " (T Training & Luck, R recruit, V Victory; goal " + x.goal + ")")));
+  }
+
+  // A team of three or four X-Men whose turn it is gets a wider box, each character and its hit
+  // chips on one line: in a quarter of the row it takes two lines a character, and the table has
+  // room for its four only so (the other names may then be cut short)
+  function teamColumns(s) {
+    const wide = (t) => t.player === s.player && t.headquarters.length > 2;
+    return "grid-template-columns:" + s.teams.map((t) => (wide(t) ? "minmax(0, 1.7fr)" : "minmax(0, 1fr)")).join(" ");
   }
 
   function tvExp(state) {
@@ -215,7 +228,8 @@
       const e = view.expect || {};
       const d = (e.dice || [])[0];
       const can = (t) => (e.actions || []).includes(t);
-      if (!d && can("deploy")) return e.player + ": deploy, recover at HQ" + (can("turn.end") ? ", or end the turn" : "");
+      // (a recovery open would be a roll in e.dice)
+      if (!d && can("deploy")) return e.player + ": deploy" + (can("turn.end") ? " or end the turn" : "");
       if (!d) return e.prompt;
       const more = e.dice.length > 1 ? " (" + (e.dice.length - 1) + " more to roll)" : "";
       if (d.action === "first.roll") return d.player + ": roll 5 dice to see who goes first";
@@ -236,7 +250,7 @@
       return el("div", { class: "xm-tv" },
         el("div", { class: "xm-zones" }, s.zones.map((z) => tvZone(z, view))),
         goingFirst(s),
-        el("div", { class: "xm-teams", "data-drop": "1" }, s.teams.map((t) => tvTeam(t, view))),
+        el("div", { class: "xm-teams", "data-drop": "1", style: teamColumns(s) }, s.teams.map((t) => tvTeam(t, view))),
         tvExp(s));
     },
 
