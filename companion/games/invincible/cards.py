@@ -28,16 +28,23 @@ def discard_card(s: InvincibleState, card: str) -> None:
 def clear_slot(s: InvincibleState, h: HeroState, slot: str) -> None:
     """The power in the fork's own ``h``'s ``slot`` (if any) goes to its discard pile."""
     old = h.powers.pop(slot, None)
-    if old is not None and old.filled and s.data.powers[old.power].kind == "punch":
-        # Learn By Punching: 'once filled, you keep its confidence whether or not you later
-        # discard it' (discarded, or replaced by a power learned into its slot)
-        h.bonus_confidence += s.data.powers[old.power].confidence
+    if old is not None and old.filled:
+        keep_confidence(s, h, old)
     if old is not None:
         # cubes on a discarded power go to the dropped area (as New and Improved says) and back
         # to the bag at the reset
         h.dropped.extend(c for c in old.cubes if c is not None)
         discard_card(s, old.card)
         s.say(f"{h.name} discards {s.data.powers[old.power].name} from the {slot} slot.")
+
+
+def keep_confidence(s: InvincibleState, h: HeroState, filled: Played) -> None:
+    """A filled power leaving the fork's own ``h``'s board keeps the confidence it gave: 'Add up
+    the confidence values on every power you filled this round' (filled, not still on the board;
+    'Filling a power means ... gaining whatever confidence it shows'; Learn By Punching: 'once
+    filled, you keep its confidence whether or not you later discard it'). Only Clean Slate's
+    'removing cubes from an already-filled power forfeits any confidence it granted'."""
+    h.bonus_confidence += s.data.powers[filled.power].confidence
 
 
 def return_experimental(s: InvincibleState) -> None:
@@ -51,6 +58,7 @@ def return_experimental(s: InvincibleState) -> None:
             me = s.own_hero(h.id)
             for slot in used:
                 p = me.powers.pop(slot)
+                keep_confidence(s, me, p)
                 me.dropped.extend(c for c in p.cubes if c is not None)
                 s.experimental = [*s.experimental, p.card]
                 s.say(f"{me.name} returns {s.data.powers[p.power].name} beside Robot's board.")

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from companion.games.invincible import (
-    board, bosses, card_powers, effects, experimental, gain_play,
+    board, bosses, card_powers, cards, effects, experimental, gain_play,
 )
 from companion.games.invincible.data import COLOURS
 from companion.games.invincible.state import HQ, R_CLARIFY, HeroState, InvincibleState
@@ -255,5 +255,6 @@ def immortal(s: InvincibleState, h: HeroState, name: str) -> None:
         if s.data.powers[p.power].effects and any(
                 e.kind == "immortal" for e in s.data.powers[p.power].effects) and p.filled:
             del me.powers[slot]
+            cards.keep_confidence(s, me, p)
             me.dropped.extend(c for c in p.cubes if c is not None)
     s.say(f"{h.name} uses {name}: set aside, {h.name} can't be KOed from now on.")

@@ -332,6 +332,22 @@ def test_new_and_improved_discards_a_learned_power_and_learns_one_from_the_hand(
     assert inv.confidence_spent == 0
 
 
+def test_immortality_set_aside_when_used_keeps_the_confidence_it_gave(hero_phase):
+    """Immortality: 'Using this removes it from your hero board and sets it aside'; 'Filling a
+    power means using its text, dealing whatever damage it shows, and gaining whatever confidence
+    it shows' and 'Add up the confidence values on every power you filled this round'."""
+    from companion.games.invincible.moves_training import confidence
+    t = hero_phase(episode=2)
+    t.give("invincible", "flex1", "immortality")
+    given = t.engine.data.powers["immortality"].confidence
+    assert given > 0
+    before = confidence(t.state.data, t.state.hero("invincible"))
+    s = t.fill("invincible", "flex1")
+    inv = s.hero("invincible")
+    assert inv.immortal and "flex1" not in inv.powers
+    assert confidence(s.data, inv) == before + given
+
+
 def test_relentless_barrage_reuses_a_filled_power_without_its_confidence(hero_phase):
     """Relentless Barrage: 'Powers reused through this effect don't grant their confidence again,
     nor do they count as an additional use for effects like Flurry of Blows, Power Surge, or

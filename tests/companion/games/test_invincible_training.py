@@ -312,6 +312,31 @@ def test_cubes_on_a_discarded_power_go_to_the_dropped_area(training):
     assert "flurry-of-blows#1" in s.discards["super"]
 
 
+def test_a_filled_power_discarded_or_replaced_keeps_its_confidence(training, engine):
+    """'Add up the confidence values on every power you filled this round — that total is what
+    you can spend learning new powers this Training Phase.' and 'Each slot holds one power; if
+    you're out of room, you may discard an existing power to make space': a power filled this
+    round counts though it leaves the board to make space (Clean Slate's 'Removing cubes from an
+    already-filled power forfeits any confidence it granted' is the one way to lose it)."""
+    t = training(unconfirmed="refuse")
+    inv = t.state.hero("invincible")
+    inv.powers["yellow"] = Played("flurry-of-blows#9", "flurry-of-blows", ["yellow", "yellow"], True)
+    inv.bag["yellow"] -= 2
+    inv.hand = ["whirlwind-mode#1", "telekimeanness#1"]
+    assert engine.expect(t.state)["confidence"]["invincible"] == 3    # Rescue, Thwart, Flurry
+    before = t.state
+    s = t.act("discard_power", hero="invincible", slot="yellow")
+    assert engine.expect(s)["confidence"]["invincible"] == 3
+    # or replaced: Whirlwind Mode (2) learned over the filled Flurry leaves 1 of the 3 to spend
+    t.state = before
+    s = t.act("learn", hero="invincible", card="whirlwind-mode#1", slot="yellow")
+    assert s.hero("invincible").powers["yellow"].power == "whirlwind-mode"
+    shown = engine.to_json(s)["heroes"][0]
+    assert (shown["id"], shown["confidence"], shown["confidence_left"]) == ("invincible", 3, 1)
+    with pytest.raises(IllegalAction, match="costs 2"):
+        t.act("learn", hero="invincible", card="telekimeanness#1", slot="flex1")
+
+
 def test_learn_by_punching_confidence_is_kept_when_it_is_discarded(training, engine):
     """Learn By Punching: 'Like any power, you must fill it to trigger its text; once filled, you
     keep its confidence whether or not you later discard it.'"""
