@@ -115,6 +115,12 @@ def enemies_in(z: ZoneState) -> bool:
     return bool(z.minions) or any(v is not None for v in z.villains)
 
 
+def damageable(s: InvincibleState, zone: str, villain_id: str) -> bool:
+    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'; Hurl Into
+    Space: the targeted villain 'can't be damaged'."""
+    return villain_id not in s.hurled and not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
+
+
 def damage_villain(s: InvincibleState, villain_id: str, amount: int, why: str) -> None:
     """'Once a villain has taken damage equal to its starting health, it is defeated and
     discarded'."""

@@ -151,7 +151,7 @@ def _knock(s, h, step, ranged) -> list[Answer]:
         return []
     zone = s.zone(h.zone)
     out = [{"target": v.id} for v in zone.villains
-           if v is not None and effects.damageable(s, h.zone, v.id)]
+           if v is not None and board.damageable(s, h.zone, v.id)]
     if bosses.in_zone(s, h.zone):
         out.append({"target": bosses.TARGET})
     return out + ([{"target": "minion"}] if zone.minions >= 2 else [])

@@ -47,7 +47,7 @@ def _damage(s, h, step, ranged) -> list[Answer]:
     for z in zones_in_reach(s, h, ranged):
         zone = s.zone(z)
         out += [{"target": v.id} for v in zone.villains
-                if v is not None and effects.damageable(s, z, v.id)]
+                if v is not None and board.damageable(s, z, v.id)]
         if zone.minions:
             out.append({"target": "minion", "zone": z})
         if bosses.in_zone(s, z):

@@ -60,12 +60,6 @@ def _home(s: InvincibleState, h: HeroState) -> str | None:
     return h.zone if h.zone != HQ else None
 
 
-def damageable(s: InvincibleState, zone: str, villain_id: str) -> bool:
-    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone'; Hurl Into
-    Space: the targeted villain 'can't be damaged'."""
-    return villain_id not in s.hurled and not (s.data.villains[villain_id].immune_with_minions and s.zone(zone).minions)
-
-
 def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:
     """'place that many damage tokens on a single enemy within range — you cannot split damage
     across multiple enemies'; Explosive 'deals its listed damage to every enemy'."""
@@ -107,7 +101,7 @@ def damage(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> 
     if target in s.hurled:
         raise forbid(f"{s.data.villains[target].name} is hurled into space and can't be "
                      "damaged", R_CLARIFY)
-    if not damageable(s, zone, target):
+    if not board.damageable(s, zone, target):
         raise forbid(f"{s.data.villains[target].name} can't be damaged while any minion shares "
                      "its zone", R_CLARIFY)
     board.damage_villain(s, target, amount, h.name)
@@ -120,7 +114,7 @@ def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) ->
         # An Explosive power that hits nothing changes nothing: the table sends resolved.
         raise forbid(f"there is no enemy in the {zone} zone for explosive damage to hit",
                      R_KEYWORDS)
-    protected = [v.id for v in z.villains if v is not None and not damageable(s, zone, v.id)]
+    protected = [v.id for v in z.villains if v is not None and not board.damageable(s, zone, v.id)]
     if z.minions:
         s.say(f"{h.name}'s explosive damage wipes out {z.minions} minion(s) in the {zone} zone.")
         s.own_zone(zone).minions = 0

@@ -200,7 +200,10 @@ def _drop(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     return s
 
 
-DROP = HeroMove(_drop, *IN_PLAY, READY)
+DROP = HeroMove(_drop, *IN_PLAY, READY, Need(
+    lambda s, h: not (h.crashed and not h.rescued),
+    lambda s, h: f"{h.name} has crashed: 'leave the three cubes you just pulled in your ready "
+                 "area' (a rescue lets them use the cubes)", R_CRASH))
 
 
 def _done(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:

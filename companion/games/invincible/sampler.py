@@ -177,7 +177,7 @@ def _reach(s, h, zone) -> Data:
 
 
 def _damage(s, h, rng) -> Data:
-    targets = [(v.id, z) for z, _, v in board.villains_in_play(s) if effects.damageable(s, z, v.id)]
+    targets = [(v.id, z) for z, _, v in board.villains_in_play(s) if board.damageable(s, z, v.id)]
     targets += [("minion", z.name) for z in s.zones if z.minions]
     if not targets or rng.random() < 0.1:
         zone = rng.choice([z.name for z in s.zones if board.enemies_in(z)])

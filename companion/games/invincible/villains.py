@@ -321,13 +321,20 @@ def _effect(s, task, rng, now):
 
 
 def _splash(s, vid, zone, amount, why):
-    """Magmaniac: 'damages other villains and minions in its zone as well as any heroes'."""
+    """Magmaniac: 'damages other villains and minions in its zone as well as any heroes'; all at
+    once, so Multi-Paul 'can't be damaged while any minion shares its zone, even by an Explosive
+    power that would otherwise wipe out the minions too' (nor by this)."""
     z = s.zone(zone)
+    others = [v.id for v in z.villains if v is not None and v.id != vid]
+    protected = [v for v in others if not board.damageable(s, zone, v)]
     if z.minions:
         s.say(f"{why} wipes out {z.minions} minion(s) in the {zone} zone.")
         s.own_zone(zone).minions = 0
-    for other in [v.id for v in z.villains if v is not None and v.id != vid]:
-        if s.result is None:
+    for other in others:
+        if other in protected:
+            s.say(f"{s.data.villains[other].name} can't be damaged now (a minion shares its zone, "
+                  "or it is hurled into space).")
+        elif s.result is None:
             board.damage_villain(s, other, amount, why)
 
 

@@ -479,10 +479,11 @@ def test_a_crashed_heros_pull_stays_in_the_ready_area_until_the_phase_ends(hero_
     (no done that would drop them), and a rescue later still finds them."""
     t = hero_phase()
     _crash(t, "invincible")
-    with pytest.raises(IllegalAction, match="leave the three cubes"):
-        t.act("done", hero="invincible")
-    assert "done" not in {h["hero"]: h["actions"] for h in t.engine.expect(t.state)["heroes"]}[
-        "invincible"]
+    for kind, data in (("done", {}), ("drop", {"cube": "yellow"})):    # nor dropped one by one
+        with pytest.raises(IllegalAction, match="leave the three cubes"):
+            t.act(kind, hero="invincible", **data)
+        assert kind not in {h["hero"]: h["actions"] for h in t.engine.expect(t.state)["heroes"]}[
+            "invincible"]
     t.state.hero("atom-eve").zone = "center"
     t.state.zone("center").danger = 0
     s = t.fill("atom-eve", "rescue", crashed="invincible", face="rescue-center")

@@ -337,6 +337,22 @@ def test_magmaniac_damages_villains_and_minions_or_endangers_three(table):
     assert (z.safety, z.danger) == (0, 10)         # three endangered, not six
 
 
+def test_magmaniac_does_not_damage_multi_paul_while_a_minion_shares_its_zone(table):
+    """Multi-Paul: 'This villain can't be damaged while any minion shares its zone, even by an
+    Explosive power that would otherwise wipe out the minions too.' Magmaniac: 'This villain's
+    power damages other villains and minions in its zone' (all at once: the minions it wipes out
+    still shield Multi-Paul from it)."""
+    t = table()
+    t.put_villain("magmaniac", "left")
+    t.put_villain("multi-paul", "left")
+    t.state.zone("left").minions = 1
+    s = _villain_phase(t, "event-1b")             # leftmost: magmaniac's power
+    z = s.zone("left")
+    assert z.minions == 0 and "multi-paul" not in s.defeated
+    assert [(v.id, v.damage) for v in z.villains if v] == [("magmaniac", 0), ("multi-paul", 0)]
+    assert any("Multi-Paul can't be damaged now" in line for line in s.log)
+
+
 def test_master_gator_moves_to_most_danger(table):
     """Master Gator: 'If this villain can't move into the zone with the most civilians in danger
     (because two villains are already there), or is already in that zone, it resolves the rest
