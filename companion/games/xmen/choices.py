@@ -14,7 +14,7 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion.games.xmen import battle, dice
 from companion.games.xmen.state import (HQ, R_FIGHT, R_PLAYING, R_RECOVER, R_RECRUIT,
-                                        R_SERIOUS, R_TEAMWORK, Team, XMenState)
+                                        R_SERIOUS, R_TEAMWORK, Hero, Team, XMenState)
 
 
 def stage_allows(s: XMenState, kind: str, team: Team) -> bool:
@@ -176,7 +176,7 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
         return IllegalAction(f"{d.characters[h].name} must still battle in Battle Zone {z + 1}: "
                              "recovery (Step 4) comes after the battles", R_PLAYING)
     if hero_id is None:
-        if not any(h.where == HQ and not h.acted and h.hits > 0 for h in team.heroes):
+        if not any(may_recover(s, h) for h in team.heroes):
             return IllegalAction("nobody at Headquarters has hit chips to remove", R_RECOVER)
         return None
     hero, name = team.hero(hero_id), d.characters[hero_id].name
@@ -190,7 +190,22 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
                              "does only one of the two in a turn", R_PLAYING)
     if hero.hits == 0:
         return IllegalAction(f"{name} has no hit chips to remove", R_RECOVER)
+    if wounded_now(s, hero) and s.trusted(hero_id):
+        return IllegalAction(f"{name} was seriously wounded this turn: \"On your next turn, the "
+                             "seriously wounded character must roll to recover\"", R_SERIOUS)
     return None
+
+
+def wounded_now(s: XMenState, hero: Hero) -> bool:
+    """Seriously wounded this turn (a teammate's Wing Missile can send a character home so
+    before it rolls): its one roll to survive is on the team's next turn. Refused only on a
+    trusted card (an assumed Durability may be wrong): otherwise accepted with a reminder."""
+    return hero.hits > s.data.characters[hero.id].durability and hero.id not in s.must_recover
+
+
+def may_recover(s: XMenState, hero: Hero) -> bool:
+    return (hero.where == HQ and not hero.acted and hero.hits > 0
+            and not (wounded_now(s, hero) and s.trusted(hero.id)))
 
 
 def can_recover(s: XMenState) -> bool:
@@ -205,7 +220,7 @@ def recoveries(s: XMenState) -> list[dict[str, Any]]:
     pending = s.pending_recovery()
     return [{"hero": h.id, "count": dice.capped(s.data, s.data.characters[h.id].durability),
              "serious": h.id in pending}
-            for h in s.current.heroes if h.where == HQ and not h.acted and h.hits > 0]
+            for h in s.current.heroes if may_recover(s, h)]
 
 
 def unchecked_serious(s: XMenState) -> list[str]:

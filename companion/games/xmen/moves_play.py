@@ -187,11 +187,15 @@ def recover_roll(state: XMenState, play: Play) -> XMenState:
         raise problem
     if hid is None:     # the seriously wounded first: their roll is due this turn
         hid = (state.pending_recovery() or [h.id for h in team.heroes
-                                            if h.where == HQ and not h.acted and h.hits > 0])[0]
+                                            if choices.may_recover(state, h)])[0]
     faces = dice.roll(d, play.args["faces"], dice.capped(d, d.characters[hid].durability),
                       play.rng)
     s = state.fork()
     s.stage = "recover"
+    if choices.wounded_now(state, team.hero(hid)):
+        s.remind(f"{d.characters[hid].name} was seriously wounded this turn (by an assumed "
+                 "Durability): \"On your next turn, the seriously wounded character must roll to "
+                 "recover\"", R_SERIOUS)
     s.last_roll = {"player": team.player, "purpose": "recovery", "hero": hid, "faces": faces,
                    "removes": recovery.removal(s, hid, faces)}
     recovery.recover(s, hid, faces)

@@ -188,6 +188,44 @@ def test_a_serious_wound_only_an_assumed_durability_makes_may_go_unrolled_with_a
                                                     "first_player": "Ana", **options}))
 
 
+def test_a_character_seriously_wounded_this_turn_rolls_to_survive_on_the_next(game):
+    """ "When a character is moved back to Headquarters and has all their X symbols covered and
+    has Hit Chips on their Power Stat Card picture, they are seriously wounded. ... On your next
+    turn, the seriously wounded character must roll to recover." Archangel's Wing Missile ("Evil
+    Mutant rolls give 1 hit to a teammate") sends Storm home so before she has rolled: her roll
+    to survive waits for Ana's next turn. Cyclops's Durability is assumed: there it is accepted
+    with a reminder."""
+    from companion.games.xmen.state import R_SERIOUS
+
+    def wing_missile(backer):
+        t = game(advanced=True, alert_deck=BASIC_DECK,
+                 stat_cards={"Ana": ["archangel", backer], "Ben": ["wolverine", "cable"]})
+        t.hero("Ana", backer).hits = 2
+        t.do("deploy", "Ana", zone=1, heroes=["archangel", backer], leader="archangel")
+        t.do("battle.roll", "Ana", zone=1, attack="wing_missile",
+             faces=["evil_mutant", "evil_mutant"], hits_to=backer)
+        hero = t.hero("Ana", backer)
+        assert (hero.where, hero.hits, hero.acted) == (HQ, 4, False)   # Durability 3: 1 on the picture
+        return t
+
+    t = wing_missile("storm")
+    assert not [e for e in t.engine.expect(t.s)["dice"] if e["action"] == "recover.roll"]
+    with pytest.raises(IllegalAction, match="On your next turn") as refused:
+        t.do("recover.roll", "Ana", hero="storm", faces=roll(3, marvel=1))
+    assert refused.value.rule == R_SERIOUS
+    t.do("turn.end", "Ana")
+    t.do("turn.end", "Ben")
+    assert t.s.must_recover == ["storm"]
+    t.do("battle.roll", "Ana", zone=1, faces=roll(5))          # Archangel first: he is in the zone
+    t.do("recover.roll", "Ana", hero="storm", faces=roll(3, marvel=1))
+    assert t.hero("Ana", "storm").hits == 2
+
+    t = wing_missile("cyclops")
+    t.do("recover.roll", "Ana", hero="cyclops", faces=roll(3, marvel=1))
+    assert any("Cyclops was seriously wounded this turn (by an assumed Durability)" in r["text"]
+               for r in t.engine.reminders(t.s))
+
+
 def test_a_failed_serious_recovery_loses_the_character(game):
     """ "The roll must be successful in removing all the Hit Chips from the character's picture (not
     the X symbols) or the character is lost!" "the character's Power Stat Card is placed at the
