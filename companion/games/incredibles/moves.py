@@ -6,7 +6,7 @@ handler checks what is particular to its rule and returns a new state.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import BadAction, IllegalAction
@@ -72,17 +72,25 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
         raise IllegalAction(f"space {to} has rubble on it: players may not move onto or through it",
                             R_ROAD)
     reach = state.reachable(here, steps)
+    # in reach but for the rubble: the reason said is the rubble, not the distance
+    crossed = (to not in reach and bool(state.rubble)
+               and to in replace(state, rubble=[]).reachable(here, steps))
     if to not in reach and not _checks_distance(state):
         s = state.fork()
-        why = (f"{REMIND} ({to} is more than {steps} space(s) from {here} on the companion's "
-               "assumed board; confirm the board on the Your box page).")
+        far = (f"the way from {here} to {to} crosses rubble on {', '.join(state.rubble)}" if crossed
+               else f"{to} is more than {steps} space(s) from {here}")
+        why = (f"{REMIND} ({far} on the companion's assumed board; confirm the board on the Your "
+               "box page).")
         s.log.append(f"Reminder: {why}")
         s.unchecked = why[0].upper() + why[1:]     # in the reminders until the next roll
         _end_move(s, to)
         return s
     if to not in reach:
-        blocked = " (rubble blocks some roads)" if state.rubble else ""
-        raise IllegalAction(f"{to} is more than {steps} space(s) from {here}{blocked}; "
+        if crossed:
+            raise IllegalAction(f"the way from {here} to {to} crosses rubble on "
+                                f"{', '.join(state.rubble)}: players may not move onto or through "
+                                f"it; you can reach {', '.join(reach)}", R_ROAD)
+        raise IllegalAction(f"{to} is more than {steps} space(s) from {here}; "
                             f"you can reach {', '.join(reach)}", R_MOVE)
     s = state.fork()
     _end_move(s, to)
@@ -102,6 +110,10 @@ def fix(state: IncrediblesState, play: Play) -> IncrediblesState:
     mover = state.mover
     hero = d.heroes[mover.hero]
     virtual = args["power"] is None
+    if virtual and args["jackjack"] is not None:
+        # a face the table read is never replaced by a virtual roll
+        raise BadAction("fix: data.jackjack without data.power: give the Power Die's face too "
+                        "(or leave both out to let the companion roll them)")
     rng = play.rng if virtual else None
     power = _die_face(args["power"], hero.die, f"{hero.name}'s Power Die", rng)
     jj = None

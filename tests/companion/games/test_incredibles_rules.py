@@ -12,6 +12,7 @@ import pytest
 from companion.actions import Action
 from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.incredibles import Incredibles
+from companion.games.incredibles.state import R_ROAD
 
 ENGINE = Incredibles()
 
@@ -185,6 +186,20 @@ def test_jackjack_die_fixes_once_rescued():
     assert slots(s)[2] == ("C", False)
 
 
+def test_a_jackjack_face_without_the_power_dies_is_refused_not_replaced():
+    """"If Jack-Jack has been rescued, you may roll the Jack-Jack Die in addition to your Power
+    Die": the Power Die is always rolled. A fix naming Jack-Jack's face alone was rolled afresh
+    on virtual dice, both of them, the face the table read thrown away; it is refused, and the
+    state is untouched."""
+    s = at(game(), "C")
+    s.jackjack = None
+    s = do(s, "roll", face="1")
+    s = do(s, "move", to="C")
+    with pytest.raises(BadAction, match="without data.power"):
+        do(s, "fix", jackjack="agility")          # problem C's power: this read fixes it
+    assert slots(do(s, "fix", power="speed", jackjack="agility"))[2] == ("C", False)
+
+
 def test_failed_fix_stays_and_may_try_again_next_turn():
     """"If you did not fix the problem, stay on that space without turning over the tile or the
     Problem Card. You may try to fix the problem again on your next turn.\""""
@@ -266,6 +281,17 @@ def test_road_destroyed_places_rubble_that_blocks_movement():
     assert "4" not in ENGINE.expect(s)["reachable"]     # 2-3-4 would cross the rubble
     assert "B" not in ENGINE.expect(s)["reachable"]
     assert any("Rubble" in r["text"] for r in ENGINE.reminders(s))
+    # through it: refused for the rubble, not as too far (4 is two spaces from 2)
+    with pytest.raises(IllegalAction, match="the way from 2 to 4 crosses rubble on 3") as err:
+        do(s, "move", to="4")
+    assert err.value.rule == R_ROAD
+    # on the assumed board (by default) it is accepted, and the reminder says why the same way
+    s = ENGINE.setup({"players": ["dash"], "starting_problems": ["A", "B", "C"],
+                      "deck": ["road-3"]}, random.Random(0))
+    s = do(at(do(s, "roll", face="alarm"), "2"), "roll", face="2")
+    s = do(s, "move", to="4")
+    assert s.movers[0].space == "4"
+    assert any("the way from 2 to 4 crosses rubble on 3" in r["text"] for r in ENGINE.reminders(s))
 
 
 def test_rubble_on_a_mover_moves_it_to_an_adjacent_space_of_the_players_choice():
