@@ -137,7 +137,7 @@ def play_out(engine, seed, found=None, stride=0):
     """One random game in memory, the way the session folds it; returns (options, actions, state).
     With ``found``, every ``stride``-th state also goes through the checks above."""
     rng = random.Random(seed)
-    options = engine.sample_options(rng)
+    options = engine.prepare_options(engine.sample_options(rng), [])   # as the session records
     state = engine.setup(options, rng_for(seed, "setup"))
     actions = []
     while engine.outcome(state)["status"] == "playing":

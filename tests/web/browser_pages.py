@@ -181,7 +181,8 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
     engine = Catalog()(game)
     for seed in seeds:
         rng = random.Random(seed)
-        chosen = engine.sample_options(rng) if options is None else options
+        chosen = engine.prepare_options(engine.sample_options(rng) if options is None else options,
+                                        [])               # what the session records and plays
         state = engine.setup(chosen, rng_for(seed, "setup"))
         status, view = server.post("/api/session", {"game": game, "options": chosen, "seed": seed})
         assert status in (200, 201), view

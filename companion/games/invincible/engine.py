@@ -195,7 +195,8 @@ class Invincible(Game):
         if isinstance(camp, dict) and "id" in camp and "history" not in camp:
             records = campaign.history_from_games(history, camp["id"])
             options = {**options, "campaign": {**camp, "history": records}}
-        return options
+        # a new game records the literal reading unless the table chose (setup.PUNCH_READINGS)
+        return {"learn_by_punching": "instead", **options}
 
     def resolve_data(self, options: dict[str, Any]) -> data.InvincibleData:
         """The data the game began with: the owner's box it recorded, else the base files; with

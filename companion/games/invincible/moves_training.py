@@ -12,6 +12,9 @@ from companion.games.base import forbid
 from companion.games.invincible import cards
 from companion.games.invincible.data import InvincibleData
 from companion.games.invincible.needs import HeroMove, Need
+from companion.games.invincible.slot_colours import (
+    slot_reminder, unchecked_colour, unchecked_shared, unshared, wrong_colour,
+)
 from companion.games.invincible.state import (
     R_GAIN, R_LEARN, R_RESET, R_TRAINING, HeroState, InvincibleState, Played,
 )
@@ -36,6 +39,7 @@ def start(s: InvincibleState) -> None:
     cards.return_experimental(s)
     for h in s.own_heroes():
         h.confidence_spent, h.cube_gained, h.done, h.ultimates_wanted = 0, False, False, 0
+        h.trained = None
     s.say("Training Phase: spend confidence to learn powers, gain a cube, then done.")
 
 
@@ -68,66 +72,6 @@ def _slot_refusal(d: InvincibleData, slot: str, power_id_: str, lenient: bool = 
         return forbid(f"{slot!r} is not a slot for learned powers: use "
                       + ", ".join(n for n in _learned_slots(d)), R_LEARN)
     return None
-
-
-def wrong_colour(d: InvincibleData, slot: str, power) -> bool:
-    """'slot it into the color-matched space beneath your hero board': ``power`` is not of the
-    colour of the coloured ``slot``."""
-    return slot in d.colored_slots and bool(power.colours) and slot not in power.colours
-
-
-def unchecked_colour(d: InvincibleData, slot: str, power) -> bool:
-    """Of the wrong colour for ``slot``, but only by an assumed card (its colours are not
-    printed and the owner has not confirmed it): accepted with a reminder."""
-    return wrong_colour(d, slot, power) and power.assumed and not d.strict
-
-
-def unshared(ultimate, sup) -> bool:
-    """'it must be placed beneath a Super Power that shares at least one cube color with it'."""
-    return not set(ultimate.colours) & set(sup.colours)
-
-
-def unchecked_shared(d: InvincibleData, ultimate, sup) -> bool:
-    """No colour shared, but only by assumed cards (either one's colours are assumed): accepted
-    with a reminder."""
-    return unshared(ultimate, sup) and (ultimate.assumed or sup.assumed) and not d.strict
-
-
-def colour_reminder(d: InvincibleData, slot: str, power) -> str | None:
-    """What the table is reminded of where ``power`` sits in ``slot`` against its assumed
-    colours (None: nothing), for the log and the Training Phase's reminders."""
-    if unchecked_colour(d, slot, power):
-        return (f"{power.name} is {'/'.join(power.colours)} in the {slot} slot: its colours are "
-                "assumed, not printed, so the slot's colour was not checked (confirm the card "
-                "on the Your box page)")
-    return None
-
-
-def ultimate_reminder(d: InvincibleData, ultimate, sup) -> str | None:
-    """The reminder where ``ultimate`` sits beneath ``sup`` sharing no colour (None: they
-    share one, or nothing was let through)."""
-    if unchecked_shared(d, ultimate, sup):
-        return (f"{ultimate.name} shares no cube colour with {sup.name} above it: their colours "
-                "are assumed, not printed, so this was not checked (confirm the cards on the "
-                "Your box page)")
-    return None
-
-
-def slot_reminder(d: InvincibleData, h: HeroState, slot: str) -> str | None:
-    """The reminder for the power ``h`` holds in ``slot`` where only an assumed colour let it
-    through (None: nothing)."""
-    power = d.powers[h.powers[slot].power]
-    if not slot.startswith("under:"):
-        return colour_reminder(d, slot, power)
-    above = h.powers.get(slot[6:])
-    return above and ultimate_reminder(d, power, d.powers[above.power])
-
-
-def placement_reminders(d: InvincibleData, h: HeroState) -> list[str]:
-    """Every power ``h`` holds where only an assumed colour was let through (the Training
-    Phase's reminders)."""
-    return [f"{h.name}: {why[0].upper() + why[1:]}." for slot in h.powers
-            if (why := slot_reminder(d, h, slot))]
 
 
 def unchecked_cost(d: InvincibleData, h: HeroState, power) -> bool:
@@ -244,6 +188,7 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     cards.clear_slot(s, h, slot)
     h.powers[slot] = Played(card, power.id, [None] * len(power.symbols))
     h.confidence_spent += power.cost
+    h.trained = "learn"
     s.say(f"{h.name} learns {power.name} ({power.cost} confidence) into the {slot} slot.")
     why = slot_reminder(s.data, h, slot)
     if why:
@@ -251,7 +196,12 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     return s
 
 
-LEARN = HeroMove(_learn, TRAINING, choice=lambda s, h: can_learn(s, h, lenient=True))
+LEARN = HeroMove(
+    _learn, TRAINING,
+    Need(lambda s, h: not (s.punch_instead and h.trained == "punch"),
+         lambda s, h: f"{h.name} took Learn By Punching this Training Phase, 'instead of "
+                      "learning a power from your hand'", R_LEARN),
+    choice=lambda s, h: can_learn(s, h, lenient=True))
 
 
 def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
@@ -268,6 +218,7 @@ def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     cards.clear_slot(s, h, slot)
     power = s.data.powers[PUNCH]
     h.powers[slot] = Played(PUNCH, power.id, [None] * len(power.symbols))
+    h.trained = "punch"
     s.punch_left -= 1
     s.say(f"{h.name} discards a card and takes Learn By Punching into the {slot} slot.")
     return s
@@ -275,6 +226,11 @@ def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
 
 PUNCH_MOVE = HeroMove(
     _punch, TRAINING,
+    # 'Learn By Punching is always available as a fallback: instead of learning a power from your
+    # hand, you may discard a card ...' (solo: 'even if your other hero already learned a power')
+    Need(lambda s, h: not (s.punch_instead and h.trained == "learn"),
+         lambda s, h: f"{h.name} learned a power this Training Phase: Learn By Punching is "
+                      "taken 'instead of learning a power from your hand'", R_LEARN),
     Need(lambda s, h: not any(p.power == PUNCH for p in h.powers.values()),
          lambda s, h: f"{h.name} already has Learn By Punching in play", R_LEARN),
     Need(lambda s, h: s.punch_left > 0, lambda s, h: "no Learn By Punching card is left", R_LEARN),

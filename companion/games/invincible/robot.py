@@ -143,7 +143,7 @@ def _training(s: InvincibleState, rng: random.Random) -> Action:
     h = next(h for h in s.heroes if not h.done)
     cards = s.hand_of(h)
     roll = rng.random()
-    if cards and roll < 0.35:
+    if cards and roll < 0.35 and training.LEARN.refusal(s, h) is None:
         card = rng.choice(cards)
         power = d.powers[power_id(card)]
         if power.cost <= training.left(d, h):

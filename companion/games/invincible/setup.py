@@ -14,7 +14,12 @@ from companion.games.invincible.state import HeroState, InvincibleState, Played,
 from companion.timers import Timer
 
 OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
-           "challenges", "campaign", "stack", "unconfirmed"}
+           "challenges", "campaign", "stack", "unconfirmed", "learn_by_punching"}
+# 'Learn By Punching is always available as a fallback: instead of learning a power from your
+# hand, you may discard a card ...': "instead" (a hero does one or the other in a Training Phase,
+# the literal reading, which the session records for every new game) or "also". A game whose
+# options lack it began before the reading and keeps "also", so it replays as it was played.
+PUNCH_READINGS = ("instead", "also")
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
@@ -41,6 +46,7 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
         decks=decks, discards={k: [] for k in decks}, supply=supply, level_decks=level_decks,
         helpers=list(o["helpers"]), helpers_taken=[] if progress else list(o["helpers"]),
         challenges=o["challenges"], punch_left=count, data=d,
+        punch_instead=o["learn_by_punching"] == "instead",
     )
     if progress:
         state.campaign = {"id": o["campaign"].get("id"), "attempt": progress["attempt"],
@@ -91,6 +97,10 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
     difficulty = options.get("difficulty", "normal")
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         raise SetupError(f"difficulty is one of {', '.join(DIFFICULTIES)}")
+    punch = options.get("learn_by_punching", "also")
+    if punch not in PUNCH_READINGS:
+        raise SetupError("learn_by_punching is \"instead\" (Learn By Punching or powers from the "
+                         "hand in a Training Phase) or \"also\" (both)")
     helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
     challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
     if progress:
@@ -101,7 +111,8 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
                 f"({d.challenges[listed].name}), and only if you won the previous episode")
         helpers = list(progress["helpers"])
     return {"heroes": heroes, "solo": solo, "episode": episode, "difficulty": difficulty,
-            "helpers": helpers, "challenges": challenges, "progress": progress, "campaign": camp}
+            "helpers": helpers, "challenges": challenges, "progress": progress, "campaign": camp,
+            "learn_by_punching": punch}
 
 
 def _hero(d: InvincibleData, h: dict[str, str], signature: bool) -> HeroState:

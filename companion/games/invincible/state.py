@@ -101,6 +101,8 @@ class HeroState:
     pulls: int = 0
     bonus_confidence: int = 0      # Epic Rescue, card effects
     confidence_spent: int = 0
+    # this Training Phase: "learn" (a power from the hand) or "punch" (Learn By Punching)
+    trained: str | None = None
     cube_gained: bool = False      # the Training Phase's one cube
     rescued_civilians: int = 0     # this round (Turn the Tide)
     immortal: bool = False         # Immortality used: never KOed from then on
@@ -178,6 +180,9 @@ class InvincibleState:
     defeated: list[str] = field(default_factory=list)   # villain ids, in order
     shared_hand: list[str] = field(default_factory=list)
     punch_left: int = 0
+    # option learn_by_punching = "instead": a hero takes Learn By Punching or learns powers from
+    # the hand in a Training Phase, not both (see setup.py for why a game without it may do both)
+    punch_instead: bool = False
     strengthen_left: int = 16
     helpers_used: list[str] = field(default_factory=list)
     episode_bonus: bool = False

@@ -10,6 +10,7 @@ from typing import Any
 from companion.dice import Dice, DiceRequest
 from companion.games.invincible import board, bosses, card_powers, choices, resolve
 from companion.games.invincible import moves_training as training
+from companion.games.invincible import slot_colours
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.data import CUBES
 from companion.games.invincible.moves_pull import black_count, finished
@@ -204,7 +205,7 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
                                     "companion's count: those costs are assumed, not printed, "
                                     "and were not checked.", "rule": R_LEARN})
             out.extend({"text": why, "rule": R_LEARN}
-                       for why in training.placement_reminders(d, h))
+                       for why in slot_colours.placement_reminders(d, h))
         out.append({"text": "Confidence left unspent is lost at the end of the phase; one cube "
                             "per hero per phase.", "rule": R_LEARN})
         out.append({"text": "Refill to five cards: at most one from the Ultimate deck.",

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.invincible.state import Played
 from companion.games.invincible.moves_training import learnable
 from invincible_helpers import engine, table  # noqa: F401 (fixtures)
@@ -181,6 +181,59 @@ def test_learn_by_punching_once_in_play(training):
     assert first in s.discards["super"] and s.punch_left == 1
     with pytest.raises(IllegalAction, match="already has Learn By Punching"):
         t.act("punch", hero="atom-eve", discard=second, slot="flex2")
+
+
+def test_learn_by_punching_is_taken_instead_of_learning_a_power(training, engine):
+    """'Learn By Punching is always available as a fallback: instead of learning a power from
+    your hand, you may discard a card from your hand to take a Learn By Punching card' and, solo,
+    'that hero may take Learn By Punching instead (discarding a card as usual), even if your other
+    hero already learned a power this round': a hero does one or the other in a Training Phase
+    (option learn_by_punching = "instead", which every new game records), not both ("also")."""
+    def table(reading):
+        t = training(**({"learn_by_punching": reading} if reading else {}))
+        t.state.hero("invincible").hand = ["flurry-of-blows#1", "whirlwind-mode#1", "clean-slate#1"]
+        t.state.hero("atom-eve").hand = ["autosave#1", "telekimeanness#1"]
+        return t
+
+    t = table("instead")
+    t.act("learn", hero="invincible", card="flurry-of-blows#1", slot="yellow")
+    from companion.games.invincible.moves_training import PUNCH_MOVE
+    assert [h.id for h in PUNCH_MOVE.heroes(t.state)] == ["atom-eve"]    # what the sampler offers
+    with pytest.raises(IllegalAction, match="learned a power this Training Phase"):
+        t.act("punch", hero="invincible", discard="clean-slate#1", slot="flex1")
+    s = t.act("punch", hero="atom-eve", discard="autosave#1", slot="flex1")    # the other hero may
+    with pytest.raises(IllegalAction, match="took Learn By Punching this Training Phase"):
+        t.act("learn", hero="atom-eve", card="telekimeanness#1", slot="flex2")
+    assert s.hero("atom-eve").trained == "punch"
+
+    for reading in ("also", None):          # None: a game begun before the reading was recorded
+        t = table(reading)
+        t.act("learn", hero="invincible", card="flurry-of-blows#1", slot="yellow")
+        s = t.act("punch", hero="invincible", discard="clean-slate#1", slot="flex1")
+        assert s.hero("invincible").powers["flex1"].power == "learn-by-punching"
+    assert engine.prepare_options({"heroes": ["invincible"]}, [])["learn_by_punching"] == "instead"
+    assert engine.prepare_options({"learn_by_punching": "also"}, [])["learn_by_punching"] == "also"
+    with pytest.raises(SetupError, match="learn_by_punching"):
+        training(learn_by_punching="sometimes")
+
+
+def test_random_games_learning_or_punching_keep_to_what_expect_lists(engine):
+    """The random player (engine.sample_action) under learn_by_punching = "instead": every move
+    it takes is accepted, to the end of each game."""
+    import random
+
+    from companion.rng import rng_for
+    trained = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = engine.setup({**engine.sample_options(rng), "learn_by_punching": "instead"},
+                             rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing" and step < 3000:
+            state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
+            trained |= {h.trained for h in state.heroes}
+            step += 1
+    assert {"learn", "punch"} <= trained
 
 
 def test_one_cube_per_training_phase_matching_the_discarded_power(training):
