@@ -93,7 +93,8 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
     for t in s.teams:
         if t.cerebro:
             out.append({"text": f"Cerebro is on the fritz for {t.player}: the whole team reports "
-                                "to Headquarters at the start of the next turn.", "rule": R_LUCK})
+                                f"to Headquarters at the start of {t.player}'s next turn.",
+                        "rule": R_LUCK})
     if any(t.held for t in s.teams):
         out.append({"text": "Held Training & Luck cards can be played before or during your "
                             "turn, or before another player's turn.", "rule": R_LUCK})

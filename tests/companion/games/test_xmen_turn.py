@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.errors import IllegalAction, SetupError
-from companion.games.xmen.state import HQ, Hero
+from companion.games.xmen.state import HQ, R_LUCK, Hero
 from xmen_helpers import BASIC_DECK, Table, roll
 
 
@@ -418,6 +418,10 @@ def test_cerebro_on_another_player_before_his_turn(game):
         t.do("card.play", "Ana", card="cerebro", target="Ben")
     t.do("turn.end", "Ben")
     t.do("card.play", "Ana", card="cerebro", target="Ben")     # during Ana's turn, before Ben's
+    # the reminder says whose turn it takes ("the next turn" read as Ana's own next, or as the
+    # next player's in a game of three)
+    assert {"text": "Cerebro is on the fritz for Ben: the whole team reports to Headquarters at "
+                    "the start of Ben's next turn.", "rule": R_LUCK} in t.engine.reminders(t.s)
     t.do("turn.end", "Ana")
     assert t.hero("Ben", "storm").where == HQ and t.zone(1).side("Ben") is None
     assert t.s.current.player == "Ana"          # Ben's turn passed with no other actions
