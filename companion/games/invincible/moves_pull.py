@@ -90,17 +90,24 @@ def _crash_check(s: InvincibleState, h: HeroState, pulled: list[str]) -> None:
         card_powers.autosave_trigger(s, h)
 
 
+def _to_the_limit(s: InvincibleState, h: HeroState, got: list[str]) -> list[str]:
+    """Going to the Limit: 'Black cubes pulled with this power in play are returned to the bag
+    before they can cause a crash; this is not optional' (a pull, or defiance's fresh one)."""
+    if in_play(s, h, "return_black") and "black" in got:
+        back = got.count("black")
+        h.bag["black"] += back
+        s.say(f"Going to the Limit: {back} black cube(s) go back to the bag.")
+        return [c for c in got if c != "black"]
+    return got
+
+
 def _pull(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
     s = state.fork()
     h = s.own_hero(hero.id)
     got = _draw(s, h, play.args["cubes"], play.rng, "pull")
     h.pulls += 1
     s.say(f"{h.name} pulls {', '.join(got)}.")
-    if in_play(s, h, "return_black") and "black" in got:
-        back = got.count("black")
-        h.bag["black"] += back
-        got = [c for c in got if c != "black"]
-        s.say(f"Going to the Limit: {back} black cube(s) go back to the bag.")
+    got = _to_the_limit(s, h, got)
     h.ready, h.last_pull = list(got), list(got)
     _crash_check(s, h, got)
     maybe_end(s, _now(play))
@@ -135,7 +142,9 @@ def _defiance(state: InvincibleState, play: Play, hero: HeroState) -> Invincible
     first = h.ready
     h.ready, h.last_pull = list(got) + first, []
     s.say(f"{h.name} flips defiance: sets aside {', '.join(first)}, pulls {', '.join(got)}.")
-    _crash_check(s, h, got)
+    kept = _to_the_limit(s, h, got)
+    h.ready = kept + first
+    _crash_check(s, h, kept)
     maybe_end(s, _now(play))
     return s
 

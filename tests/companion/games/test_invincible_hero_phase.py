@@ -401,6 +401,14 @@ def test_going_to_the_limit_returns_black_cubes(table):
     s = t.act("pull", hero="invincible", cubes=["black", "blue", "blue"])
     inv = s.hero("invincible")
     assert not inv.crashed and inv.ready == ["blue", "blue"] and inv.bag["black"] == 2
+    # defiance: 'set that pull aside, pull three fresh cubes': a pull too
+    t.act("drop", hero="invincible", cube="blue")
+    t.act("drop", hero="invincible", cube="blue")
+    t.act("pull", hero="invincible", cubes=["orange", "orange", "blue"])
+    s = t.act("defiance", hero="invincible", cubes=["black", "yellow", "orange"])
+    inv = s.hero("invincible")
+    assert not inv.crashed and inv.bag["black"] == 2
+    assert sorted(inv.ready) == ["blue", "orange", "orange", "orange", "yellow"]
 
 
 def test_bubble_blocks_villain_damage_once_not_minions(table):
