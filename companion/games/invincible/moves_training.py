@@ -95,15 +95,21 @@ def _placed(s: InvincibleState, h: HeroState, card: str, slot: str, lenient: boo
     if power.kind != "ultimate":
         return _slot_refusal(d, slot, power.id, lenient) or slot
     above = slot[6:] if slot.startswith("under:") else slot
+    return _beneath_refusal(d, h, power, above, lenient) or f"under:{above}"
+
+
+def _beneath_refusal(d: InvincibleData, h: HeroState, ultimate, above: str, lenient: bool):
+    """Why the Ultimate may not sit beneath the power in ``h``'s slot ``above`` (None: it may);
+    ``lenient``: a colour only assumed data forbids is let through (unchecked_shared)."""
     sup = h.powers.get(above)
     if sup is None or d.powers[sup.power].kind != "super":
         return forbid(f"an Ultimate Power is placed beneath one of your Super Powers (not your "
                       f"starter or signature power); {above!r} holds none", R_LEARN)
     sup_power = d.powers[sup.power]
-    if unshared(power, sup_power) and not (lenient and unchecked_shared(d, power, sup_power)):
-        return forbid(f"{power.name} must share a cube colour with the Super Power above it",
+    if unshared(ultimate, sup_power) and not (lenient and unchecked_shared(d, ultimate, sup_power)):
+        return forbid(f"{ultimate.name} must share a cube colour with the Super Power above it",
                       R_LEARN)
-    return f"under:{above}"
+    return None
 
 
 def learnable(s: InvincibleState, h: HeroState, lenient: bool = False) -> list[tuple[str, str]]:
@@ -149,6 +155,8 @@ def punch_slots(s: InvincibleState) -> list[str]:
 
 
 def _swap_refusal(d: InvincibleData, h: HeroState, a: str, b: str, lenient: bool = False):
+    if a.startswith("under:") or b.startswith("under:"):
+        return _repair_refusal(d, h, a, b, lenient)
     for slot in (a, b):
         if slot not in _learned_slots(d):
             return forbid(f"{slot!r} is not a slot for learned powers", R_LEARN)
@@ -157,10 +165,32 @@ def _swap_refusal(d: InvincibleData, h: HeroState, a: str, b: str, lenient: bool
             or (pb and _slot_refusal(d, a, pb.power, lenient)) or None)
 
 
+def _repair_refusal(d: InvincibleData, h: HeroState, a: str, b: str, lenient: bool):
+    """'You may rearrange powers during the Training Phase to change an Ultimate's pairing':
+    the Ultimates beneath two of the hero's Super Powers swap places (or one moves beneath a
+    Super with none), each beneath a Super sharing a cube colour with it."""
+    if not (a.startswith("under:") and b.startswith("under:")):
+        return forbid("an Ultimate's pairing changes between the places beneath two Super "
+                      f"Powers (under:<slot> and under:<slot>), not {a!r} and {b!r}", R_LEARN)
+    for slot in (a, b):
+        if slot[6:] not in _learned_slots(d):
+            return forbid(f"{slot!r} is not beneath a slot for learned powers", R_LEARN)
+    for source, target in ((a, b), (b, a)):
+        moved = h.powers.get(source)
+        refusal = moved and _beneath_refusal(d, h, d.powers[moved.power], target[6:], lenient)
+        if refusal:
+            return refusal
+    return None
+
+
 def arrangements(s: InvincibleState, h: HeroState) -> list[tuple[str, str]]:
-    """The pairs of slots whose powers ``h`` may swap (a slot with itself changes nothing)."""
+    """The pairs of slots whose powers ``h`` may swap (a slot with itself changes nothing), and
+    of the places beneath two Super Powers whose Ultimates may swap (at least one Ultimate)."""
     slots = _learned_slots(s.data)
-    return [(a, b) for a in slots for b in slots if _swap_refusal(s.data, h, a, b) is None]
+    out = [(a, b) for a in slots for b in slots if _swap_refusal(s.data, h, a, b) is None]
+    under = [f"under:{x}" for x in slots]
+    return out + [(a, b) for a in under for b in under if a != b
+                  and (a in h.powers or b in h.powers) and _swap_refusal(s.data, h, a, b) is None]
 
 
 def learned(s: InvincibleState, h: HeroState) -> list[str]:
@@ -284,14 +314,17 @@ DISCARD_POWER = HeroMove(_discard_power, TRAINING, choice=lambda s, h: bool(lear
 
 def _arrange(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:
     """'you can freely rearrange your powers between slots (as long as the color restrictions on
-    your first four slots are respected)'."""
+    your first four slots are respected)', and 'You may rearrange powers during the Training
+    Phase to change an Ultimate's pairing' (slots = two under:<slot>)."""
     a, b = play.args["slots"]
     refusal = _swap_refusal(state.data, hero, a, b, lenient=True)
     if refusal:
         raise refusal
     s = state.fork()
     h = s.own_hero(hero.id)
-    for x, y in ((a, b), (f"under:{a}", f"under:{b}")):
+    # two Supers swap with what is beneath them; two places beneath swap their Ultimates alone
+    pairs = ((a, b),) if a.startswith("under:") else ((a, b), (f"under:{a}", f"under:{b}"))
+    for x, y in pairs:
         px, py = h.powers.pop(x, None), h.powers.pop(y, None)
         if px is not None:
             h.powers[y] = px

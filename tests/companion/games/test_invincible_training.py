@@ -316,6 +316,34 @@ def test_ultimate_learned_beneath_a_super_sharing_a_colour(table):
     assert s.hero("invincible").powers["under:yellow"].power == "power-surge"
 
 
+def test_an_ultimates_pairing_changes_by_rearranging_in_training(table):
+    """'You may rearrange powers during the Training Phase to change an Ultimate's pairing, but
+    if it ends the phase without a paired Super Power, discard it.' The Ultimates beneath two
+    Super Powers swap places (slots = two under:<slot>), each beneath a Super sharing a cube
+    colour with it ('it must be placed beneath a Super Power that shares at least one cube color
+    with it'); refused as the players asked (unconfirmed = "refuse")."""
+    t = table(episode=2, unconfirmed="refuse")
+    t.to_hero_phase()
+    t.everyone_done()
+    inv = t.state.hero("invincible")
+    inv.powers["blue"] = Played("whirlwind-mode#1", "whirlwind-mode", [None, None])
+    inv.powers["under:blue"] = Played("hurl-into-space#1", "hurl-into-space", [None] * 3)
+    inv.powers["yellow"] = Played("weapon-mastery#1", "weapon-mastery", [None, None])
+    inv.powers["orange"] = Played("resilient-spirit#1", "resilient-spirit", [None, None])
+    with pytest.raises(IllegalAction, match="share a cube colour"):       # orange only
+        t.act("arrange", hero="invincible", slots=["under:blue", "under:orange"])
+    with pytest.raises(IllegalAction, match="holds none"):
+        t.act("arrange", hero="invincible", slots=["under:blue", "under:flex1"])
+    with pytest.raises(IllegalAction, match="under:<slot> and under:<slot>"):
+        t.act("arrange", hero="invincible", slots=["under:blue", "yellow"])
+    from companion.games.invincible.moves_training import arrangements
+    assert ("under:blue", "under:yellow") in arrangements(t.state, inv)
+    s = t.act("arrange", hero="invincible", slots=["under:blue", "under:yellow"])
+    powers = {slot: p.power for slot, p in s.hero("invincible").powers.items()}
+    assert powers["yellow"] == "weapon-mastery" and powers["under:yellow"] == "hurl-into-space"
+    assert powers["blue"] == "whirlwind-mode" and "under:blue" not in powers
+
+
 def test_solo_shared_hand_separate_confidence(table):
     """Solo: 'Your two heroes share one hand of cards during the Training Phase, but track
     confidence separately' and 'Don't refill the hand until both heroes have finished'."""
