@@ -140,11 +140,10 @@ def _defiance(state: InvincibleState, play: Play, hero: HeroState) -> Invincible
     got = _draw(s, h, play.args["cubes"], play.rng, "defiance")
     h.defiance = False
     first = h.ready
-    h.ready, h.last_pull = list(got) + first, []
     s.say(f"{h.name} flips defiance: sets aside {', '.join(first)}, pulls {', '.join(got)}.")
-    kept = _to_the_limit(s, h, got)
-    h.ready = kept + first
-    _crash_check(s, h, kept)
+    got = _to_the_limit(s, h, got)
+    h.ready, h.last_pull = got + first, []
+    _crash_check(s, h, got)
     maybe_end(s, _now(play))
     return s
 
