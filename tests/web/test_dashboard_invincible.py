@@ -102,8 +102,12 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
     assert table.locator('#board [data-hero="invincible"] .chip-dot.hit').count() == 1
     assert "Undo: Ana: pull yellow, black, blue" in phone.inner_text("#undo")
 
-    # No typed effects in the Hero Phase: 'Filling a power means using its text'.
-    assert phone.locator('#controls form[data-action]').count() == 0
+    # No typed effects in the Hero Phase: 'Filling a power means using its text'. (What the
+    # renderer has no button for, the episode's bonus condition, waits under "More actions".)
+    forms = phone.eval_on_selector_all('#controls form[data-action]', "fs => fs.map(f => f.dataset.action)")
+    assert not set(forms) & {"damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube",
+                             "strengthen"}, forms
+    assert set(forms) <= set(server.get("/api/state")[1]["expect"]["actions"])
 
     # "The Hero Phase ends once every player has either chosen to stop pulling or been forced to
     # stop by crashing ...": a "done" toggle for each hero; nobody crashed, so training begins.
@@ -320,3 +324,61 @@ def test_four_heroes_fit_the_table_with_every_name_whole(server, pages):
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       GAME, (2,), 120, 3,
                       options={"heroes": ["invincible", "atom-eve", "rex-splode", "robot"]})
+
+
+def test_the_training_phase_is_played_from_a_phone_with_one_tap_a_choice(server, pages):
+    """ "During the Training Phase, each hero may learn powers from their hand by spending
+    confidence (or discard a power to take Learn By Punching instead), gain a cube by discarding a
+    matching-colored power from their hand (once per phase)". The phone had no control for any of
+    them (the generic forms were hidden: its renderer handled more kinds than the phase offered);
+    now each choice the engine lists for the hero is a button."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine, seed = Catalog()(GAME), 3
+    options = engine.prepare_options({"heroes": ["invincible", "atom-eve"], "episode": 2}, [])
+    rng = random.Random(seed)
+    state = engine.setup(options, rng_for(seed, "setup"))
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    step = 0
+    while state.phase != "training":                   # random moves to the first Training Phase
+        action = engine.sample_action(state, rng)
+        if action.type == "timer.expire":
+            continue
+        status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                    "data": action.data})
+        assert status == 200, view
+        state = engine.apply(state, action, rng_for(seed, step))
+        step += 1
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    phone.wait_for_selector('#controls [data-training="invincible"]', timeout=WAIT)
+    offered = server.get("/api/state")[1]["expect"]["training"]["invincible"]
+    assert offered["learn"] and offered["cube"] and offered["punch"]
+
+    learn = offered["learn"][0]
+    tap(phone, table, f"learn-invincible-{learn['card']}-{learn['slot']}")
+    view = server.get("/api/state")[1]
+    inv = view["state"]["heroes"][0]
+    assert inv["powers"][learn["slot"]]["card"] == learn["card"]
+    assert inv["confidence_left"] < view["state"]["heroes"][0]["confidence"]
+    # 'instead of learning a power from your hand': no Learn By Punching for this hero now
+    assert phone.locator('#controls [data-key^="punch-invincible-"]').count() == 0
+    assert view["expect"]["training"]["invincible"]["punch"] is None
+
+    cube = view["expect"]["training"]["invincible"]["cube"][0]
+    bag = inv["bag"].get(cube["colour"], 0)
+    tap(phone, table, f"cube-invincible-{cube['card']}-{cube['colour']}")
+    inv = server.get("/api/state")[1]["state"]["heroes"][0]
+    assert inv["cube_gained"] and inv["bag"][cube["colour"]] == bag + 1
+    assert phone.locator('#controls [data-key^="cube-invincible-"]').count() == 0   # once a phase
+    assert "Undo: Invincible: " in phone.inner_text("#undo")
+    # 'The Episode Guide also lists a bonus scoring condition specific to each episode': the table
+    # claims it from a phone, any time (it was a typed form, hidden with the rest)
+    phone.locator("#controls .inv-bonus summary").click()
+    tap(phone, table, "episode-bonus")
+    assert server.get("/api/state")[1]["state"]["episode"]["bonus_claimed"] is True
+    assert "Episode bonus: claimed" in phone.inner_text("#controls .inv-bonus summary")

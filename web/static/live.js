@@ -142,8 +142,9 @@
       const done = P.done(view);
       if (done) parts.push(done);  // first: the one tap every player needs in a timed phase
       if (own) parts.push(own);
-      if (generic && generic.childElementCount && (r.handles || []).length < (view.expect.actions || []).length) {
-        // actions this game's renderer has no dedicated control for yet
+      if (generic && generic.childElementCount) {
+        // actions this game's renderer has no dedicated control for yet (by name: a renderer
+        // handling many kinds may still lack the few of a phase, Invincible's training)
         const rest = [...generic.querySelectorAll("form")].filter((f) => !(r.handles || []).includes(f.dataset.action));
         if (rest.length) parts.push(el("details", { class: "more" }, el("summary", {}, "More actions"), rest));
       }

@@ -134,6 +134,7 @@ def expect(s: InvincibleState, actions: list[str],
         left = {h.id: training.left(s.data, h) for h in s.heroes}
         return {**base, "player": waiting[0].id if waiting else None, "actions": actions,
                 "confidence": left, "heroes": [h.id for h in waiting],
+                "training": {h.id: _training_choices(s, h) for h in waiting},
                 "prompt": "Training Phase: " + ", ".join(
                     f"{h.name} ({left[h.id]} confidence)" for h in waiting)
                           + ": learn powers, gain a cube, then done."}
@@ -338,6 +339,20 @@ def _villain(d, s, villain_id: str) -> dict:
     v = d.villains[villain_id]
     return {"id": v.id, "name": v.name, "level": v.level, "zone": v.zone,
             "health": v.health_for(s.hero_count), "thwart": v.thwart, "text": v.text}
+
+
+def _training_choices(s: InvincibleState, h) -> dict[str, Any]:
+    """What ``h`` may do now in the Training Phase, for the phones' buttons: the (card, slot)
+    pairs it can learn (those the assumed numbers would forbid are still accepted, with a
+    reminder, but not offered), Learn By Punching's cards to discard and slots, the (card,
+    colour) pairs for the one cube."""
+    learn = training.learnable(s, h) if training.LEARN.refusal(s, h) is None else []
+    punch = training.PUNCH_MOVE.open_for(s, h)
+    cube = training.cube_choices(s, h) if training.TRAIN_CUBE.open_for(s, h) else []
+    return {"learn": [{"card": c, "slot": slot} for c, slot in learn],
+            "punch": ({"discard": list(dict.fromkeys(s.hand_of(h))), "slots": training.punch_slots(s)}
+                      if punch else None),
+            "cube": [{"card": c, "colour": colour} for c, colour in cube]}
 
 
 def _card(d, card: str) -> dict:

@@ -2,6 +2,7 @@
 
 import pytest
 
+from companion.actions import Action
 from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.invincible.state import Played
 from companion.games.invincible.moves_training import learnable
@@ -234,6 +235,38 @@ def test_random_games_learning_or_punching_keep_to_what_expect_lists(engine):
             trained |= {h.trained for h in state.heroes}
             step += 1
     assert {"learn", "punch"} <= trained
+
+
+def test_every_training_choice_expect_lists_is_accepted(engine):
+    """What the phones offer in the Training Phase (expect["training"]: the cards and slots to
+    learn, Learn By Punching's discards and slots, the cubes) is exactly what apply accepts, over
+    the Training Phases of random games."""
+    import random
+
+    from companion.rng import rng_for
+    tried = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = engine.setup(engine.prepare_options(engine.sample_options(rng), []),
+                             rng_for(seed, "setup"))
+        step = 0
+        while engine.outcome(state)["status"] == "playing" and step < 3000:
+            if state.phase == "training":
+                for hero, offered in engine.expect(state)["training"].items():
+                    moves = [("learn", o) for o in offered["learn"]] + [
+                        ("train_cube", {"discard": o["card"], "colour": o["colour"]})
+                        for o in offered["cube"]]
+                    if offered["punch"]:
+                        moves += [("punch", {"discard": c, "slot": x})
+                                  for c in offered["punch"]["discard"][:2]
+                                  for x in offered["punch"]["slots"]]
+                    for kind, data in moves:
+                        engine.apply(state, Action(kind, None, {"hero": hero, **data}),
+                                     rng_for(seed, step))
+                        tried += 1
+            state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
+            step += 1
+    assert tried > 100
 
 
 def test_one_cube_per_training_phase_matching_the_discarded_power(training):

@@ -109,7 +109,40 @@
     if (can("play")) part.append(powerList(h, true));
     if (can("drop")) part.append(el("div", { class: "faces" }, [...new Set(h.ready)].map((c) => C.button("down", "Drop " + c, () => C.act("drop", { hero: h.id, cube: c }, h.id),
       { class: "face small", "data-key": "play-" + h.id + "-drop-" + c }))));
+    const training = e.phase === "training" && (e.training || {})[h.id];
+    if (training) part.append(trainingPanel(view, h, training));
     return part;
+  }
+
+  // The Training Phase, one tap a choice, from what the engine lists for the hero now: learn a
+  // card into a slot, Learn By Punching (a card discarded, the slot picked first), one cube.
+  function trainingPanel(view, h, tr) {
+    const power = (c) => (comps().powers || []).find((p) => p.id === String(c).split("#")[0]) || { name: C.human(c) };
+    const slotName = (x) => (x.startsWith("under:") ? "beneath " + C.human(x.slice(6)) : C.human(x) + " slot");
+    const left = (view.expect.confidence || {})[h.id];
+    const box = el("div", { class: "inv-training", "data-training": h.id });
+    // one row a card, its choices as small buttons beside its name
+    const byCard = (list) => [...new Set(list.map((o) => o.card))].map((c) => [c, list.filter((o) => o.card === c)]);
+    if (tr.learn.length) {
+      box.append(el("h4", {}, C.icon("up"), " Learn (" + left + " confidence left)"), ...byCard(tr.learn).map(([c, slots]) =>
+        el("div", { class: "row" }, el("b", {}, power(c).name + " (" + power(c).cost + ")"), " into",
+          slots.map((o) => C.button("plus", slotName(o.slot), () => C.act("learn", { hero: h.id, card: c, slot: o.slot }, h.id),
+            { class: "small", "data-key": "learn-" + h.id + "-" + c + "-" + o.slot })))));
+    }
+    if (tr.punch) {
+      const into = el("select", { "aria-label": "Learn By Punching into", "data-key": "punch-" + h.id + "-slot" },
+        tr.punch.slots.map((x) => el("option", { value: x }, slotName(x))));
+      box.append(el("h4", {}, C.icon("burst"), " Or Learn By Punching instead: discard a card"), el("label", {}, "Into the ", into),
+        el("div", { class: "faces" }, tr.punch.discard.map((c) => C.button("cross", "Discard " + power(c).name,
+          () => C.act("punch", { hero: h.id, discard: c, slot: into.value }, h.id), { class: "face small", "data-key": "punch-" + h.id + "-" + c }))));
+    }
+    if (tr.cube.length) {
+      box.append(el("h4", {}, C.icon("cube"), " Gain a cube (once): discard a power of its colour"), ...byCard(tr.cube).map(([c, colours]) =>
+        el("div", { class: "row" }, el("b", {}, power(c).name), " for",
+          colours.map((o) => C.button(null, cube(o.colour), () => C.act("train_cube", { hero: h.id, discard: c, colour: o.colour }, h.id),
+            { class: "small", "data-key": "cube-" + h.id + "-" + c + "-" + o.colour })))));
+    }
+    return box;
   }
 
   // "My hero": the hero this phone plays, kept on this phone (localStorage) across reloads.
@@ -300,7 +333,7 @@
         el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map(tvHero)));
     },
 
-    handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal",
+    handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "episode_bonus",
       "effect", "decline", "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
 
     board(view) {
@@ -414,6 +447,14 @@
       if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
       const effects = effectForms(view);
       if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);
+      if (has("episode_bonus") && s.episode.bonus) {
+        // 'The Episode Guide also lists a bonus scoring condition': the table says, any time
+        const claimed = !!s.episode.bonus_claimed;
+        box.append(el("details", { class: "inv-bonus" }, el("summary", {}, C.icon("star"), " Episode bonus: " + (claimed ? "claimed" : "not claimed")),
+          el("p", {}, s.episode.bonus),
+          C.button(claimed ? "cross" : "check", claimed ? "Not met after all" : "Met: claim it", () => C.act("episode_bonus", { met: !claimed }, null),
+            { class: "small", "data-key": "episode-bonus" })));
+      }
       return box;
     },
 
