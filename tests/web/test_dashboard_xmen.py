@@ -107,6 +107,9 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
 
     # "Once you have completed your turn, play continues to the left." (the next name)
     assert "turn.end" in view["expect"]["actions"]
+    # every move the turn offers has its own control: no typed "More actions" (game.abandon, open
+    # all along, is the setup page's "Put this game away")
+    assert phone.locator("#controls details.more").count() == 0
     tap(phone, table, "turn-end")
     s = server.get("/api/state")[1]["state"]
     assert s["player"] == "Ben"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import IllegalAction
-from companion.games.xmen import battle, dice
+from companion.games.xmen import battle, dice, recovery
 from companion.games.xmen.state import (HQ, R_FIGHT, R_PLAYING, R_RECOVER, R_RECRUIT,
                                         R_SERIOUS, R_TEAMWORK, Hero, Team, XMenState)
 
@@ -200,7 +200,7 @@ def wounded_now(s: XMenState, hero: Hero) -> bool:
     """Seriously wounded this turn (a teammate's Wing Missile can send a character home so
     before it rolls): its one roll to survive is on the team's next turn. Refused only on a
     trusted card (an assumed Durability may be wrong): otherwise accepted with a reminder."""
-    return hero.hits > s.data.characters[hero.id].durability and hero.id not in s.must_recover
+    return recovery.on_picture(s.data, hero) > 0 and hero.id not in s.must_recover
 
 
 def may_recover(s: XMenState, hero: Hero) -> bool:

@@ -219,7 +219,8 @@
   C.register("xmen-alert", {
     icon: "battle",
     short: "X-Men Alert",
-    handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play", "draw"],
+    // game.abandon: stopping a game is the setup page's "Put this game away", not a phone's turn
+    handles: ["first.roll", "deploy", "battle.roll", "recruit.roll", "recover.roll", "turn.end", "bonus.roll", "card.play", "draw", "game.abandon"],
 
     face(f) { return FACE[f] ? { icon: FACE[f][0], word: FACE[f][1] } : null; },
 
