@@ -115,8 +115,16 @@ class Server:
                 pipe.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.call_failed = report.failed
+    return report
+
+
 @pytest.fixture
-def server_factory(tmp_path):
+def server_factory(tmp_path, request):
     started: list[Server] = []
 
     def start(*args: str, data: Path | None = None, env: dict | None = None) -> Server:
@@ -126,6 +134,14 @@ def server_factory(tmp_path):
 
     yield start
     for server in started:
+        if getattr(request.node, "call_failed", False) and server.proc.poll() is None:
+            # the setup page draws a fresh seed: name it, so the failing table can be dealt again
+            try:
+                games = server.get("/api/history")[1]["games"]
+                print("games on the failing server:",
+                      [(g["game"], g["seed"], g["options"]) for g in games])
+            except (OSError, KeyError, TypeError) as err:
+                print("games on the failing server: unreadable,", err)
         server.stop()
 
 
