@@ -20,8 +20,8 @@ def _page(template: str, view: str):
 
 
 def _one_game_page(template: str, view: str):
-    """A page that shows the game on the table: it fetches that game's renderer when a view of
-    it first comes (core.js), not every game's on every load."""
+    """A page about one game at a time: it fetches that game's renderer when a view of it first
+    comes or it is picked (core.js), not every game's on every load."""
     return render_template(template, view=view, renderers=[], lazy=renderers())
 
 
@@ -38,7 +38,7 @@ def play():
 
 @pages.get("/setup")
 def setup():
-    return _page("setup.html", "setup")
+    return _one_game_page("setup.html", "setup")   # the picked game's setup form comes with it
 
 
 @pages.get("/devices")

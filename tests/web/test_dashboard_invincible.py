@@ -326,36 +326,51 @@ def test_four_heroes_fit_the_table_with_every_name_whole(server, pages):
                       options={"heroes": ["invincible", "atom-eve", "rex-splode", "robot"]})
 
 
-def test_the_training_phase_is_played_from_a_phone_with_one_tap_a_choice(server, pages):
-    """ "During the Training Phase, each hero may learn powers from their hand by spending
-    confidence (or discard a power to take Learn By Punching instead), gain a cube by discarding a
-    matching-colored power from their hand (once per phase)". The phone had no control for any of
-    them (the generic forms were hidden: its renderer handled more kinds than the phase offered);
-    now each choice the engine lists for the hero is a button."""
+def play_to(server, until, seed=3, **options):
+    """A seeded game played at random through the API until ``until(state)`` holds; the engine
+    beside it, so the test knows the state. Returns the engine, its state and the last view."""
     import random
 
     from companion.games import Catalog
     from companion.rng import rng_for
 
-    engine, seed = Catalog()(GAME), 3
-    options = engine.prepare_options({"heroes": ["invincible", "atom-eve"], "episode": 2}, [])
+    engine = Catalog()(GAME)
+    options = engine.prepare_options({"heroes": ["invincible", "atom-eve"], "episode": 2, **options}, [])
     rng = random.Random(seed)
     state = engine.setup(options, rng_for(seed, "setup"))
-    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": seed})
+    assert status == 201, view
     step = 0
-    while state.phase != "training":                   # random moves to the first Training Phase
+    while not until(state):
+        assert engine.outcome(state)["status"] == "playing", "the game ended first"
         action = engine.sample_action(state, rng)
-        if action.type == "timer.expire":
+        if action.type in ("timer.expire", "use_helper"):   # the test spends the helpers itself
             continue
         status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
                                                     "data": action.data})
         assert status == 200, view
         state = engine.apply(state, action, rng_for(seed, step))
         step += 1
+    return engine, state, view
+
+
+def to_training(server, pages):
+    """A seeded game played at random to its first Training Phase, the phone playing Invincible."""
+    _engine, _state, view = play_to(server, lambda s: s.phase == "training")
     phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
     wait_rendered(phone, view["seq"])
     phone.locator('#controls [data-key="mine-invincible"]').click()
     phone.wait_for_selector('#controls [data-training="invincible"]', timeout=WAIT)
+    return phone, table
+
+
+def test_the_training_phase_is_played_from_a_phone_with_one_tap_a_choice(server, pages):
+    """ "During the Training Phase, each hero may learn powers from their hand by spending
+    confidence (or discard a power to take Learn By Punching instead), gain a cube by discarding a
+    matching-colored power from their hand (once per phase)". The phone had no control for any of
+    them (the generic forms were hidden: its renderer handled more kinds than the phase offered);
+    now each choice the engine lists for the hero is a button."""
+    phone, table = to_training(server, pages)
     offered = server.get("/api/state")[1]["expect"]["training"]["invincible"]
     assert offered["learn"] and offered["cube"] and offered["punch"]
 
@@ -382,3 +397,64 @@ def test_the_training_phase_is_played_from_a_phone_with_one_tap_a_choice(server,
     tap(phone, table, "episode-bonus")
     assert server.get("/api/state")[1]["state"]["episode"]["bonus_claimed"] is True
     assert "Episode bonus: claimed" in phone.inner_text("#controls .inv-bonus summary")
+
+
+def test_powers_are_rearranged_and_discarded_from_a_phone_in_training(server, pages):
+    """ "During the Training Phase, you can freely rearrange your powers between slots (as long as
+    the color restrictions on your first four slots are respected)". The phone offered the swaps
+    and a learned power's discard only as typed "More actions" forms; now each swap the engine
+    accepts is a button in a folded panel that stays open while the hero moves powers about."""
+    phone, table = to_training(server, pages)
+    learn = server.get("/api/state")[1]["expect"]["training"]["invincible"]["learn"][0]
+    tap(phone, table, f"learn-invincible-{learn['card']}-{learn['slot']}")
+    offered = server.get("/api/state")[1]["expect"]["training"]["invincible"]
+    assert learn["slot"] in offered["discard"]
+    pair = next(p for p in offered["arrange"] if learn["slot"] in p)
+    other = next(x for x in pair if x != learn["slot"])
+    panel = phone.locator('#controls details[data-key="arrange-invincible"]')
+    panel.locator("summary").click()
+    button = phone.locator(f'#controls [data-key="arrange-invincible-{"-".join(pair)}"]')
+    assert button.inner_text().strip().startswith(("Move ", "Swap "))
+    tap(phone, table, f"arrange-invincible-{'-'.join(pair)}")
+    powers = server.get("/api/state")[1]["state"]["heroes"][0]["powers"]
+    assert powers[other]["card"] == learn["card"]
+    assert panel.evaluate("d => d.open")          # the redraw kept the panel open
+    tap(phone, table, f"discard-invincible-{other}")
+    powers = server.get("/api/state")[1]["state"]["heroes"][0]["powers"]
+    assert all(p["card"] != learn["card"] for p in powers.values())
+    assert phone.locator("#controls details.more form[data-action=arrange]").count() == 0
+
+
+def test_helper_cards_are_spent_from_a_phone_and_cecils_contingency_cancels_with_taps(server, pages):
+    """'Helper cards grant the team a one-time special power to use whenever they need it', and
+    Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up to two
+    villain powers and/or strikes for that Villain Phase'. Both were typed "More actions" forms
+    (the contingency's a JSON list of "villain:ability" labels); now a helper is a tap and the
+    contingency's abilities are picked one tap each, no more than two."""
+    helpers = ["cecils-contingency", "helper-3"]
+    _e, _s, view = play_to(server, lambda s: s.phase == "hero", helpers=helpers)
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
+    wait_rendered(phone, view["seq"])
+    # Cecil's Contingency is spent only after a reveal: the Hero Phase offers Helper 3 alone
+    assert phone.locator("#controls .inv-helpers [data-helper]").count() == 1
+    phone.locator("#controls .inv-helpers summary").click()
+    tap(phone, table, "helper-helper-3")
+    assert server.get("/api/state")[1]["state"]["helpers_used"] == ["helper-3"]
+    assert phone.locator("#controls .inv-helpers").count() == 0
+
+    engine, state, view = play_to(server, lambda s: s.pending is not None and s.pending["kind"]
+                                  == "contingency" and len(s.pending["options"]) >= 3,
+                                  helpers=helpers)   # three or more: the cap of two shows
+    wait_rendered(phone, view["seq"])
+    options = state.pending["options"]
+    for label in options[:3]:                     # the third tap is past the card's two
+        phone.locator(f'#controls [data-key="cancel-{label}"]').click()
+    pressed = phone.locator('#controls .inv-contingency [aria-pressed="true"]')
+    assert [b.get_attribute("data-option") for b in pressed.all()] == options[:2]
+    tap(phone, table, "contingency-send")
+    after = server.get("/api/state")[1]["state"]
+    assert after["helpers_used"] == ["cecils-contingency"] and after["pending"] is None
+    assert "cecils-contingency" not in [h["id"] for h in after["helpers"]]
+    for label in options[:2]:
+        villain, ability = label.split(":")
+        assert f"{engine.data.villains[villain].name}'s {ability} is cancelled." in after["log"]

@@ -176,10 +176,12 @@
     }, 0);
   };
 
-  // The table and play pages fetch a game's renderer when its first view comes (their body's
-  // data-renderers names those the server has); other pages load theirs with the page.
+  // The table, play and setup pages fetch a game's renderer when its first view comes or the
+  // game is picked (their body's data-renderers names those the server has); other pages load
+  // theirs with the page.
   const lazy = (document.body.dataset.renderers || "").split(" ");
   C.needRenderer = (game) => (game && !C.games[game] && lazy.includes(game) ? C.need("games/" + game) : null);
+  C.hasRenderer = (game) => !!C.games[game] || lazy.includes(game);
 
   C.serverNow = () => Date.now() / 1000 + C.offset;
 

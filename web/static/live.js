@@ -146,12 +146,18 @@
         // actions this game's renderer has no dedicated control for yet (by name: a renderer
         // handling many kinds may still lack the few of a phase, Invincible's training)
         const rest = [...generic.querySelectorAll("form")].filter((f) => !(r.handles || []).includes(f.dataset.action));
-        if (rest.length) parts.push(el("details", { class: "more" }, el("summary", {}, "More actions"), rest));
+        if (rest.length) parts.push(el("details", { class: "more", "data-key": "more-actions" }, el("summary", {}, "More actions"), rest));
       }
     }
     if (token !== controlsToken) return;  // a newer state arrived while we were building
     const focused = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.key;
+    // a panel someone opened stays open when another phone's move redraws the controls
+    const opened = [...box.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key);
     box.replaceChildren(...parts);
+    for (const key of opened) {
+      const again = box.querySelector('details[data-key="' + CSS.escape(key) + '"]');
+      if (again) again.open = true;
+    }
     if (focused) {
       const again = box.querySelector('[data-key="' + CSS.escape(focused) + '"]');
       if (again) again.focus();

@@ -49,8 +49,11 @@
     };
   }
 
+  let picked = null;
   async function chooseGame(name) {
-    const info = await C.gameInfo(name);
+    picked = name;
+    const [info] = await Promise.all([C.gameInfo(name), C.needRenderer(name)]);
+    if (picked !== name) return;   // another game was picked while this one's parts came
     const r = C.games[name];
     form = r && r.setupForm ? r.setupForm(info.components || {}) : genericForm(info.components || {});
     const warn = info.box_warning ? el("p", { class: "banner warn", id: "box-warning", role: "alert" }, C.icon("warn"), " ", info.box_warning, " ", el("a", { href: "/box?game=" + name }, "Your box")) : null;
@@ -65,7 +68,7 @@
     games.forEach((g, i) => {
       const input = el("input", { type: "radio", name: "game", value: g.name, checked: i === 0 });
       input.addEventListener("change", () => chooseGame(g.name));
-      pick.append(el("label", { class: "check game-choice" }, input, " " + g.title + (C.games[g.name] ? "" : " (generic controls)")));
+      pick.append(el("label", { class: "check game-choice" }, input, " " + g.title + (C.hasRenderer(g.name) ? "" : " (generic controls)")));
     });
     if (games.length) await chooseGame(games[0].name);
   }

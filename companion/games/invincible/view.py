@@ -14,7 +14,7 @@ from companion.games.invincible import slot_colours
 from companion.games.invincible.cards import power_id
 from companion.games.invincible.data import CUBES
 from companion.games.invincible.moves_pull import black_count, finished
-from companion.games.invincible.moves_round import villains_to_reveal
+from companion.games.invincible.moves_round import helper_heroes, usable_helpers, villains_to_reveal
 from companion.games.invincible.moves_villain import revealable
 from companion.games.invincible.scoring import score
 from companion.games.invincible.state import (
@@ -101,7 +101,23 @@ def table_phase(s: InvincibleState) -> str:
 def expect(s: InvincibleState, actions: list[str],
            hero_actions: dict[str, list[str]]) -> dict[str, Any]:
     """``actions``: the moves open now; ``hero_actions``: each hero's own moves among them (the
-    Hero Phase's pull, play, drop, defiance and done)."""
+    Hero Phase's pull, play, drop, defiance and done); ``helpers``: while one may be spent, each
+    with the heroes its effects may come through (for the phones' buttons)."""
+    out = _expect(s, actions, hero_actions)
+    if "use_helper" in actions:
+        out["helpers"] = [_helper(s, h) for h in usable_helpers(s)]
+    return out
+
+
+def _helper(s: InvincibleState, helper: str) -> dict[str, Any]:
+    card = s.data.helpers[helper]
+    return {"helper": helper, "name": card.name, "text": card.text,
+            "heroes": helper_heroes(s) if card.effects else [],
+            "cancel": card.cancel_abilities}
+
+
+def _expect(s: InvincibleState, actions: list[str],
+            hero_actions: dict[str, list[str]]) -> dict[str, Any]:
     # the table's phase: a button's meaning follows the question waiting, not the round under it
     base = {"phase": table_phase(s), "round": s.round, "space": s.space + 1, "dice": []}
     if s.result is not None:
@@ -345,14 +361,19 @@ def _training_choices(s: InvincibleState, h) -> dict[str, Any]:
     """What ``h`` may do now in the Training Phase, for the phones' buttons: the (card, slot)
     pairs it can learn (those the assumed numbers would forbid are still accepted, with a
     reminder, but not offered), Learn By Punching's cards to discard and slots, the (card,
-    colour) pairs for the one cube."""
+    colour) pairs for the one cube, the learned powers it may discard, and the swaps it may make
+    (each pair once, one side at least holding a power: two empty places change nothing)."""
     learn = training.learnable(s, h) if training.LEARN.refusal(s, h) is None else []
     punch = training.PUNCH_MOVE.open_for(s, h)
     cube = training.cube_choices(s, h) if training.TRAIN_CUBE.open_for(s, h) else []
+    discard = training.learned(s, h) if training.DISCARD_POWER.open_for(s, h) else []
+    swaps = training.arrangements(s, h) if training.ARRANGE.open_for(s, h) else []
     return {"learn": [{"card": c, "slot": slot} for c, slot in learn],
             "punch": ({"discard": list(dict.fromkeys(s.hand_of(h))), "slots": training.punch_slots(s)}
                       if punch else None),
-            "cube": [{"card": c, "colour": colour} for c, colour in cube]}
+            "cube": [{"card": c, "colour": colour} for c, colour in cube],
+            "discard": discard,
+            "arrange": [[a, b] for a, b in swaps if a < b and (a in h.powers or b in h.powers)]}
 
 
 def _card(d, card: str) -> dict:

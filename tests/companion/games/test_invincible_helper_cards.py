@@ -47,7 +47,11 @@ def test_a_helper_with_effects_is_used_when_a_power_could_be_activated(tmp_path)
         t.act("use_helper", helper="helper-2", hero="invincible")
     t.to_hero_phase()
     assert "use_helper" in t.engine.expect(t.state)["actions"]
+    # what the phones offer: the helper, through each hero who could activate a power now
+    assert [(h["helper"], h["heroes"]) for h in t.engine.expect(t.state)["helpers"]] == [
+        ("helper-2", ["invincible", "atom-eve"])]
     t.act("done", hero="invincible")
+    assert t.engine.expect(t.state)["helpers"][0]["heroes"] == ["atom-eve"]
     with pytest.raises(IllegalAction, match="no power could be activated now by Invincible"):
         t.act("use_helper", helper="helper-2", hero="invincible")
     s = t.act("use_helper", helper="helper-2", hero="atom-eve")

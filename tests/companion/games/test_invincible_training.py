@@ -239,12 +239,13 @@ def test_random_games_learning_or_punching_keep_to_what_expect_lists(engine):
 
 def test_every_training_choice_expect_lists_is_accepted(engine):
     """What the phones offer in the Training Phase (expect["training"]: the cards and slots to
-    learn, Learn By Punching's discards and slots, the cubes) is exactly what apply accepts, over
-    the Training Phases of random games."""
+    learn, Learn By Punching's discards and slots, the cubes, the learned powers to discard, the
+    swaps) is accepted by apply, over the Training Phases of random games."""
+    import collections
     import random
 
     from companion.rng import rng_for
-    tried = 0
+    tried = collections.Counter()
     for seed in range(8):
         rng = random.Random(seed)
         state = engine.setup(engine.prepare_options(engine.sample_options(rng), []),
@@ -260,13 +261,15 @@ def test_every_training_choice_expect_lists_is_accepted(engine):
                         moves += [("punch", {"discard": c, "slot": x})
                                   for c in offered["punch"]["discard"][:2]
                                   for x in offered["punch"]["slots"]]
+                    moves += [("discard_power", {"slot": x}) for x in offered["discard"]]
+                    moves += [("arrange", {"slots": pair}) for pair in offered["arrange"]]
                     for kind, data in moves:
                         engine.apply(state, Action(kind, None, {"hero": hero, **data}),
                                      rng_for(seed, step))
-                        tried += 1
+                        tried[kind] += 1
             state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
             step += 1
-    assert tried > 100
+    assert sum(tried.values()) > 100 and tried["discard_power"] and tried["arrange"], tried
 
 
 def test_one_cube_per_training_phase_matching_the_discarded_power(training):

@@ -142,7 +142,49 @@
           colours.map((o) => C.button(null, cube(o.colour), () => C.act("train_cube", { hero: h.id, discard: c, colour: o.colour }, h.id),
             { class: "small", "data-key": "cube-" + h.id + "-" + c + "-" + o.colour })))));
     }
+    // rarer than learning, so folded: swaps the engine accepts as they stand, learned powers to discard
+    const here = (x) => h.powers[x];
+    const place = (x) => (x.startsWith("under:") ? "beneath " + ((here(x.slice(6)) || {}).name || C.human(x.slice(6))) : "to the " + slotName(x));
+    const swap = ([a, b]) => (here(a) && here(b) ? "Swap " + here(a).name + " and " + here(b).name
+      : here(a) ? "Move " + here(a).name + " " + place(b) : "Move " + here(b).name + " " + place(a));
+    if (tr.arrange.length || tr.discard.length) {
+      box.append(el("details", { class: "inv-arrange", "data-key": "arrange-" + h.id }, el("summary", {}, C.icon("move"), " Rearrange or discard powers"),
+        el("div", { class: "faces" }, tr.arrange.map((pair) => C.button("move", swap(pair), () => C.act("arrange", { hero: h.id, slots: pair }, h.id),
+          { class: "small", "data-key": "arrange-" + h.id + "-" + pair.join("-") }))),
+        el("div", { class: "faces" }, tr.discard.map((x) => C.button("cross", "Discard " + here(x).name, () => C.act("discard_power", { hero: h.id, slot: x }, h.id),
+          { class: "small", "data-key": "discard-" + h.id + "-" + x })))));
+    }
     return box;
+  }
+
+  // Cecil's Contingency after a reveal: tap up to its number of villain abilities, then spend it
+  // (or tap Resolved and keep it for a later Villain Phase)
+  function contingencyPanel(p) {
+    const chosen = [];
+    const helper = nameIn(comps().helpers, p.helper, C.human(p.helper));
+    const label = (o) => { const [v, what] = o.split(":"); return "the " + what + " of " + nameIn(comps().villains, v, C.human(v)); };
+    const send = C.button("cross", "Spend " + helper + ": cancel these", () => C.act("use_helper", { helper: p.helper, cancel: chosen.slice() }, null),
+      { class: "big", disabled: true, "data-key": "contingency-send" });
+    const buttons = p.options.map((o) => C.button("skull", "Cancel " + label(o), () => {
+      const i = chosen.indexOf(o);
+      if (i >= 0) chosen.splice(i, 1); else if (chosen.length < p.max) chosen.push(o);
+      for (const b of buttons) b.setAttribute("aria-pressed", String(chosen.includes(b.dataset.option)));
+      send.disabled = !chosen.length;
+    }, { class: "face", "aria-pressed": "false", "data-option": o, "data-key": "cancel-" + o }));
+    return el("div", { class: "inv-contingency" }, el("p", { class: "hint" }, "Tap up to " + p.max + " to cancel, then spend the card; or tap Resolved to keep it."),
+      el("div", { class: "faces" }, buttons), send);
+  }
+
+  // The team's helper cards while one may be spent: one with effects through a hero who could
+  // activate a power now (its effects then resolve like a power's), one without only spent
+  function helpersPanel(list, s) {
+    const named = (id) => (s.heroes.find((h) => h.id === id) || { name: id }).name;
+    return el("details", { class: "inv-helpers", "data-key": "helpers" }, el("summary", {}, C.icon("card"), " Helper cards (" + list.length + ")"),
+      list.map((x) => el("div", { class: "row", "data-helper": x.helper }, el("b", {}, x.name), el("small", {}, " " + x.text),
+        el("div", { class: "faces" }, x.heroes.length
+          ? x.heroes.map((id) => C.button("play", "Use through " + named(id), () => C.act("use_helper", { helper: x.helper, hero: id }, id),
+            { class: "small", "data-key": "helper-" + x.helper + "-" + id }))
+          : C.button("play", "Spend " + x.name, () => C.act("use_helper", { helper: x.helper }, null), { class: "small", "data-key": "helper-" + x.helper })))));
   }
 
   // "My hero": the hero this phone plays, kept on this phone (localStorage) across reloads.
@@ -333,7 +375,7 @@
         el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map(tvHero)));
     },
 
-    handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "episode_bonus",
+    handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "discard_power", "arrange", "use_helper", "episode_bonus",
       "effect", "decline", "damage", "endanger", "rescue", "thwart", "heal", "move", "gain_cube", "strengthen"],
 
     board(view) {
@@ -444,7 +486,10 @@
           el("div", { class: "faces", role: "group", "aria-label": "Event cards that can come up now" }, e.deck.map((c) =>
             C.button("card", c.title + " (Level " + c.level + ")", () => C.act("reveal", { card: c.id }, null), { class: "face", "data-key": "reveal-" + c.id }))));
       }
-      if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
+      if (e.pending && e.pending.kind === "contingency" && has("use_helper")) box.append(contingencyPanel(e.pending));
+      if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : e.pending && e.pending.kind === "contingency" ? "let them act" : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
+      const spend = (e.helpers || []).filter((x) => !x.cancel);
+      if (spend.length) box.append(helpersPanel(spend, s));
       const effects = effectForms(view);
       if (effects.length) box.append(el("h3", {}, C.icon("pencil"), "Apply the text the companion asked for"), ...effects);
       if (has("episode_bonus") && s.episode.bonus) {
