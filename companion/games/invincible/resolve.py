@@ -205,7 +205,9 @@ def _step(s: InvincibleState, play: Play, what: str) -> tuple[HeroState, int, li
                         + "; ".join(st["hint"] for st in r["steps"]) + ")")
     if i not in open_now:
         st = r["steps"][i]
-        why = ("its effects resolve in the printed order"
+        why = ("it comes after everything else the power offers"
+               if st["kind"] == card_rules.REPEAT else
+               "its effects resolve in the printed order"
                if r["ordered"] or card_rules.waits(r["steps"], i) else
                "nothing in range can take it now")
         raise forbid(f"{r['name']}'s '{st['hint']}' cannot be applied now: {why}", R_POWERS)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.dice import Dice, DiceRequest
-from companion.games.invincible import board, bosses, card_powers, choices, resolve
+from companion.games.invincible import board, bosses, card_powers, card_rules, choices, resolve
 from companion.games.invincible import moves_training as training
 from companion.games.invincible import slot_colours
 from companion.games.invincible.cards import power_id
@@ -173,7 +173,7 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
     if r is not None:
         prompt = " ".join(
             f"{s.hero(x['hero']).name}: resolve {x['name']}: "
-            + ("; ".join(st["hint"] + ("" if st["options"] else " (nothing in range yet)")
+            + ("; ".join(st["hint"] + (f" ({st['not_yet']})" if st["not_yet"] else "")
                          for st in x["steps"]))
             + " (tap a choice" + (", or skip what the card lets you skip)." if any(
                 st["skip"] for st in x["steps"]) else ").") for x in every)
@@ -186,11 +186,24 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
             "dice": _crash_rescue_dice(s), "player": r["hero"] if r else None}
 
 
+def _not_yet(r: dict[str, Any], steps: list[dict[str, Any]], i: int) -> str:
+    """Why step ``i`` of a power resolving has no answer now, in the prompt's words."""
+    if steps[i]["options"]:
+        return ""
+    if steps[i]["kind"] == card_rules.REPEAT:
+        return "after the rest"
+    if r["ordered"] or card_rules.waits(r["steps"], i):
+        return "in the printed order"
+    return "nothing in range yet"
+
+
 def _resolving(s: InvincibleState, r: dict[str, Any]) -> dict[str, Any]:
-    """A power resolving with, for each step, the answers the card leaves open now."""
+    """A power resolving with, for each step, the answers the card leaves open now, and why
+    there are none (``not_yet``) where there are none."""
     me, open_now = s.hero(r["hero"]), resolve.open_steps(s, r["hero"])
-    return {**r, "steps": [{**st, "index": i, "options": choices.options(
-        s, me, st, r["ranged"]) if i in open_now else []} for i, st in enumerate(r["steps"])]}
+    steps = [{**st, "index": i, "options": choices.options(s, me, st, r["ranged"])
+              if i in open_now else []} for i, st in enumerate(r["steps"])]
+    return {**r, "steps": [{**st, "not_yet": _not_yet(r, steps, i)} for i, st in enumerate(steps)]}
 
 
 def reminders(s: InvincibleState) -> list[dict[str, str]]:

@@ -131,7 +131,8 @@ def test_two_places_at_once_may_repeat_all_of_it_once_after_the_rest(hero_phase)
     t.give("invincible", "flex1", "two-places-at-once")
     s = t.fill("invincible", "flex1")
     assert [k for k, _ in _steps(s)] == ["damage", "move", "rescue", "rescue", "repeat"]
-    with pytest.raises(IllegalAction, match="cannot be applied now"):
+    assert "repeat all of it once more (after the rest)" in t.engine.expect(s)["prompt"]
+    with pytest.raises(IllegalAction, match="cannot be applied now: it comes after everything else"):
         t.act("effect", hero="invincible", step=4)
     t.act("effect", hero="invincible", step=0, target="magmaniac")
     for _ in range(3):

@@ -276,7 +276,7 @@
     const box = el("section", { class: "inv-resolving", "data-resolving": r.power },
       el("h3", {}, C.icon("bolt"), (s.heroes.find((h) => h.id === r.hero) || {}).name + " resolves " + r.name));
     for (const st of r.steps) {
-      const row = el("div", { class: "inv-step", "data-step": st.index }, el("p", {}, st.hint + (st.options.length ? "" : " (nothing in range yet)")));
+      const row = el("div", { class: "inv-step", "data-step": st.index }, el("p", {}, st.hint + (st.not_yet ? " (" + st.not_yet + ")" : "")));
       const buttons = el("div", { class: "faces" });
       if (legal.includes("effect")) {
         for (const o of st.options) {
