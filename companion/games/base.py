@@ -230,7 +230,11 @@ class Game:
         return IllegalAction(f"{action.type} is not possible now: {self.expect(state)['prompt']}",
                              self.phase_rules.get(self.phase_of(state)))
 
-    def refuse_player(self, state: Any, action: Action) -> IllegalAction:
+    def refuse_player(self, state: Any, action: Action) -> IllegalAction | BadAction:
+        everyone = self.players_of(state)
+        if everyone and action.player not in everyone:
+            return BadAction(f"{action.type}: {action.player!r} is not a player of this game "
+                             f"({', '.join(everyone)})")
         return IllegalAction(f"it is {self.turn_of(state)[-1]}'s turn, not {action.player}'s",
                              self.turn_rule)
 

@@ -10,6 +10,11 @@ from companion.games.incredibles.data import Card
 from companion.games.incredibles.state import R_FROZONE, R_ROAD, IncrediblesState, Slot
 
 
+def a_problem(power: str) -> str:
+    """ "an Agility problem", "a Strength problem"."""
+    return ("an " if power[:1].lower() in "aeiou" else "a ") + power.title() + " problem"
+
+
 def alarm(s: IncrediblesState) -> None:
     # "If the cards run out, each time the Alarm symbol is rolled, slide all the cards on the
     # Problem Track one space to the right. Do not shuffle or reuse discarded cards."
@@ -96,7 +101,7 @@ def frozone(s: IncrediblesState, card: Card) -> None:
     else:
         s.pending = {"kind": "frozone", "power": card.power, "options": matches,
                      "return_phase": s.phase,
-                     "prompt": f"Frozone helps: choose a {card.power.title()} problem to fix "
+                     "prompt": f"Frozone helps: choose {a_problem(card.power)} to fix "
                                f"({', '.join(matches)}).", "rule": R_FROZONE}
         s.phase = "choose"
 

@@ -202,7 +202,9 @@ def _board(board: Reader, powers: tuple[str, ...], note) -> dict:
         raise board.fail("jackjack_start", "must be a numbered space")
     return {"start": start, "jackjack_start": jackjack_start, "numbered": numbered,
             "tiles": tiles,
-            "adjacency": {k: tuple(sorted(v, key=space_order)) for k, v in adjacency.items()}}
+            # in the board's order (a set's changes from run to run, and a refusal lists them)
+            "adjacency": {k: tuple(sorted(adjacency[k], key=space_order))
+                          for k in sorted(adjacency, key=space_order)}}
 
 
 def _deck(deck: Reader, powers: tuple[str, ...], board: dict, spaces: int,

@@ -145,7 +145,7 @@ def draw(state: IncrediblesState, play: Play) -> IncrediblesState:
     if card not in state.deck:
         title = state.data.cards[card].title
         where = ("is on the Problem Track" if any(x is not None and x.card == card for x in state.track)
-                 else "was drawn already")
+                 else "was drawn already, or fixed and slid off the track")
         raise IllegalAction(f"{title} is not in the deck: it {where}. Name the card you drew "
                             f"({len(state.deck)} left in the deck)", R_ALARM)
     s = state.fork()
@@ -171,7 +171,7 @@ def choose(state: IncrediblesState, play: Play) -> IncrediblesState:
     else:
         tile = _needs(play, "tile")
         if tile not in pending["options"]:
-            raise IllegalAction(f"Frozone fixes a {pending['power'].title()} problem: choose one of "
+            raise IllegalAction(f"Frozone fixes {cards.a_problem(pending['power'])}: choose one of "
                                 f"{', '.join(pending['options'])}", R_FROZONE)
         cards.fixed(s, tile, "Frozone")
     s.pending, s.phase = None, pending["return_phase"]

@@ -100,7 +100,8 @@ def reminders(s: IncrediblesState) -> list[dict[str, str]]:
                             "plan to move.", "rule": R_ROLL})
     if s.jackjack is not None:
         out.append({"text": f"Jack-Jack is on space {s.jackjack}: nobody may roll his die until "
-                            "someone ends a move there.", "rule": R_MOVE})
+                            "he is rescued (a move ending on his space, an Edna card).",
+                    "rule": R_MOVE})
     else:
         out.append({"text": "Jack-Jack is rescued: roll his die with your Power Die when you "
                             "try to fix a problem.", "rule": R_FIX})

@@ -85,6 +85,17 @@ def test_youngest_player_first_then_in_turn():
     assert ENGINE.expect(s)["player"] == "dash"
 
 
+def test_a_turn_move_by_someone_not_playing_is_refused_as_such():
+    """"The youngest player goes first." A move of Dash's turn named for Violet, who is in the
+    game, is another player's turn; named for someone not in the game, it says so (it said "it is
+    Dash's turn, not violet's" with Violet not playing)."""
+    s = game(players=("dash", "mr-incredible"))
+    with pytest.raises(IllegalAction, match="it is Dash's turn, not mr-incredible's"):
+        do(s, "roll", "mr-incredible", face="1")
+    with pytest.raises(BadAction, match="'violet' is not a player of this game"):
+        do(s, "roll", "violet", face="1")
+
+
 def test_stacked_deck_draws_in_the_given_order():
     s = game(deck=["edna-1", "problem-D"])
     assert s.deck[:2] == ["edna-1", "problem-D"]
@@ -320,6 +331,8 @@ def test_frozone_fixes_a_matching_problem_of_the_players_choice():
         do(s, "choose", tile="B")
     s = do(s, "choose", tile="E")
     assert slots(s) == [("A", True), ("E", False), ("B", True)] and s.tiles["E"] == "safe"
+    s = do(game(start=("C", "G", "A"), deck=["frozone-agility"]), "roll", face="alarm")
+    assert ENGINE.expect(s)["prompt"].startswith("Frozone helps: choose an Agility problem")
 
 
 def test_frozone_with_one_match_fixes_it():
