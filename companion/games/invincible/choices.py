@@ -182,7 +182,7 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
         amount += card_powers.use_drone(s, h, a)
         effects.damage(s, h, {"amount": amount, "power": None, "explosive": kind == "explosive",
                               "target": a.get("target"), "zone": a.get("zone"), **reach}, rng)
-    elif kind == "move" and a.get("target") is not None and not any(
+    elif kind == "move" and step.get("enemy") and a.get("target") is not None and not any(
             x.id == a["target"] for x in s.heroes):   # Flying Charge moving an enemy
         move_enemy(s, h, a)
     elif kind == "move":
@@ -231,16 +231,24 @@ def apply(s: InvincibleState, h: HeroState, step: Step, answer: Answer, ranged: 
 
 def move_enemy(s: InvincibleState, h: HeroState, a: Answer) -> None:
     target, to = a.get("target"), a.get("to")
+    if to not in s.data.zones:
+        raise forbid(f"{to!r} is not a zone ({', '.join(s.data.zones)})", R_CLARIFY)
     if target == "minion":
+        if a.get("zone") not in s.data.zones or s.zone(a["zone"]).minions <= 0:
+            raise forbid(f"no minion in the {a.get('zone')} zone to move", R_CLARIFY)
         s.own_zone(a["zone"]).minions -= 1
         s.own_zone(to).minions += 1
         s.say(f"{h.name} moves a minion to the {to} zone.")
         return
     if target == bosses.TARGET:
+        if bosses.active(s) is None:
+            raise forbid("no boss is in play", R_CLARIFY)
         bosses.move(s, to, h.name)
         return
     if board.find_villain(s, target) is None:
         raise forbid(f"{target!r} is not a villain in play", R_CLARIFY)
+    if board.open_slot(s.zone(to)) is None:
+        raise forbid(f"the {to} zone's villain slots are full", R_CLARIFY)
     board.relocate(s, target, to)
     s.say(f"{h.name} moves {s.data.villains[target].name} to the {to} zone.")
 

@@ -114,14 +114,18 @@ def _pull(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleStat
     return s
 
 
+#: a crash rescue tried: 'neither you nor the crashed hero can pull any more cubes this round',
+#: fresh cubes by defiance included
+RESCUE_TRIED = Need(lambda s, h: h.can_pull or limitless(s, h),
+                    lambda s, h: f"{h.name} took part in a crash rescue: 'neither you nor the "
+                                 "crashed hero can pull any more cubes this round'", R_CRASH)
+
 PULL = HeroMove(
     _pull, *IN_PLAY,
     Need(lambda s, h: not h.crashed or limitless(s, h),
          lambda s, h: f"{h.name} has crashed: 'A crashed hero cannot pull any more cubes for the "
                       "rest of the round'", R_CRASH),
-    Need(lambda s, h: h.can_pull or limitless(s, h),
-         lambda s, h: f"{h.name} took part in a crash rescue: 'neither you nor the crashed hero "
-                      "can pull any more cubes this round'", R_CRASH),
+    RESCUE_TRIED,
     Need(lambda s, h: not h.ready,
          lambda s, h: f"{h.name} still has {len(h.ready)} cube(s) in the ready area: 'All three "
                       "cubes from a pull must be either played or dropped before you pull again'",
@@ -154,6 +158,7 @@ DEFIANCE = HeroMove(
          lambda s, h: f"{h.name}'s defiance token is face down: visit Guardians HQ to recharge it",
          R_DEFIANCE),
     Need(lambda s, h: not h.crashed, lambda s, h: "Defiance cannot undo a crash", R_DEFIANCE),
+    RESCUE_TRIED,
     Need(lambda s, h: bool(h.last_pull) and sorted(h.ready) == sorted(h.last_pull),
          lambda s, h: "defiance sets aside the three cubes you just pulled, before you play or "
                       "drop any of them", R_DEFIANCE),

@@ -239,6 +239,24 @@ def test_autosave_lets_its_hero_attempt_a_rescue_at_the_next_crash_in_their_zone
     assert not s.hero("invincible").can_pull and s.resolving is None
 
 
+def test_after_an_autosave_rescue_defiance_pulls_no_fresh_cubes_either(hero_phase):
+    """Autosave: 'you still can't pull further cubes this round'; a crash rescue: 'Regardless of
+    the result, neither you nor the crashed hero can pull any more cubes this round'. Defiance is
+    to 'pull three fresh cubes': with a pull still unplayed in her ready area, Eve was offered it
+    (and got six ready cubes)."""
+    t = hero_phase()
+    t.state.autosave = ["atom-eve"]
+    t.state.hero("atom-eve").zone = "center"
+    t.state.hero("atom-eve").bag = {"yellow": 3, "blue": 3, "orange": 3, "purple": 3, "black": 6}
+    t.act("pull", hero="atom-eve", cubes=["yellow", "orange", "purple"])
+    _crash(t, "invincible")
+    s = t.act("effect", hero="atom-eve", crashed="invincible", face="rescue-center")
+    mine = next(r for r in t.engine.expect(s)["heroes"] if r["hero"] == "atom-eve")
+    assert "defiance" not in mine["actions"] and {"play", "drop"} <= set(mine["actions"])
+    with pytest.raises(IllegalAction, match="took part in a crash rescue"):
+        t.act("defiance", hero="atom-eve", cubes=["blue", "blue", "orange"])
+
+
 def test_autosave_waits_for_a_crash_in_its_heros_zone_and_may_be_declined(hero_phase):
     """'the next time a hero in your zone crashes ... you may attempt a rescue on them'."""
     t = hero_phase(heroes=("invincible", "atom-eve", "robot"))

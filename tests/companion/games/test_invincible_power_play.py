@@ -7,7 +7,7 @@ amounts and which card carries which rule are the data's assumptions (invincible
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import BadAction, IllegalAction
 from companion.games.invincible.state import Played
 from invincible_helpers import engine, hero_phase, table  # noqa: F401 (fixtures)
 
@@ -350,6 +350,26 @@ def test_flying_charge_can_bring_a_villain_into_a_teammates_zone(hero_phase):
     s = t.act("effect", hero="invincible", step=1, target="magmaniac", to="left")
     assert s.zone("left").villains[0].id == "magmaniac" and s.hero("invincible").zone == "center"
     assert s.resolving is None                                 # nothing left in his zone to hit
+
+
+def test_a_move_answer_naming_an_enemy_it_cannot_move_is_refused_with_words(hero_phase):
+    """Telekimeanness: 'move an enemy from your zone into an adjacent one'; a zone holds two
+    villain cards. Answers naming a boss not in play, a zone whose slots are full, or an enemy on
+    a Move that moves only heroes raised a Python TypeError (the table read 'the data could not
+    be used'); each is refused in words now."""
+    t = hero_phase()
+    t.put_villain("magmaniac", "center")
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "left")
+    t.fill("invincible", "starter")                            # Flying Charge: moves an enemy
+    with pytest.raises(IllegalAction, match="no boss is in play"):
+        t.act("effect", hero="invincible", step=1, target="boss", to="left")
+    with pytest.raises(IllegalAction, match="the left zone's villain slots are full"):
+        t.act("effect", hero="invincible", step=1, target="magmaniac", to="left")
+    t = hero_phase(heroes=("robot", "atom-eve"))
+    t.fill("robot", "move")                                    # Move: the hero alone
+    with pytest.raises(BadAction, match="'boss' is not a hero in this game"):
+        t.act("effect", hero="robot", step=0, target="boss", to="left")
 
 
 def test_fire_up_hurts_once_per_fill_even_when_the_power_repeats(hero_phase):
