@@ -6,7 +6,7 @@ bonus, and the win condition the players declare.
 from __future__ import annotations
 
 from companion.games.base import forbid
-from companion.games.invincible import resolve, villains
+from companion.games.invincible import contingency, resolve, villains
 from companion.games.invincible.data_episodes import parse_icon
 from companion.games.invincible.needs import Need, TableMove, hero_named
 from companion.games.invincible.state import (
@@ -132,7 +132,7 @@ def use_helper(state: InvincibleState, play: Play) -> InvincibleState:
         resolve.open_helper(s, s.hero(hero.id if hero else helper_heroes(s)[0]), card, _now(play))
         return s
     if card.cancel_abilities:
-        villains.cancel(s, play.args["cancel"])
+        contingency.cancel(s, play.args["cancel"])
     s.helpers.remove(helper)
     s.helpers_used.append(helper)
     s.say(f"The team uses {card.name}: {card.text}")

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from companion.games.base import forbid
-from companion.games.invincible import board, bosses
+from companion.games.invincible import board, bosses, contingency
 from companion.games.invincible.data_episodes import parse_icon
 from companion.games.invincible.state import (
     HERO_TIMER, HQ, R_PLACE, R_VILLAIN, InvincibleState,
@@ -171,47 +171,21 @@ def reveal(s: InvincibleState, rng: random.Random, now: float, wanted: str | Non
     # if no minions are in play)'
     if event.minions and any(z.minions for z in s.zones):
         tasks.append({"do": "minions", "effect": dict(event.minions)})
+    # 'resolve them one villain at a time, starting with the leftmost villain named, working
+    # through all of its abilities in the order shown before moving to the next' (a card of
+    # several rows included: each villain all its abilities, then the next)
+    uses: dict[str, list[str]] = {}
     for act in event.villains:
         for vid in _which(s, act["which"]):
-            # 'resolve them one villain at a time, starting with the leftmost villain named,
-            # working through all of its abilities in the order shown'
-            tasks.extend({"do": "act", "villain": vid, "ability": a} for a in act["use"])
+            uses.setdefault(vid, []).extend(act["use"])
+    order = [v.id for _, _, v in board.villains_in_play(s)]
+    for vid in sorted(uses, key=order.index):
+        tasks.extend({"do": "act", "villain": vid, "ability": a} for a in uses[vid])
     tasks.extend(bosses.villain_phase(s, rng, boss_card))   # episodes 4 and 7, after the event
     tasks.append({"do": "end_villain"})
     s.queue = tasks
-    if not _contingency(s, event.name, tasks):
+    if not contingency.ask(s, event.name, tasks):
         run(s, rng, now)
-
-
-def _contingency(s: InvincibleState, event: str, tasks: list[dict[str, Any]]) -> bool:
-    """Cecil's Contingency: 'After an event card is revealed, you may spend this to cancel up to
-    two villain powers and/or strikes for that Villain Phase': while the team holds it, ask."""
-    helpers = s.data.helpers
-    acts = list(dict.fromkeys(f"{t['villain']}:{t['ability']}" for t in tasks if t["do"] == "act"))
-    helper = next((h for h in s.helpers if helpers[h].cancel_abilities), None)
-    if helper is None or not acts:
-        return False
-    n = helpers[helper].cancel_abilities
-    s.pending = {"kind": "contingency", "helper": helper, "max": n, "options": acts,
-                 "rule": "Card Clarifications › Cecil's Contingency",
-                 "prompt": f"{event}: spend {helpers[helper].name} to cancel up to {n} of these "
-                           "villain abilities (use_helper with data.cancel), or send resolved to "
-                           "let them act."}
-    return True
-
-
-def cancel(s: InvincibleState, chosen: list | None) -> None:
-    p = s.pending
-    if not isinstance(chosen, list) or not 1 <= len(chosen) <= p["max"] or not all(
-            c in p["options"] for c in chosen) or len(set(chosen)) != len(chosen):
-        raise forbid(f"cancel up to {p['max']} of {', '.join(p['options'])}", p["rule"])
-    for label in chosen:
-        vid, ability = label.split(":")
-        for i, task in enumerate(s.queue):
-            if task["do"] == "act" and task["villain"] == vid and task["ability"] == ability:
-                del s.queue[i]
-                break
-        s.say(f"{s.data.villains[vid].name}'s {ability} is cancelled.")
 
 
 def _which(s: InvincibleState, which: str) -> list[str]:

@@ -434,6 +434,55 @@ def test_cecils_contingency_cancels_up_to_two_abilities_after_the_reveal(table):
     assert s.pending is None
 
 
+def test_cecils_contingency_offers_only_abilities_that_would_occur(table):
+    """Cecil's Contingency: 'You can only cancel abilities that would occur in that specific
+    Villain Phase.' A hurled villain 'skips both its strike and its power'; a fully thwarted one
+    removes its tokens 'instead of resolving the first thing it attempts to do'. Both were
+    offered, so the card could be spent on nothing."""
+    t = table(helpers=["cecils-contingency"])
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "right")
+    v = t.put_villain("flaxan-scout", "center")
+    v.thwart = v.thwart_spaces                     # fully thwarted: its power will not happen
+    t.state.hurled = ["thug-a"]                    # Hurl Into Space this round
+    for h in t.state.heroes:
+        h.zone = "center"
+    s = _villain_phase(t, "event-2a")              # all villains: power, strike
+    assert s.pending["options"] == ["flaxan-scout:strike", "thug-b:power", "thug-b:strike"]
+    with pytest.raises(IllegalAction, match="cancel up to 2 of flaxan-scout:strike, thug-b:power"):
+        t.act("use_helper", helper="cecils-contingency", cancel=["thug-a:power"])
+
+
+def test_an_owners_event_of_two_rows_resolves_one_villain_at_a_time(tmp_path):
+    """'resolve them one villain at a time, starting with the leftmost villain named, working
+    through all of its abilities in the order shown before moving to the next.' An owner's event
+    card of two rows (the shipped placeholders have one) ran row by row: the rightmost villain's
+    power before the leftmost one's strike."""
+    import shutil
+
+    from companion.games import Catalog
+    from companion.games.invincible.data import HERE
+    from invincible_helpers import Table
+
+    for name in ("invincible.toml", "invincible_powers.toml", "invincible_episodes.toml"):
+        shutil.copy(HERE / name, tmp_path / name)
+    path = tmp_path / "invincible_episodes.toml"
+    one_row = 'villains = [{ which = "leftmost", use = ["power"] }]'
+    text = path.read_text()
+    at = text.index('id = "event-1b"')
+    assert text.index(one_row, at) < text.index("[[events]]", at)
+    two_rows = ('villains = [{ which = "rightmost", use = ["power"] }, '
+                '{ which = "all", use = ["strike"] }]')
+    path.write_text(text[:at] + text[at:].replace(one_row, two_rows, 1))
+    t = Table(Catalog(tmp_path)("invincible"), {"heroes": ["invincible", "atom-eve"]})
+    t.put_villain("thug-a", "left")
+    t.put_villain("thug-b", "right")
+    s = _villain_phase(t, "event-1b")
+    assert [line for line in s.log if " uses its " in line] == [
+        "Street Thug (assumed) uses its strike.", "Getaway Driver (assumed) uses its power.",
+        "Getaway Driver (assumed) uses its strike."]
+
+
 def test_cecils_contingency_may_be_kept(table):
     t = table(helpers=["cecils-contingency"])
     t.put_villain("thug-a", "left")
