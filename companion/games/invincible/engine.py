@@ -27,7 +27,7 @@ from companion.errors import CompanionError, IllegalAction
 from companion.games.base import Game, unconfirmed_mode
 from companion.games.invincible import (
     args, board, campaign, card_powers, data, hero_time, moves_hero, moves_pull, moves_round,
-    moves_training, moves_villain, resolve, robot, sampler, setup, view,
+    moves_training, moves_villain, resolve, robot, sampler, setup, view, view_dice,
 )
 from companion.games.invincible.invariants import invariants
 from companion.games.invincible.scoring import score
@@ -247,7 +247,7 @@ class Invincible(Game):
         return self.data.describe()
 
     def dice(self) -> dict[str, tuple[str, ...]]:
-        return {d.set: d.sides for d in (view.rescue_die(self.data), view.crash_die(self.data))}
+        return {d.set: d.sides for d in (view_dice.rescue_die(self.data), view_dice.crash_die(self.data))}
 
     def expect(self, s: InvincibleState) -> dict[str, Any]:
         if self.is_over(s):
@@ -265,7 +265,7 @@ class Invincible(Game):
         refused by the pull itself, with its reason."""
         if self.is_over(s) or s.phase != "hero" or s.pending is not None:
             return []
-        return view.pull_reads(s, [h.id for h in s.heroes])
+        return view_dice.pull_reads(s, [h.id for h in s.heroes])
 
     def reminders(self, s: InvincibleState) -> list[dict[str, str]]:
         return view.reminders(s)

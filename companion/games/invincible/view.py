@@ -1,19 +1,17 @@
-"""What the table sees: expect (who does what next, which dice), reminders and the dashboard JSON.
+"""What the table sees: expect (who does what next, which dice: view_dice.py), reminders and the
+dashboard JSON.
 Every function takes the state (which carries its component data); expect is given the moves
 the engine's table has open now, and each hero's share of them in the Hero Phase."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from companion.dice import Dice, DiceRequest
 from companion.games.invincible import board, bosses, card_powers, card_rules, choices, resolve
 from companion.games.invincible import moves_training as training
-from companion.games.invincible import slot_colours
+from companion.games.invincible import slot_colours, view_dice
 from companion.games.invincible.cards import power_id
-from companion.games.invincible.data import CUBES
-from companion.games.invincible.moves_pull import black_count, finished
+from companion.games.invincible.moves_pull import DEFIANCE, black_count, finished, limitless
 from companion.games.invincible.moves_round import helper_heroes, usable_helpers, villains_to_reveal
 from companion.games.invincible.moves_villain import revealable
 from companion.games.invincible.scoring import score
@@ -21,70 +19,6 @@ from companion.games.invincible.state import (
     HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
     R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, InvincibleState,
 )
-
-
-def rescue_die(d) -> Dice:
-    sides = tuple(f.id for f in d.rescue_die)
-    meanings = {f.id: f"{f.result} ({f.zone} zone)" for f in d.rescue_die}
-    return Dice("rescue", "invincible-rescue", tuple(sorted(set(sides))), sides,
-                meanings=meanings, field="face", single=True)
-
-
-def crash_die(d) -> Dice:
-    sides = tuple(f.id for f in d.crash_die)
-    meanings = {f.id: f"{f.damage} damage" + (", roll again" if f.again else "")
-                for f in d.crash_die}
-    return Dice("crash", "invincible-crash", tuple(sorted(set(sides))), sides,
-                meanings=meanings, field="faces", single=True)
-
-
-def _dice_rescue(d, action: str | None = None, data: dict | None = None,
-                 player: str | None = None) -> dict:
-    """The rescue die; with ``action`` a camera read of it becomes that action (the face goes
-    into data.face), as companion.dice_reads expects."""
-    return DiceRequest((rescue_die(d),), action=action, data=data or {}, player=player).to_json()
-
-
-def _dice_crash(d, hero: str) -> dict:
-    return DiceRequest((crash_die(d),), action="crash_roll", data={"hero": hero},
-                       player=hero).to_json()
-
-
-def cube_bag(d) -> Dice:
-    """A pull's cubes as a read sees them: one colour a cube, the colours a bag holds."""
-    return Dice("cube", "invincible-cubes", CUBES, count=d.limits["pull"], field="cubes")
-
-
-def pull_reads(s: InvincibleState, pulling: list[str]) -> list[DiceRequest]:
-    """Cubes laid in a hero's pull area are that hero's pull: 'Draw three random cubes from your
-    bag at a time' (fewer when the bag holds fewer; the engine checks the bag)."""
-    cubes = cube_bag(s.data)
-    return [DiceRequest((replace(cubes, count=min(cubes.count, sum(s.hero(h).bag.values()))
-                                 or cubes.count),),     # an empty bag: the pull says so
-                        action="pull", data={"hero": h}, player=h, purpose="pull")
-            for h in pulling]
-
-
-def _crash_rescue_dice(s: InvincibleState) -> list[dict]:
-    """While a power resolves and exactly one crashed hero is in its range, a rescue die read is
-    that rescue attempt; otherwise the die is listed without an action (enter it by hand)."""
-    d = s.data
-    crashed = [h for h in s.heroes if h.crashed and not h.rescued]
-    if not crashed:
-        return []
-    for r in s.resolutions.values():
-        # a read of the die is the crash rescue an open Rescue step leaves to exactly one hero
-        me = s.hero(r["hero"])
-        for i in resolve.open_steps(s, me.id):
-            step = r["steps"][i]
-            if step["kind"] != "rescue":
-                continue
-            reach = [o["crashed"] for o in choices.options(s, me, step, r["ranged"])
-                     if "crashed" in o]
-            if len(reach) == 1:
-                return [_dice_rescue(d, "effect", {"hero": me.id, "step": i,
-                                                   "crashed": reach[0]}, me.id)]
-    return [_dice_rescue(d)]
 
 
 #: the table's phase while the companion waits on the players' answer, by the question's kind
@@ -126,7 +60,7 @@ def _expect(s: InvincibleState, actions: list[str],
         p = s.pending
         out = {**base, "actions": actions, "prompt": p["prompt"], "pending": p, "rule": p["rule"]}
         if p["kind"] == "random_zone":
-            out["dice"] = [_dice_rescue(s.data, "roll")]
+            out["dice"] = [view_dice.dice_rescue(s.data, "roll")]
         if "options" in p:
             out["choices"] = p["options"]
         return out
@@ -142,7 +76,7 @@ def _expect(s: InvincibleState, actions: list[str],
     if s.phase == "crash":
         waiting = [h for h in s.heroes if h.crashed and not h.rescued]
         return {**base, "actions": actions, "player": waiting[0].id,
-                "heroes": [h.id for h in waiting], "dice": [_dice_crash(s.data, waiting[0].id)],
+                "heroes": [h.id for h in waiting], "dice": [view_dice.dice_crash(s.data, waiting[0].id)],
                 "prompt": f"{waiting[0].name} crashed and was not rescued: roll the crash die "
                           "(on 1+, take 1 and roll again).", "rule": R_HERO_END}
     if s.phase == "training":
@@ -178,12 +112,30 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
             + " (tap a choice" + (", or skip what the card lets you skip)." if any(
                 st["skip"] for st in x["steps"]) else ").") for x in every)
     else:
-        active = [h["name"] for h in heroes if not h["finished"]]
-        prompt = "Hero Phase: " + (", ".join(active) + " pull and play cubes, then done."
-                                    if active else "every hero has stopped.")
+        prompt = "Hero Phase: " + _hero_steps(s, [h for h in heroes if not h["finished"]],
+                                              bool(hero_actions))
     return {**base, "actions": actions, "prompt": prompt, "heroes": heroes, "resolving": r,
             "resolutions": every,
-            "dice": _crash_rescue_dice(s), "player": r["hero"] if r else None}
+            "dice": view_dice.crash_rescue_dice(s), "player": r["hero"] if r else None}
+
+
+def _hero_steps(s: InvincibleState, active: list[dict[str, Any]], listed: bool) -> str:
+    """What each hero still acting may do, in words: pull; play or drop the ready cubes first
+    (then pull again, unless a crash rescue or an empty bag stops them); or only stop.
+    ``listed``: each hero's moves are known (not while hero time's powers finish)."""
+    if not active:
+        return "every hero has stopped."
+    if not listed:
+        return ", ".join(h["name"] for h in active) + " pull and play cubes, then done."
+    groups: dict[str, list[str]] = {}
+    for row in active:
+        acts, h = set(row["actions"]), s.hero(row["hero"])
+        again = (h.can_pull or limitless(s, h)) and sum(h.bag.values()) > 0
+        step = ("pull and play cubes, then done" if "pull" in acts else
+                "play or drop the ready cubes, then " + ("pull again or done" if again else "done")
+                if acts & {"play", "drop", "defiance"} else "can only stop (done)")
+        groups.setdefault(step, []).append(row["name"])
+    return "; ".join(f"{', '.join(names)} {step}" for step, names in groups.items()) + "."
 
 
 def _not_yet(r: dict[str, Any], steps: list[dict[str, Any]], i: int) -> str:
@@ -219,7 +171,7 @@ def reminders(s: InvincibleState) -> list[dict[str, str]]:
                 out.append({"text": f"{h.name} has crashed: a Rescue power in their zone (or "
                                     "Ranged from next door) and the rescue die can save them "
                                     "before the phase ends.", "rule": R_CRASH})
-            if h.defiance and h.last_pull and not h.crashed:
+            if DEFIANCE.open_for(s, h):          # not once stopped, nor while it must wait
                 out.append({"text": f"{h.name} may flip defiance to set this pull aside and pull "
                                     "three fresh cubes.", "rule": R_DEFIANCE})
         out.append({"text": "Play or drop all three cubes of a pull before pulling again.",

@@ -253,6 +253,9 @@ def test_after_an_autosave_rescue_defiance_pulls_no_fresh_cubes_either(hero_phas
     s = t.act("effect", hero="atom-eve", crashed="invincible", face="rescue-center")
     mine = next(r for r in t.engine.expect(s)["heroes"] if r["hero"] == "atom-eve")
     assert "defiance" not in mine["actions"] and {"play", "drop"} <= set(mine["actions"])
+    # the next step names what is left to her: no pull again, no defiance reminder
+    assert "Atom Eve play or drop the ready cubes, then done" in t.engine.expect(s)["prompt"]
+    assert not any("Atom Eve may flip defiance" in r["text"] for r in t.engine.reminders(s))
     with pytest.raises(IllegalAction, match="took part in a crash rescue"):
         t.act("defiance", hero="atom-eve", cubes=["blue", "blue", "orange"])
 
