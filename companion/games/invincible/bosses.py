@@ -93,6 +93,15 @@ def villain_phase(s: InvincibleState, rng: random.Random, wanted: str | None) ->
             + [{"do": "boss", "effect": e, "why": card.name} for e in card.effects])
 
 
+def revealable(s: InvincibleState) -> list[str]:
+    """The boss event cards that can come up at this reveal, for a table drawing from the boss's
+    own physical deck (data.boss_card): the deck, or its discards once it has run out."""
+    b = active(s)
+    if b is None or not s.data.bosses[b.id].events:
+        return []
+    return list(s.decks[DECK] or s.discards[DECK])
+
+
 def _abilities(boss, uses, why: str) -> list[dict]:
     return [{"do": "boss", "effect": e, "why": f"{why}: {boss.name}'s {use}"}
             for use in uses for e in getattr(boss, use)]

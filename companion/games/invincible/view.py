@@ -92,9 +92,15 @@ def _expect(s: InvincibleState, actions: list[str],
         # a physical event card is named from those the deck's build lets come up now
         deck = [{"id": c, "title": s.data.events[c].name, "level": s.data.events[c].level}
                 for c in revealable(s)]
-        return {**base, "actions": actions, "prompt": "Villain Phase: reveal the top event card.",
-                "deck_name": "event", "deck_action": "reveal", "deck": deck,
-                "deck_count": len(s.decks["event"])}
+        out = {**base, "actions": actions, "prompt": "Villain Phase: reveal the top event card.",
+               "deck_name": "event", "deck_action": "reveal", "deck": deck,
+               "deck_count": len(s.decks["event"])}
+        boss = bosses.revealable(s)     # Omni-Man's own deck, revealed with the event card
+        if boss:
+            out["boss_deck"] = [{"id": c, "title": s.data.boss_events[c].name} for c in boss]
+            out["prompt"] = (f"Villain Phase: reveal the top event card, then "
+                             f"{s.boss.name}'s own event card.")
+        return out
     return {**base, "actions": [], "prompt": ""}
 
 

@@ -480,11 +480,23 @@
         }, { class: "big", "data-key": "advance" }));
         if (rows.length) box.append(el("p", { class: "hint" }, "Drawing the villain cards from the real decks? Tap each one revealed (in order), then Advance; tap none and the companion draws them."), ...rows);
       }
-      if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", {}, null), { class: "big", "data-key": "reveal" }));
+      // Omni-Man's own deck (episode 7): his card, if drawn from the real deck, is tapped first
+      // and goes with the event card's reveal; none tapped, the companion draws his
+      let boss = null;
+      const withBoss = (data) => (boss ? Object.assign(data, { boss_card: boss }) : data);
+      if (has("reveal") && e.boss_deck && e.boss_deck.length) {
+        box.append(el("p", { class: "hint" }, "Drawing " + s.boss.name + "'s card from his real deck? Tap it first:"),
+          el("div", { class: "faces", role: "group", "aria-label": s.boss.name + "'s event cards" }, e.boss_deck.map((c) =>
+            C.button("card", c.title, (ev) => {
+              boss = boss === c.id ? null : c.id;
+              for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b.dataset.key === "boss-" + boss));
+            }, { class: "face", "aria-pressed": "false", "data-key": "boss-" + c.id }))));
+      }
+      if (has("reveal")) box.append(C.button("card", "Reveal the event card", () => C.act("reveal", withBoss({}), null), { class: "big", "data-key": "reveal" }));
       if (has("reveal") && e.deck && e.deck.length) {   // the table's own event deck: name the card revealed
         box.append(el("p", { class: "hint" }, "Or, revealed from the real deck (" + e.deck_count + " left), tap the card:"),
           el("div", { class: "faces", role: "group", "aria-label": "Event cards that can come up now" }, e.deck.map((c) =>
-            C.button("card", c.title + " (Level " + c.level + ")", () => C.act("reveal", { card: c.id }, null), { class: "face", "data-key": "reveal-" + c.id }))));
+            C.button("card", c.title + " (Level " + c.level + ")", () => C.act("reveal", withBoss({ card: c.id }), null), { class: "face", "data-key": "reveal-" + c.id }))));
       }
       if (e.pending && e.pending.kind === "contingency" && has("use_helper")) box.append(contingencyPanel(e.pending));
       if (has("resolved")) box.append(C.button("check", "Resolved: " + (e.resolving ? e.resolving.name : e.pending && e.pending.kind === "contingency" ? "let them act" : "done"), () => C.act("resolved", {}, e.player || null), { class: "big", "data-key": "resolved" }));
