@@ -126,8 +126,8 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
 
 
 def _hero_steps(s: InvincibleState, active: list[dict[str, Any]], listed: bool) -> str:
-    """What each hero still acting may do, in words: pull; play or drop the ready cubes first
-    (then pull again, unless a crash rescue or an empty bag stops them); or only stop.
+    """What each hero still acting may do, in words: pull and play (the ready cubes first, if
+    any); only play or drop the ready cubes (a crash rescue tried, an empty bag); or only stop.
     ``listed``: each hero's moves are known (not while hero time's powers finish)."""
     if not active:
         return "every hero has stopped."
@@ -137,8 +137,8 @@ def _hero_steps(s: InvincibleState, active: list[dict[str, Any]], listed: bool) 
     for row in active:
         acts, h = set(row["actions"]), s.hero(row["hero"])
         again = (h.can_pull or limitless(s, h)) and sum(h.bag.values()) > 0
-        step = ("pull and play cubes, then done" if "pull" in acts else
-                "play or drop the ready cubes, then " + ("pull again or done" if again else "done")
+        step = ("pull and play cubes, then done" if "pull" in acts or again and acts & {
+            "play", "drop", "defiance"} else "play or drop the ready cubes, then done"
                 if acts & {"play", "drop", "defiance"} else "can only stop (done)")
         groups.setdefault(step, []).append(row["name"])
     return "; ".join(f"{', '.join(names)} {step}" for step, names in groups.items()) + "."
