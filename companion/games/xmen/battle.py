@@ -203,7 +203,7 @@ def add_hits(data: XMenData, hero: Hero, n: int) -> bool:
 def resolve(s: XMenState, z: int, fighter: str, score: int, hit_list: list[str],
             new_leader: str | None) -> None:
     """Apply one character's roll for the current team: hits first, then the leader's move,
-    bumps and capture.
+    bumps and capture (a backer sent home: setup.BACKER_READINGS).
 
     ``hit_list`` names the character receiving each Evil Mutant rolled.
     "If all the character's X symbols are covered, the character figure must return to
@@ -223,7 +223,10 @@ def resolve(s: XMenState, z: int, fighter: str, score: int, hit_list: list[str],
         card = data.characters[hid]
         worse = " seriously wounded," if hero.hits > card.durability else ""
         s.log.append(f"{card.name} takes {hero.hits} hits,{worse} and returns to Headquarters.")
-    moves = fighter not in out
+    # a backer sent home by his own roll still moves the leader where the table reads the
+    # printed order so (setup.BACKER_READINGS)
+    moves = fighter not in out or (fighter != side.leader and s.options.get(
+        "knocked_out_backer") == "advances")
     if side.leader in out:
         if not side.order:
             # "If you don't have another character in the team's deployment area, your team

@@ -124,6 +124,12 @@ class XMenAlert(Game):
         its typed Power Stat cards (option ``typed_cards``) in it."""
         return setup.typed_cards(self.boxed.for_options(options), options)[0]
 
+    def prepare_options(self, options: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
+        # a new Advanced game (backers are Advanced) records the literal reading unless the
+        # table chose (setup.BACKER_READINGS)
+        return {"knocked_out_backer": "advances", **options} if options.get("advanced") is True \
+            else options
+
     def setup(self, options: dict[str, Any], rng: random.Random) -> XMenState:
         check_option_names(options, setup.OPTIONS)
         data, typed = setup.typed_cards(self.boxed.for_options(options), options)

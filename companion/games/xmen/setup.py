@@ -2,7 +2,8 @@
 
 Options: ``players`` (2 to 4 names, clockwise), ``advanced``, ``stat_cards`` (the X-Men each
 player chose), ``first_player`` (skip the going-first roll), ``serious_remainder`` ("carry" or
-"drop"), ``unconfirmed`` ("remind", the default: a move a rule refuses only on an assumed
+"drop"), ``knocked_out_backer`` ("advances": a backer whose own roll sends him home still
+moves the leader by his points; "lost", the reading of games journaled before the option), ``unconfirmed`` ("remind", the default: a move a rule refuses only on an assumed
 Power Stat card is accepted with a reminder; "refuse"), ``typed_cards`` (Power Stat cards typed in from the box: resolved into the game's data
 by ``typed_cards`` below, before setup), ``physical_decks`` (the decks the table draws itself:
 draws.py) and, for tests and known first games, ``alert_deck``,
@@ -23,8 +24,14 @@ from companion.games.xmen.state import Hero, Team, XMenState, Zone
 
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
            "luck_deck", "serious_remainder", "typed_cards", "box", "unconfirmed",
-           "physical_decks"}
+           "physical_decks", "knocked_out_backer"}
 MAX_TYPED = 40
+#: "Advance the leader one space on the Strength Track for every point that other character
+#: scored" and "move the leader on the Strength Track and record hits on the character doing
+#: battle": a backer's points count though his hits then send him home ("advances"); "lost"
+#: keeps the first reading ("must return to Headquarters to recover before advancing"), which
+#: a game journaled before this option has (it records no value)
+BACKER_READINGS = ("advances", "lost")
 
 
 def typed_cards(data: XMenData, options: dict[str, Any]) -> tuple[XMenData, list[dict[str, Any]]]:
@@ -61,6 +68,11 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
         raise SetupError("serious_remainder is \"carry\" or \"drop\"")
     # kept only when strict: a default game's state is what it was before the option existed
     strict = {"unconfirmed": "refuse"} if unconfirmed_mode(options) == "refuse" else {}
+    backer = options.get("knocked_out_backer", "lost")
+    if backer not in BACKER_READINGS:
+        raise SetupError("knocked_out_backer is \"advances\" or \"lost\"")
+    if backer != "lost":       # likewise: a game without the option plays as it always did
+        strict["knocked_out_backer"] = backer
     physical = draws.checked(options.get("physical_decks"))
     teams, stat_deck = _teams(d, options, players, advanced, rng)
     s = XMenState(advanced=advanced, teams=teams, zones=[Zone() for _ in range(d.zones)],

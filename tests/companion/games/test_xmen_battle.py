@@ -1,8 +1,10 @@
 """Step 2 (battles) and Step 3 (recruiting): each test quotes the rulebook sentence it checks."""
 
+import random
+
 import pytest
 
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.xmen.state import HQ
 from xmen_helpers import BASIC_DECK, roll
 
@@ -285,6 +287,31 @@ def test_backers_fight_one_at_a_time_after_the_leader(game):
     side = t.zone(1).side("Ana")
     assert side.position == 3 and side.leader == "wolverine"
     assert t.hero("Ana", "havok").hits == 1 and t.hero("Ana", "wolverine").hits == 0
+
+
+@pytest.mark.parametrize("reading, position", [("advances", 9), ("lost", 3)])
+def test_a_backer_sent_home_by_his_own_roll_still_moves_the_leader(game, reading, position):
+    """ "Advance the leader one space on the Strength Track for every point that other character
+    scored. Put one Hit Chip on that character's (not the leader's) Power Stat Card X symbol for
+    every Evil Mutant rolled." and "roll the dice, move the leader on the Strength Track and record
+    hits on the character doing battle": the leader moves, then the backer's hits send him home.
+    The earlier reading ("must return to Headquarters to recover before advancing") threw his
+    points away; a game journaled before the option keeps it ("lost")."""
+    t = adv(game, ["wolverine", "havok"], knocked_out_backer=reading)
+    t.hero("Ana", "havok").hits = 2                                     # Durability 3
+    t.do("deploy", "Ana", zone=1, heroes=["wolverine", "havok"], leader="wolverine")
+    t.do("battle.roll", "Ana", zone=1, faces=roll(9, marvel=1, xmen=1))  # Wolverine to 3
+    t.do("battle.roll", "Ana", zone=1, hero="havok", faces=roll(5, marvel=3, evil=1))
+    assert t.hero("Ana", "havok").where == HQ
+    assert t.zone(1).side("Ana").position == position
+
+
+def test_new_games_record_the_literal_reading_of_a_backer_sent_home(engine):
+    new = engine.prepare_options({"players": ["Ana", "Ben"], "advanced": True}, [])
+    assert new["knocked_out_backer"] == "advances"
+    assert "knocked_out_backer" not in engine.prepare_options({"players": ["Ana", "Ben"]}, [])
+    with pytest.raises(SetupError, match="knocked_out_backer"):
+        engine.setup({"players": ["Ana", "Ben"], "knocked_out_backer": "maybe"}, random.Random(0))
 
 
 def test_storm_adds_two_dice_to_each_teammate_when_leading(game):
