@@ -12,7 +12,7 @@ from companion.errors import BadAction, IllegalAction
 from companion.games.move_table import Play
 from companion.games.xmen import battle, cards, choices, dice, recovery, track, turn
 from companion.games.xmen.state import (HQ, R_BATTLE, R_FIGHT, R_JOIN, R_LUCK, R_NEW, R_PLAYING,
-                                        R_RECRUIT, R_SERIOUS, Side, XMenState)
+                                        R_RECRUIT, R_SERIOUS, R_TEAMWORK, Side, XMenState)
 
 
 def hero_id(state: XMenState, play: Play, key: str, value: str | None = None) -> str:
@@ -92,6 +92,11 @@ def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
         score = faces.count("xmen") * a["xmen"] + faces.count("marvel") * a["marvel"]
         hit_list = _alt_hits(state, play, side, hid, n_hits)
     new_leader = hero_id(state, play, "new_leader") if args["new_leader"] is not None else None
+    if new_leader is not None and (new_leader == side.leader or new_leader not in side.order):
+        # named in advance, used only if the leader falls; but it must be able to "jump in"
+        raise IllegalAction(f"{d.characters[new_leader].name} is not backing the leader in your "
+                            f"team's Deployment Area of Battle Zone {z + 1}: 'another X-Men on "
+                            "your team's Battle Zone Deployment Area can jump in'", R_TEAMWORK)
     s = state.fork()
     if kind == "recruit":
         s.stage = "recruit"
@@ -159,9 +164,12 @@ def _alt_hits(state: XMenState, play: Play, side: Side, hid: str, n: int) -> lis
     all hits are taken by Archangel." data.hits_to names the teammate (or one per hit);
     by default they go to the leader, or the first backer when the attacker leads."""
     mates = [h for h in side.order if h != hid]
-    if not mates:
-        return [hid] * n
     names = play.args["hits_to"]
+    if not mates:
+        if names is not None and any(hero_id(state, play, "hits_to", x) != hid for x in names):
+            raise IllegalAction("no teammate is in this Battle Zone: 'When no teammates are in "
+                                "the Battle Zone, all hits are taken by Archangel'", R_BATTLE)
+        return [hid] * n
     if names is None:
         return [mates[0]] * n
     names = names * n if len(names) == 1 else names     # one teammate takes every hit

@@ -103,8 +103,8 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
                     "rule": R_JOIN})
     out.extend(s.unchecked)
     if team.captured:
-        out.append({"text": "End the turn to turn in captured Evil Mutants and move on the "
-                            "Experience Track.", "rule": R_TURN_IN})
+        out.append({"text": "At the end of the turn the captured Evil Mutants are turned in "
+                            "and the team moves on the Experience Track.", "rule": R_TURN_IN})
     return out
 
 

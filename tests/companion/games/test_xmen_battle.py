@@ -253,6 +253,21 @@ def test_wing_missile_hits_fall_on_archangel_when_alone(game):
     assert t.zone(1).side("Ana").position == 4
 
 
+def test_wing_missile_hits_named_for_a_teammate_elsewhere_are_refused(game):
+    """ "When no teammates are in the Battle Zone, all hits are taken by Archangel": naming a
+    teammate in another zone was accepted and silently ignored."""
+    t = game(advanced=True, alert_deck=BASIC_DECK,
+             stat_cards={"Ana": ["archangel", "storm"], "Ben": ["wolverine", "cable"]})
+    t.do("deploy", "Ana", zone=1, heroes=["archangel"])
+    t.do("deploy", "Ana", zone=2, heroes=["storm"])
+    with pytest.raises(IllegalAction, match="all hits are taken by Archangel"):
+        t.do("battle.roll", "Ana", zone=1, attack="wing_missile", faces=["evil_mutant", "marvel"],
+             hits_to="storm")
+    t.do("battle.roll", "Ana", zone=1, attack="wing_missile", faces=["evil_mutant", "marvel"],
+         hits_to="archangel")
+    assert t.hero("Ana", "archangel").hits == 1 and t.hero("Ana", "storm").hits == 0
+
+
 def test_wing_missile_hits_go_to_a_teammate(game):
     """ "Evil Mutant rolls give 1 hit to a teammate." (Advanced: a team of two) """
     t = game(advanced=True, alert_deck=BASIC_DECK,
@@ -340,6 +355,18 @@ def test_team_work_a_backer_takes_the_leaders_space_and_completes_the_roll(game)
     assert side.leader == "wolverine" and side.position == 4
     # the new leader still fights his own battle this turn, now as leader
     assert t.engine.expect(t.s)["dice"][0]["count"] == 9
+
+
+def test_team_work_names_a_backer_of_that_zone_or_is_refused(game):
+    """ "another X-Men on your team's Battle Zone Deployment Area can jump in": data.new_leader
+    naming a character at Headquarters, or the leader himself, was accepted and another backer
+    silently took over."""
+    t = adv(game, ["storm", "wolverine"])
+    t.do("deploy", "Ana", zone=1, heroes=["storm"])
+    with pytest.raises(IllegalAction, match="Wolverine is not backing the leader"):
+        t.do("battle.roll", "Ana", zone=1, faces=roll(4, marvel=1), new_leader="wolverine")
+    with pytest.raises(IllegalAction, match="Storm is not backing the leader"):
+        t.do("battle.roll", "Ana", zone=1, faces=roll(4, marvel=1), new_leader="storm")
 
 
 def test_without_a_backer_the_team_loses_its_position(game):
