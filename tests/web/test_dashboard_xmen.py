@@ -332,3 +332,43 @@ def test_players_whose_names_start_alike_are_told_apart_on_the_tracks(server, pa
                            r"'\u{1F98A} Fix'])")
     assert marks == {"Sam": "Sam", "samuel": "samu", "Zoë": "Z", "\U0001F98A Fox": "\U0001F98A Fo",
                      "\U0001F98A Fix": "\U0001F98A Fi"}
+
+
+def test_the_backer_who_takes_over_a_fallen_leader_is_chosen_on_the_phone(server, pages):
+    """Team Work: "another X-Men on your team's Battle Zone Deployment Area can jump in and take
+    the same space the leader held on the Strength Track ... This character becomes the new team
+    leader." With two backers the table chooses which; the phone sent no choice (the first always
+    took over), so a table that chose the other drifted from the companion."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine, seed = Catalog()(GAME), 2
+    rng = random.Random(seed)
+    options = engine.prepare_options({**engine.sample_options(rng), "advanced": True}, [])
+    state = engine.setup(options, rng_for(seed, "setup"))
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    step = 0
+    while not any("new_leader" in d.get("choose", {}) for d in engine.expect(state)["dice"]):
+        assert step < 400, "no leader with two backers in this seeded game"
+        action = engine.sample_action(state, rng)
+        status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                    "data": action.data})
+        assert status == 200, view
+        state = engine.apply(state, action, rng_for(seed, step))
+        step += 1
+    i, entry = next((i, d) for i, d in enumerate(engine.expect(state)["dice"]) if "choose" in d)
+    leader, heir = entry["data"]["hero"], entry["choose"]["new_leader"][-1]   # not the default
+    hero = state.current.hero(leader)
+    out = state.data.characters[leader].durability - hero.hits          # hits that send him home
+    assert entry["count"] >= out
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.select_option(f'#controls [data-key="roll{i}-new_leader"]', heir)
+    faces = ["evil_mutant"] * out + ["blank"] * (entry["count"] - out)
+    tap(phone, phone, *[f"roll{i}-{f}" for f in faces], f"roll{i}-send")
+    zone = server.get("/api/state")[1]["state"]["zones"][entry["data"]["zone"] - 1]
+    side = next(x for x in zone["teams"] if x["player"] == state.current.player)
+    assert side["leader"] == heir
+    assert not phone.errors

@@ -69,9 +69,29 @@ def rolls(s: XMenState) -> list[dict[str, Any]]:
         data = {"zone": f["zone"] + 1, "hero": f["hero"]}
         if "attack" in f:
             data["attack"] = f["attack"]
-        out.append(dice.entry(d, f["count"], f["kind"], player, f"{f['kind']}.roll", **data))
+        entry = dice.entry(d, f["count"], f["kind"], player, f"{f['kind']}.roll", **data)
+        picks = _picks(s, f)
+        if picks:
+            entry["choose"] = picks
+        out.append(entry)
     for r in sorted(choices.recoveries(s), key=lambda r: not r["serious"]):
         out.append(dice.entry(d, r["count"], "recovery", player, "recover.roll", hero=r["hero"]))
+    return out
+
+
+def _picks(s: XMenState, f: dict[str, Any]) -> dict[str, list[str]]:
+    """The choices a roll leaves the team where there is more than one answer: which teammate
+    takes an alternative attack's hits ("Evil Mutant rolls give 1 hit to a teammate",
+    ``hits_to``), and which backer jumps in should the leader fall (Team Work, ``new_leader``);
+    the first of each is what the roll does when none is named."""
+    side, hid = s.zones[f["zone"]].side(s.current.player), f["hero"]
+    out = {}
+    mates = [h for h in side.order if h != hid]
+    if "attack" in f and len(mates) > 1:
+        out["hits_to"] = mates
+    backers = [h for h in side.order if h != side.leader]
+    if hid == side.leader and len(backers) > 1:
+        out["new_leader"] = backers
     return out
 
 

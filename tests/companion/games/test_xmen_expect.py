@@ -212,3 +212,29 @@ def test_a_move_not_open_now_is_refused_in_its_rules_words_and_to_the_right_play
         t.do("turn.end", "Ben")
     with pytest.raises(IllegalAction, match="not possible now"):
         t.do("card.play", "Zed", card="cerebro")
+
+
+def test_a_wing_missile_roll_offers_the_teammate_its_hits_go_to(engine):
+    """Archangel: "Evil Mutant rolls give 1 hit to a teammate." With two teammates in the zone
+    expect lists both (``choose.hits_to``, the default first) and the phone sends the one picked:
+    the hits land on that teammate."""
+    seed = 17
+    rng = random.Random(seed)
+    state = engine.setup(engine.prepare_options({**engine.sample_options(rng), "advanced": True},
+                                                []), rng_for(seed, "setup"))
+    for step in range(400):
+        entry = next((d for d in engine.expect(state)["dice"]
+                      if "hits_to" in d.get("choose", {})), None)
+        if entry is not None:
+            break
+        state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
+    assert entry is not None, "no Wing Missile with two teammates in this seeded game"
+    z, archangel = entry["data"]["zone"] - 1, entry["data"]["hero"]
+    side = state.zones[z].side(state.current.player)
+    assert entry["choose"]["hits_to"] == [h for h in side.order if h != archangel]
+    mate = entry["choose"]["hits_to"][-1]
+    before = state.current.hero(mate).hits
+    s = engine.apply(state, Action("battle.roll", state.current.player, {
+        **entry["data"], "faces": ["evil_mutant"] + ["blank"] * (entry["count"] - 1),
+        "hits_to": mate}), rng_for(seed, 999))
+    assert s.current.hero(mate).hits == before + 1

@@ -132,12 +132,27 @@
         el("span", { "data-drop": "5" }, " · recruit at " + x.goal)));
   }
 
+  // Who takes an alternative attack's hits, who jumps in should the leader fall: chosen before
+  // the roll is sent (expect lists them only where there is a choice; the first is the default)
+  const PICKS = { hits_to: "Evil Mutants hit", new_leader: "If the leader falls, taking over" };
+  function picks(view, entry, key) {
+    const chosen = {};
+    const rows = Object.entries(entry.choose || {}).map(([field, ids]) => {
+      chosen[field] = ids[0];
+      const pick = el("select", { "data-key": key + "-" + field, "aria-label": PICKS[field] || field,
+        onchange: (ev) => { chosen[field] = ev.currentTarget.value; } }, ids.map((id) => el("option", { value: id }, heroName(view, id))));
+      return el("label", { class: "row" }, (PICKS[field] || field) + ": ", pick);
+    });
+    return { rows, data: () => Object.assign({}, entry.data, chosen) };
+  }
+
   // Dice by tapping faces: each tap adds one die showing that face; send when all are in.
-  function dicePicker(entry, key) {
+  function dicePicker(view, entry, key) {
     const faces = [];
     const count = entry.count;
+    const who = picks(view, entry, key);
     const shown = el("p", { class: "xm-picked", "aria-live": "polite" });
-    const send = C.button("die", "Send " + count + " dice", () => C.act(entry.action, Object.assign({}, entry.data, { faces }), entry.player),
+    const send = C.button("die", "Send " + count + " dice", () => C.act(entry.action, Object.assign(who.data(), { faces }), entry.player),
       { class: "big", disabled: true, "data-key": key + "-send" });
     const show = () => {
       shown.textContent = faces.length + " of " + count + " dice: " + (faces.map((f) => (FACE[f] ? FACE[f][1] : f)).join(", ") || "tap the faces shown");
@@ -147,8 +162,8 @@
       () => { if (faces.length < count) { faces.push(f); show(); } }, { class: "face", "data-key": key + "-" + f })),
     C.button("erase", "Remove last", () => { faces.pop(); show(); }, { class: "small", "data-key": key + "-undo" }));
     show();
-    return el("div", { class: "xm-dice" }, row, shown, el("div", { class: "row" }, send,
-      C.button("die", "Roll for me", () => C.act(entry.action, Object.assign({}, entry.data), entry.player), { "data-key": key + "-virtual" })));
+    return el("div", { class: "xm-dice" }, ...who.rows, row, shown, el("div", { class: "row" }, send,
+      C.button("die", "Roll for me", () => C.act(entry.action, who.data(), entry.player), { "data-key": key + "-virtual" })));
   }
 
   function rollWords(entry, view) {
@@ -295,7 +310,7 @@
       }
       if (e.must && e.must.length) box.append(el("p", { class: "warn" }, C.icon("warn"), " Still to do: " + e.must.join("; ")));
       (e.dice || []).forEach((entry, i) => box.append(el("div", { class: "xm-roll" }, el("h3", {}, C.icon("die"), rollWords(entry, view)),
-        dicePicker(entry, "roll" + i))));
+        dicePicker(view, entry, "roll" + i))));
       if ((e.actions || []).includes("deploy")) box.append(deployForm(view) || "");
       box.append(...cardForms(view));
       if ((e.actions || []).includes("turn.end")) box.append(C.button("end", "End " + e.player + "'s turn", () => C.act("turn.end"), { class: "big", "data-key": "turn-end" }));
