@@ -372,3 +372,23 @@ def test_the_backer_who_takes_over_a_fallen_leader_is_chosen_on_the_phone(server
     side = next(x for x in zone["teams"] if x["player"] == state.current.player)
     assert side["leader"] == heir
     assert not phone.errors
+
+
+def test_a_character_joining_its_teams_zone_is_deployed_under_the_leader_already_there(server, pages):
+    """ "Once a team leader starts moving on the Strength Track, he will act as the team leader
+    until the Evil Mutant is captured or he is forced back to Headquarters." The phone named
+    whoever was ticked first the leader, so sending Storm to the zone Wolverine leads was refused
+    (found by tapping through whole games at random)."""
+    options = {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+               "stat_cards": {"Ana": ["wolverine", "storm"], "Ben": ["cable", "colossus"]}}
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": 1})[0] == 201
+    view = server.act("deploy", "Ana", zone=1, heroes=["wolverine"])[1]
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="deploy-zone-1"]').click()
+    phone.locator('#controls [data-key="deploy-hero-storm"]').click()
+    assert "joining Wolverine, who leads there" in phone.inner_text("#controls .xm-deploy")
+    tap(phone, phone, "deploy-send")
+    side = server.get("/api/state")[1]["state"]["zones"][0]["teams"][0]
+    assert side["leader"] == "wolverine" and side["backers"] == ["storm"]
+    assert not phone.errors

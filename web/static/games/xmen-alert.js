@@ -12,6 +12,8 @@
   const faceTag = (f) => (FACE[f] ? C.tag(FACE[f][0], FACE[f][1]) : el("span", {}, String(f)));
   const stat = (label, value, drop) => el("div", { class: "stat", "data-drop": drop || null }, el("span", { class: "label" }, label), " ", el("b", {}, value));
 
+  const cardTitle = (id) => ((comps().cards || []).find((c) => c.id === id) || { title: id }).title;
+
   function heroName(view, id) {
     for (const t of view.state.teams) for (const h of t.headquarters) if (h.id === id) return h.name;
     const c = (comps().characters || []).find((x) => x.id === id);
@@ -180,6 +182,8 @@
     let zone = zones[0];
     const picked = [];
     const box = el("div", { class: "xm-deploy" });
+    // a team already in a zone keeps its leader: who joins it leads nothing
+    const led = (z) => (((view.state.zones[Number(z) - 1] || {}).teams || []).find((t) => t.player === view.expect.player) || {}).leader;
     const draw = () => {
       const zoneRow = el("div", { class: "faces", role: "group", "aria-label": "Battle Zone" }, zones.map((z) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(z === zone), "data-key": "deploy-zone-" + z,
@@ -187,10 +191,12 @@
       const heroRow = el("div", { class: "faces", role: "group", "aria-label": "Characters" }, options[zone].map((h) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(picked.includes(h)), "data-key": "deploy-hero-" + h,
           onclick: () => { const i = picked.indexOf(h); if (i < 0) picked.push(h); else picked.splice(i, 1); draw(); } },
-        C.icon(picked.includes(h) ? "check" : "box"), heroName(view, h) + (picked[0] === h ? " (leader)" : ""))));
-      box.replaceChildren(el("h3", {}, C.icon("move"), "Deploy to a Battle Zone"), zoneRow, el("p", { class: "hint" }, "Characters (the first you tick leads):"), heroRow,
+        C.icon(picked.includes(h) ? "check" : "box"), heroName(view, h) + (picked[0] === h && !led(zone) ? " (leader)" : ""))));
+      const leader = led(zone);
+      box.replaceChildren(el("h3", {}, C.icon("move"), "Deploy to a Battle Zone"), zoneRow,
+        el("p", { class: "hint" }, leader ? "Characters joining " + heroName(view, leader) + ", who leads there:" : "Characters (the first you tick leads):"), heroRow,
         C.button("move", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
-          () => C.act("deploy", { zone: Number(zone), heroes: picked.slice(), leader: picked[0] }),
+          () => C.act("deploy", Object.assign({ zone: Number(zone), heroes: picked.slice() }, leader ? {} : { leader: picked[0] })),
           { class: "big", disabled: !picked.length, "data-key": "deploy-send" }));
     };
     draw();
@@ -201,10 +207,11 @@
     return (view.expect.cards || []).map((c) => {
       const targets = c.targets || c.heroes;
       const send = (extra) => C.act("card.play", Object.assign({ card: c.card }, extra), c.player);
-      return el("div", { class: "xm-cardplay" }, el("p", {}, C.icon("card"), " " + c.player + " may play " + c.card + (targets ? " on:" : "")),
+      const title = cardTitle(c.card);    // the printed title, never the data's id
+      return el("div", { class: "xm-cardplay" }, el("p", {}, C.icon("card"), " " + c.player + " may play " + title + (targets ? " on:" : "")),
         el("div", { class: "faces" }, targets ? targets.map((t) => C.button("go", c.targets ? t : heroName(view, t),
           () => send(c.targets ? { target: t } : { hero: t }), { "data-key": "card-" + c.card + "-" + t }))
-          : C.button("card", "Play " + c.card, () => send({}), { "data-key": "card-" + c.card })));
+          : C.button("card", "Play " + title, () => send({}), { "data-key": "card-" + c.card })));
     });
   }
 
@@ -295,7 +302,7 @@
       if (/\.roll$/.test(action.type)) return who + action.type.replace(".roll", "") + " roll" + (d.hero ? " for " + heroName(view, d.hero) : "") + " (" + faces + ")";
       if (action.type === "turn.end") return who + "end the turn";
       // a card by its printed title (the data may name one by id or by its title)
-      const card = ((comps().cards || []).find((c) => c.id === d.card) || { title: d.card }).title;
+      const card = cardTitle(d.card);
       if (action.type === "draw") return "drew " + card;
       if (action.type === "card.play") return who + "play " + card + (d.target ? " on " + d.target : d.hero ? " on " + heroName(view, d.hero) : "");
       return null;
