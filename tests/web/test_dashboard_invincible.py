@@ -458,3 +458,27 @@ def test_helper_cards_are_spent_from_a_phone_and_cecils_contingency_cancels_with
     for label in options[:2]:
         villain, ability = label.split(":")
         assert f"{engine.data.villains[villain].name}'s {ability} is cancelled." in after["log"]
+
+
+def test_the_cube_picker_takes_no_more_of_a_colour_than_the_bag_holds(server, pages):
+    """'Draw three random cubes from your bag at a time': a pull of two purple cubes from a bag
+    holding one was tappable, and the table was refused only when it sent (found by tapping
+    through whole games)."""
+    def low(s):    # a hero who may pull, holding one or two cubes of a colour
+        return s.phase == "hero" and s.pending is None and not s.resolutions and any(
+            not h.ready and not h.done and not h.crashed and h.can_pull
+            and any(0 < n < 3 for n in h.bag.values()) for h in s.heroes)
+
+    _engine, state, view = play_to(server, low)
+    h = next(h for h in state.heroes if not h.ready and not h.done and not h.crashed
+             and h.can_pull and any(0 < n < 3 for n in h.bag.values()))
+    hero = next(x for x in view["state"]["heroes"] if x["id"] == h.id)
+    colour, held = min(((c, n) for c, n in hero["bag"].items() if n), key=lambda x: x[1])
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator(f'#controls [data-key="mine-{hero["id"]}"]').click()
+    key = f'#controls [data-key="pull-{hero["id"]}-{colour}"]'
+    for _ in range(held + 1):
+        phone.locator(key).click()
+    picked = phone.inner_text(f'#controls [data-hero="{hero["id"]}"] .inv-pull p')
+    assert picked.startswith(f"{held} of 3"), picked

@@ -77,7 +77,8 @@
     show();
     return el("div", { class: "inv-pull" }, el("div", { class: "faces" },
       COLOURS.filter((c) => bag[c]).map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
-        onclick: () => { if (cubes.length < 3) { cubes.push(c); show(); } } }, C.icon("cube"), " " + c)),
+        // no more of a colour than the bag holds ('Draw three random cubes from your bag')
+        onclick: () => { if (cubes.length < 3 && cubes.filter((x) => x === c).length < bag[c]) { cubes.push(c); show(); } } }, C.icon("cube"), " " + c)),
       C.button("erase", "Remove last", () => { cubes.pop(); show(); }, { class: "small", "data-key": key + "-undo" })),
     shown, el("div", { class: "row" }, send, C.button("bag", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
   }
