@@ -482,3 +482,18 @@ def test_the_cube_picker_takes_no_more_of_a_colour_than_the_bag_holds(server, pa
         phone.locator(key).click()
     picked = phone.inner_text(f'#controls [data-hero="{hero["id"]}"] .inv-pull p')
     assert picked.startswith(f"{held} of 3"), picked
+
+
+def test_the_rescue_die_rolled_for_a_random_zone_is_tapped_by_what_its_faces_mean(server, pages):
+    """'Whenever you need a random zone, roll the rescue die; each face's background color
+    corresponds to one of the three zones.' The phone's buttons and the log showed the data's
+    face ids ("epic-left", "failure-center"), found by tapping through whole games."""
+    _e, state, view = play_to(server, lambda s: s.pending is not None
+                              and s.pending["kind"] == "random_zone", episode=3)
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    text = phone.inner_text("#controls")
+    assert "Rescue (left zone)" in text and "rescue-left" not in text, text
+    tap(phone, phone, "die0-rescue-left")
+    log = server.get("/api/state")[1]["state"]["log"]
+    assert "The rescue die picks the left zone." in log

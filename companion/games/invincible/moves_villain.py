@@ -111,7 +111,7 @@ def roll(state: InvincibleState, play: Play) -> InvincibleState:
     face_id = play.args["face"]
     face = next(f for f in faces if f.id == face_id) if face_id else play.rng.choice(faces)
     s = state.fork()
-    s.say(f"The rescue die picks the {face.zone} zone ({face.id}).")
+    s.say(f"The rescue die picks the {face.zone} zone.")
     villains.push(s, {**state.pending["task"], "zone": face.zone})
     return _resume(s, play)
 

@@ -303,7 +303,8 @@
     const data = entry.data || {};
     const field = entry.field || "face";
     return el("div", {}, el("p", {}, C.icon("die"), " " + C.human(entry.die) + " die: tap the face rolled"), el("div", { class: "faces" },
-      [...new Set(entry.faces)].map((f) => C.button(null, f, () => C.act(entry.action, Object.assign({}, data, { [field]: field === "faces" ? [f] : f }), entry.player || null),
+      // a face by what it means ("Epic (left zone)"), not its data id
+      [...new Set(entry.faces)].map((f) => C.button(null, C.human((entry.meanings || {})[f] || f), () => C.act(entry.action, Object.assign({}, data, { [field]: field === "faces" ? [f] : f }), entry.player || null),
         { class: "face", "data-key": key + "-" + f })),
       C.button("die", "Roll for me", () => C.act(entry.action, Object.assign({}, data), entry.player || null), { "data-key": key + "-virtual" })));
   }
