@@ -391,6 +391,14 @@ def test_the_training_phase_is_played_from_a_phone_with_one_tap_a_choice(server,
     assert inv["cube_gained"] and inv["bag"][cube["colour"]] == bag + 1
     assert phone.locator('#controls [data-key^="cube-invincible-"]').count() == 0   # once a phase
     assert "Undo: Invincible: " in phone.inner_text("#undo")
+    # the next step names only what is still open: the power learned and the cube taken, the
+    # table is not told to 'learn powers, gain a cube' again
+    told = table.inner_text("#banner").split(";")
+    mine = next((part for part in told if "Invincible " in part), "")
+    assert mine, told
+    assert "gain a cube" not in mine and "Learn By Punching" not in mine, told
+    still = server.get("/api/state")[1]["expect"]["training"]["invincible"]
+    assert ("learn a power" in mine) == bool(still["learn"]), (told, still["learn"])
     # 'The Episode Guide also lists a bonus scoring condition specific to each episode': the table
     # claims it from a phone, any time (it was a typed form, hidden with the rest)
     phone.locator("#controls .inv-bonus summary").click()

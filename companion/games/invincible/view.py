@@ -82,12 +82,14 @@ def _expect(s: InvincibleState, actions: list[str],
     if s.phase == "training":
         waiting = [h for h in s.heroes if not h.done]
         left = {h.id: training.left(s.data, h) for h in s.heroes}
+        offered = {h.id: _training_choices(s, h) for h in waiting}
         return {**base, "player": waiting[0].id if waiting else None, "actions": actions,
-                "confidence": left, "heroes": [h.id for h in waiting],
-                "training": {h.id: _training_choices(s, h) for h in waiting},
+                "confidence": left, "heroes": [h.id for h in waiting], "training": offered,
+                # what each may do in brackets: spoken, and left to the phones' own buttons on
+                # the screens, where four heroes' lists would push the board off the table's
                 "prompt": "Training Phase: " + ", ".join(
-                    f"{h.name} ({left[h.id]} confidence)" for h in waiting)
-                          + ": learn powers, gain a cube, then done."}
+                    f"{h.name} ({left[h.id]} confidence: {_training_steps(offered[h.id])})"
+                    for h in waiting) + ". Each taps done when finished."}
     if s.phase == "villain":
         # a physical event card is named from those the deck's build lets come up now
         deck = [{"id": c, "title": s.data.events[c].name, "level": s.data.events[c].level}
@@ -326,6 +328,19 @@ def _villain(d, s, villain_id: str) -> dict:
     v = d.villains[villain_id]
     return {"id": v.id, "name": v.name, "level": v.level, "zone": v.zone,
             "health": v.health_for(s.hero_count), "thwart": v.thwart, "text": v.text}
+
+
+def _training_steps(offered: dict[str, Any]) -> str:
+    """What a hero may still do in the Training Phase, in words, from what its phone offers."""
+    steps = [words for key, words in (
+        ("learn", "learn a power"), ("punch", "take Learn By Punching"), ("cube", "gain a cube"))
+        if offered[key]]
+    if offered["arrange"] or offered["discard"]:
+        steps.append(" or ".join(w for key, w in (("arrange", "rearrange"), ("discard", "discard"))
+                                 if offered[key]) + " powers")
+    if not steps:
+        return "can only finish"
+    return "may " + (", ".join(steps[:-1]) + ", or " + steps[-1] if len(steps) > 1 else steps[0])
 
 
 def _training_choices(s: InvincibleState, h) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """The Training Phase and the reset. Each test quotes the rulebook sentence it checks."""
 
+import re
+
 import pytest
 
 from companion.actions import Action
@@ -237,38 +239,46 @@ def test_random_games_learning_or_punching_keep_to_what_expect_lists(engine):
     assert {"learn", "punch"} <= trained
 
 
-def test_every_training_choice_expect_lists_is_accepted(engine):
-    """What the phones offer in the Training Phase (expect["training"]: the cards and slots to
-    learn, Learn By Punching's discards and slots, the cubes, the learned powers to discard, the
-    swaps) is accepted by apply, over the Training Phases of random games."""
-    import collections
+def training_states(engine, seeds):
+    """(seed, step, state) for every Training Phase state of one random game a seed."""
     import random
 
     from companion.rng import rng_for
-    tried = collections.Counter()
-    for seed in range(8):
+    for seed in seeds:
         rng = random.Random(seed)
         state = engine.setup(engine.prepare_options(engine.sample_options(rng), []),
                              rng_for(seed, "setup"))
         step = 0
         while engine.outcome(state)["status"] == "playing" and step < 3000:
             if state.phase == "training":
-                for hero, offered in engine.expect(state)["training"].items():
-                    moves = [("learn", o) for o in offered["learn"]] + [
-                        ("train_cube", {"discard": o["card"], "colour": o["colour"]})
-                        for o in offered["cube"]]
-                    if offered["punch"]:
-                        moves += [("punch", {"discard": c, "slot": x})
-                                  for c in offered["punch"]["discard"][:2]
-                                  for x in offered["punch"]["slots"]]
-                    moves += [("discard_power", {"slot": x}) for x in offered["discard"]]
-                    moves += [("arrange", {"slots": pair}) for pair in offered["arrange"]]
-                    for kind, data in moves:
-                        engine.apply(state, Action(kind, None, {"hero": hero, **data}),
-                                     rng_for(seed, step))
-                        tried[kind] += 1
+                yield seed, step, state
             state = engine.apply(state, engine.sample_action(state, rng), rng_for(seed, step))
             step += 1
+
+
+def test_every_training_choice_expect_lists_is_accepted(engine):
+    """What the phones offer in the Training Phase (expect["training"]: the cards and slots to
+    learn, Learn By Punching's discards and slots, the cubes, the learned powers to discard, the
+    swaps) is accepted by apply, over the Training Phases of random games."""
+    import collections
+
+    from companion.rng import rng_for
+    tried = collections.Counter()
+    for seed, step, state in training_states(engine, range(8)):
+        for hero, offered in engine.expect(state)["training"].items():
+            moves = [("learn", o) for o in offered["learn"]] + [
+                ("train_cube", {"discard": o["card"], "colour": o["colour"]})
+                for o in offered["cube"]]
+            if offered["punch"]:
+                moves += [("punch", {"discard": c, "slot": x})
+                          for c in offered["punch"]["discard"][:2]
+                          for x in offered["punch"]["slots"]]
+            moves += [("discard_power", {"slot": x}) for x in offered["discard"]]
+            moves += [("arrange", {"slots": pair}) for pair in offered["arrange"]]
+            for kind, data in moves:
+                engine.apply(state, Action(kind, None, {"hero": hero, **data}),
+                             rng_for(seed, step))
+                tried[kind] += 1
     assert sum(tried.values()) > 100 and tried["discard_power"] and tried["arrange"], tried
 
 
@@ -465,3 +475,25 @@ def test_learn_by_punching_confidence_is_kept_when_it_is_discarded(training, eng
     s = t.act("discard_power", hero="invincible", slot="flex1")
     assert "flex1" not in s.hero("invincible").powers
     assert engine.expect(s)["confidence"]["invincible"] == 3
+
+
+def test_the_next_step_names_only_what_each_hero_may_still_do(engine):
+    """ "During the Training Phase, each hero may learn powers from their hand by spending
+    confidence (or discard a power to take Learn By Punching instead), gain a cube by discarding a
+    matching-colored power from their hand (once per phase)". The prompt said 'learn powers, gain
+    a cube, then done' to every hero, even one with nothing left to learn and the cube taken; it
+    now names, for each hero, only the choices its phone offers, over random games' Training
+    Phases."""
+    words = {"learn": "learn a power", "punch": "Learn By Punching", "cube": "gain a cube",
+             "arrange": "rearrange", "discard": "discard"}
+    seen = set()
+    for _seed, _step, state in training_states(engine, range(6)):
+        expect = engine.expect(state)
+        parts = re.findall(r"([^,(]+) \((\d+) confidence: ([^)]*)\)", expect["prompt"])
+        assert len(parts) == len(expect["training"]), expect["prompt"]
+        for (name, _left, steps), (hero, offered) in zip(parts, expect["training"].items()):
+            assert name.strip().removeprefix("Training Phase: ") == state.hero(hero).name, name
+            for key, said in words.items():
+                assert (said in steps) == bool(offered[key]), (key, steps, offered)
+            seen.add(steps)
+    assert len(seen) > 5, seen
