@@ -67,9 +67,16 @@ def test_an_invincible_game_from_the_setup_page_shown_on_the_table_and_played_fr
     assert f"Score so far {s['score']['total']}" in board.replace("\n", " ")
     assert f"Score {s['score']['total']}" in table.inner_text("#board")
     assert "now 1" in phone.inner_text("#board .inv-track .current")
+    # 'the Super Power, Level I Villain, Level II Villain, and Event decks': the decks by their
+    # printed names on both screens, not the data's keys ('Villain1')
+    printed = {"super": "Super Power", "villain1": "Level I Villain", "villain2": "Level II Villain",
+               "event": "Event"}
     for deck, n in s["decks"].items():
         if n:
             assert f"{n} left" in phone.inner_text(f'#decks [data-deck="{deck}"]')
+            for screen in (phone, table):
+                label = screen.inner_text(f'#decks [data-deck="{deck}"] .label')
+                assert label == printed[deck], (deck, label)
     assert "5:00" in table.inner_text('#timers [data-timer="hero_time"]')
 
     # Advance the round marker: its icons resolve and the Hero Phase (and hero time) starts.

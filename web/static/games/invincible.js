@@ -13,6 +13,10 @@
   const stat = (label, value, attrs) => el("div", Object.assign({ class: "stat" }, attrs || {}), el("span", { class: "label" }, label), " ", el("b", {}, value));
   const cube = (c) => el("span", { class: "cube c-" + c }, C.icon("cube"), c);
   const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
+  // the decks by the rulebook's names ('the Super Power, Ultimate Power, Level I Villain, Level II
+  // Villain, and Level III Villain decks'), the boss's own by its boss
+  const DECKS = { super: "Super Power", ultimate: "Ultimate Power", event: "Event", villain1: "Level I Villain", villain2: "Level II Villain", villain3: "Level III Villain" };
+  const deckName = (k, s) => DECKS[k] || (k === "boss" && s.boss ? s.boss.name + "'s events" : C.human(k));
 
   function bossIn(s, zone) {
     return s.boss && !s.boss.defeated && s.boss.zone === zone ? s.boss : null;
@@ -396,7 +400,7 @@
     decks(view, table) {
       const s = view.state;
       const items = Object.entries(s.decks).filter(([k, n]) => n || s.discards[k]).map(([k, n]) =>
-        stat(C.human(k), table ? n + " left" : n + " left, " + s.discards[k] + " discarded", { "data-deck": k, "data-drop": table ? "5" : null }));
+        stat(deckName(k, s), table ? n + " left" : n + " left, " + s.discards[k] + " discarded", { "data-deck": k, "data-drop": table ? "5" : null }));
       const last = s.last_event || s.event;
       if (last) items.unshift(el("div", { class: "last-card" }, el("span", { class: "label" }, s.event ? "Event" : "Last event"), el("b", {}, last.name || String(last))));
       return el("div", { class: "deck-row" }, items);
