@@ -77,12 +77,20 @@
     const shown = el("p", { "aria-live": "polite" });
     const send = C.button("bag", type === "defiance" ? "Defiance: pull these 3" : "Pull these 3",
       () => C.act(type, { hero, cubes: cubes.slice() }, hero), { class: "big", disabled: true, "data-key": key + "-send" });
-    const show = () => { shown.textContent = cubes.length + " of 3: " + (cubes.join(", ") || "tap the colours pulled"); send.disabled = cubes.length !== 3; };
+    // why a tap added nothing, said where the cubes are counted (the tap is not lost unseen)
+    const show = (why) => {
+      shown.textContent = cubes.length + " of 3: " + (cubes.join(", ") || "tap the colours pulled") + (why ? ". " + why : "");
+      send.disabled = cubes.length !== 3;
+    };
     show();
     return el("div", { class: "inv-pull" }, el("div", { class: "faces" },
       COLOURS.filter((c) => bag[c]).map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
         // no more of a colour than the bag holds ('Draw three random cubes from your bag')
-        onclick: () => { if (cubes.length < 3 && cubes.filter((x) => x === c).length < bag[c]) { cubes.push(c); show(); } } }, C.icon("cube"), " " + c)),
+        onclick: () => {
+          if (cubes.length === 3) show("All 3 in: tap Remove last to change one");
+          else if (cubes.filter((x) => x === c).length >= bag[c]) show("The bag holds only " + bag[c] + " " + c);
+          else { cubes.push(c); show(); }
+        } }, C.icon("cube"), " " + c)),
       C.button("erase", "Remove last", () => { cubes.pop(); show(); }, { class: "small", "data-key": key + "-undo" })),
     shown, el("div", { class: "row" }, send, C.button("bag", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
   }

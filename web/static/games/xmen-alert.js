@@ -156,12 +156,15 @@
     const shown = el("p", { class: "xm-picked", "aria-live": "polite" });
     const send = C.button("die", "Send " + count + " dice", () => C.act(entry.action, Object.assign(who.data(), { faces }), entry.player),
       { class: "big", disabled: true, "data-key": key + "-send" });
-    const show = () => {
-      shown.textContent = faces.length + " of " + count + " dice: " + (faces.map((f) => (FACE[f] ? FACE[f][1] : f)).join(", ") || "tap the faces shown");
+    // why a tap added nothing, said where the dice are counted (the tap is not lost unseen)
+    const show = (why) => {
+      shown.textContent = faces.length + " of " + count + " dice: " + (faces.map((f) => (FACE[f] ? FACE[f][1] : f)).join(", ") || "tap the faces shown") +
+        (why ? ". " + why : "");
       send.disabled = faces.length !== count;
     };
     const row = el("div", { class: "faces" }, entry.faces.map((f) => C.button(FACE[f] ? FACE[f][0] : null, FACE[f] ? FACE[f][1] : f,
-      () => { if (faces.length < count) { faces.push(f); show(); } }, { class: "face", "data-key": key + "-" + f })),
+      () => { if (faces.length < count) { faces.push(f); show(); } else show("All " + count + " in: tap Remove last to change one"); },
+      { class: "face", "data-key": key + "-" + f })),
     C.button("erase", "Remove last", () => { faces.pop(); show(); }, { class: "small", "data-key": key + "-undo" }));
     show();
     return el("div", { class: "xm-dice" }, ...who.rows, row, shown, el("div", { class: "row" }, send,
