@@ -119,6 +119,12 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
                          for st in x["steps"]))
             + " (tap a choice" + (", or skip what the card lets you skip)." if any(
                 st["skip"] for st in x["steps"]) else ").") for x in every)
+        # 'one hero may keep pulling while another has already finished': nor do the others wait
+        # for a power resolving
+        busy = {x["hero"] for x in every}
+        others = [h for h in heroes if not h["finished"] and h["actions"] and h["hero"] not in busy]
+        if others:
+            prompt += " Meanwhile " + _hero_steps(s, others, True)
     else:
         prompt = "Hero Phase: " + _hero_steps(s, [h for h in heroes if not h["finished"]],
                                               bool(hero_actions))

@@ -87,6 +87,31 @@ def test_power_resolves_the_moment_it_fills_and_blocks_the_next_cube(hero_phase)
         t.act("play", hero="invincible", cube="blue", power="move")
 
 
+def test_while_a_power_resolves_the_others_are_told_they_may_keep_playing(hero_phase, engine):
+    """Hero-time variant: 'try playing in real time: set a 10-minute timer at the start of each
+    Hero Phase'; 'Heroes pull and play independently — you don't need to sync your pulls with
+    teammates.' Against the clock a power resolving holds up only its own hero (the reading in
+    docs/invincible.md), but the next step named only the power resolving, as if the others had
+    to wait. Without the timer every hero waits ('each power must fully resolve before the next
+    begins'), and nothing more is said."""
+    plain = hero_phase()
+    plain.act("pull", hero="invincible", cubes=["blue", "yellow", "yellow"])
+    s = plain.act("play", hero="invincible", cube="blue", power="move")
+    assert engine.expect(s)["prompt"] == "Invincible: resolve Move: move (tap a choice)."
+
+    t = hero_phase(hero_time=10)
+    t.put_villain("magmaniac", "left")
+    t.act("pull", hero="invincible", cubes=["blue", "yellow", "yellow"])
+    s = t.act("play", hero="invincible", cube="blue", power="move")
+    prompt = engine.expect(s)["prompt"]
+    assert prompt.startswith("Invincible: resolve Move") and (
+        "Meanwhile Atom Eve pull and play cubes, then done." in prompt), prompt
+    s = t.act("pull", hero="atom-eve", cubes=["yellow", "blue", "orange"])  # and she may
+    assert s.resolving["name"] == "Move" and s.hero("atom-eve").ready
+    s = t.act("done", hero="atom-eve")                  # her ready cubes dropped, she stops
+    assert "Meanwhile" not in engine.expect(s)["prompt"], engine.expect(s)["prompt"]
+
+
 def test_defiance_sets_the_pull_aside_and_pulls_three_more(hero_phase):
     """'you may flip your defiance token face down to set that pull aside, pull three fresh
     cubes, and then return the first three to your ready area — as long as the original pull
