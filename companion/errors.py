@@ -55,4 +55,9 @@ class SetupError(CompanionError, ValueError):
 
 
 class Conflict(CompanionError, RuntimeError):
-    """An action was made against a state that has since changed (its ``if_seq`` is stale)."""
+    """A change that cannot be made against the state or the parts there are now."""
+
+
+class Stale(Conflict):
+    """An action was made against a state that has since changed (its ``if_seq`` is stale): a
+    race the page that made it answers by looking again, news to no other screen."""

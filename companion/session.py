@@ -28,8 +28,8 @@ from typing import Any, Callable, Iterator
 
 from companion import dice_reads, fold, snapshots
 from companion.actions import Action
-from companion.errors import (BadAction, CompanionError, Conflict, IllegalAction, JournalDamage,
-                              NoGame, SetupError)
+from companion.errors import (BadAction, CompanionError, IllegalAction, JournalDamage, NoGame,
+                              SetupError, Stale)
 from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
@@ -170,7 +170,7 @@ class Session:
         """Check, journal, apply and publish one action; returns the new view (its bytes as
         ``.body``).
 
-        Raises BadAction or IllegalAction (nothing journaled), Conflict when ``if_seq`` is
+        Raises BadAction or IllegalAction (nothing journaled), Stale when ``if_seq`` is
         stale, NoGame when no game is in progress. Returns only once the journal has it on disk.
         """
         if not isinstance(action, Action):
@@ -183,7 +183,7 @@ class Session:
                 before = self._seq
                 if if_seq is None or self._latest.seq == before:
                     if if_seq is not None and if_seq != before:
-                        raise Conflict(
+                        raise Stale(
                             f"the table changed since you looked (now at {before}, you saw "
                             f"{if_seq}): look again and retry")
                     change = self._queue(action.stamped(self.clock()))

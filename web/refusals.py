@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from companion.errors import BadAction, Conflict, IllegalAction, NoGame
+from companion.errors import BadAction, Conflict, IllegalAction, NoGame, Stale
 
 PAGE_HEADER = "X-Companion-Page"
 PAGE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -20,6 +20,8 @@ CHANNELS = ("/api/actions", "/api/dice/", "/api/hardware/", "/api/camera/")
 def refused(session, request, exc: Exception) -> None:
     board = getattr(session, "refusals", None)
     if board is None or request.method != "POST" or not isinstance(exc, REFUSALS):
+        return
+    if isinstance(exc, Stale):     # two phones' taps crossing: the later one's phone retries
         return
     if not request.path.startswith(CHANNELS):
         return

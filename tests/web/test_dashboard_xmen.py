@@ -48,6 +48,15 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
     for faces in (["marvel"] * 5, ["blank"] * 5, ["xmen"] * 4 + ["evil_mutant"]):
         keys = [f"roll0-{f}" for f in faces]
         assert "0 of 5 dice" in phone.inner_text("#controls")
+        if faces[0] == "blank":
+            # another phone starts the turn timer while three dice are in: every control is
+            # drawn again, and the dice tapped so far are kept (they were wiped)
+            for key in keys[:3]:
+                phone.locator(f'#controls [data-key="{key}"]').click()
+            _, timed = server.post("/api/actions", {"type": "timer.start", "data": {"seconds": 120}})
+            wait_rendered(phone, timed["seq"])
+            assert "3 of 5 dice: Blank, Blank, Blank" in phone.inner_text("#controls .xm-picked")
+            keys = keys[3:]
         tap(phone, table, *keys, "roll0-send")
     view = server.get("/api/state")[1]
     s = view["state"]

@@ -131,6 +131,15 @@ def test_a_refused_action_is_heard_on_every_event_stream_and_moves_no_seq(server
     assert (refusal["source"], refusal["page"], refusal["kind"]) == ("dashboard", "phone-7", "refused")
     server.act("roll", "dash", face="2")
     assert read_event(res)["seq"] == view["seq"] + 1        # the refusal took no seq
+    # two phones' taps crossing (the later one made on the state before): its phone looks again
+    # and retries; no other screen is told of it
+    status, body = server.post("/api/actions", {"type": "roll", "player": "dash", "data": {"face": "2"},
+                                                "if_seq": view["seq"]})
+    assert status == 409 and "the table changed" in body["error"]
+    status, body = server.post("/api/actions", {"type": "move", "player": "dash", "data": {"to": "Z9"}})
+    assert status in (400, 422)
+    after = read_event(res, "refusal")                      # the next refusal heard: the move's
+    assert after["last"] == board["last"] + 1 and after["recent"][-1]["text"] == body["error"], after
     conn.close()
 
 

@@ -109,9 +109,35 @@
     if (text) C._noticeTimer = setTimeout(() => { box.hidden = true; }, 12000);
   };
 
+  // A half-made choice (the cubes or dice tapped so far, the characters ticked), kept by its
+  // control's key across redraws: another phone's move redraws every control, and the picks
+  // must survive it. A draft not drawn by the latest redraw is gone with its control.
+  const drafts = new Map();
+  let drawn = null;
+  C.draft = function (key, fresh) {
+    if (drawn) drawn.add(key);
+    if (!drafts.has(key)) drafts.set(key, Object.assign({ picks: [], show() {} }, fresh));
+    return drafts.get(key);
+  };
+  C.drawingDrafts = function (starting) {
+    if (starting) drawn = new Set();
+    else if (drawn) { for (const key of [...drafts.keys()]) if (!drawn.has(key)) drafts.delete(key); drawn = null; }
+  };
+  // The picks go with the tap and the picker is empty for the state it brings; a tap not done
+  // (refused, or the table changed first) puts them back to send again.
+  C.sendDraft = async function (draft, send) {
+    const picks = draft.picks.splice(0);
+    const res = await send(picks);
+    if (!res.ok && !draft.picks.length) { draft.picks.push(...picks); draft.show(); }
+    return res;
+  };
+
+  // A refusal's line under the controls belongs to the state it was refused in: the next state
+  // clears it (left, it read as news of whatever tap came after).
   C.showError = function (text) {
     const box = C.$("error");
     if (box) box.textContent = text || "";
+    C._errorSeq = text && C.view ? C.view.seq : null;
   };
 
   // Every change from this page goes through here: with the seq we last saw, so two phones
@@ -162,6 +188,7 @@
     // The same seq again (our own POST's answer, then the stream's echo of it): nothing changed
     // but the clock, so redrawing would only pull buttons from under a finger mid-tap.
     if (same) return;
+    if (C._errorSeq !== null && C._errorSeq !== undefined && view.seq > C._errorSeq) C.showError("");
     document.body.dataset.seq = view.seq;
     // Draw once per burst: states arriving faster than the page can draw are folded into the
     // newest (each is whole, so nothing is lost by skipping the ones in between).

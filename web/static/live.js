@@ -84,12 +84,15 @@
       if (n.source !== "dashboard") C.notice(who + " did nothing: " + n.text, "refused", n.rule);
       return;
     }
-    const box = C.$("notice");
     const fromPhone = n.source === "dashboard";
-    box.replaceChildren(C.icon(icon), el("span", {},
-      el("b", {}, (fromPhone ? who + "'s tap" : who) + " did nothing: "), fromPhone ? short(n.text) : n.text));
+    tableNotice(icon, (fromPhone ? who + "'s tap" : who) + " did nothing: ", fromPhone ? short(n.text) : n.text);
+    C.$("notice").dataset.notice = n.id;
+  }
+
+  function tableNotice(icon, lead, text) {
+    const box = C.$("notice");
+    box.replaceChildren(C.icon(icon), el("span", {}, el("b", {}, lead), text));
     box.hidden = false;
-    box.dataset.notice = n.id;
     document.body.dataset.notices = (Number(document.body.dataset.notices) || 0) + 1;
     clearTimeout(refusalTimer);
     refusalTimer = setTimeout(() => { box.hidden = true; P.fit(); }, 10000);
@@ -128,6 +131,7 @@
     const box = C.$("controls");
     if (!box) return;
     const token = ++controlsToken;
+    C.drawingDrafts(true);
     const parts = [];
     if (!C.access || !C.access.joined) {
       parts.push(el("p", { class: "hint" }, C.icon("key"), " Join the table to play from this device."));
@@ -154,6 +158,7 @@
     // a panel someone opened stays open when another phone's move redraws the controls
     const opened = [...box.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key);
     box.replaceChildren(...parts);
+    C.drawingDrafts(false);
     for (const key of opened) {
       const again = box.querySelector('details[data-key="' + CSS.escape(key) + '"]');
       if (again) again.open = true;

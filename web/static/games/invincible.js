@@ -73,15 +73,20 @@
 
   // Tap colours to pull: each tap adds one cube; send when three are in (or let the companion pull).
   function cubePicker(type, hero, bag, key) {
-    const cubes = [];
+    // the colours tapped so far outlive a redraw (C.draft), as far as the bag still holds them
+    const draft = C.draft(key);
+    const cubes = draft.picks;
+    const kept = cubes.splice(0).filter((c, i, all) => all.slice(0, i + 1).filter((x) => x === c).length <= (bag[c] || 0));
+    cubes.push(...kept.slice(0, 3));
     const shown = el("p", { "aria-live": "polite" });
     const send = C.button("bag", type === "defiance" ? "Defiance: pull these 3" : "Pull these 3",
-      () => C.act(type, { hero, cubes: cubes.slice() }, hero), { class: "big", disabled: true, "data-key": key + "-send" });
+      () => C.sendDraft(draft, (picked) => C.act(type, { hero, cubes: picked }, hero)), { class: "big", disabled: true, "data-key": key + "-send" });
     // why a tap added nothing, said where the cubes are counted (the tap is not lost unseen)
     const show = (why) => {
       shown.textContent = cubes.length + " of 3: " + (cubes.join(", ") || "tap the colours pulled") + (why ? ". " + why : "");
       send.disabled = cubes.length !== 3;
     };
+    draft.show = show;
     show();
     return el("div", { class: "inv-pull" }, el("div", { class: "faces" },
       COLOURS.filter((c) => bag[c]).map((c) => el("button", { type: "button", class: "face c-" + c, "data-key": key + "-" + c,
@@ -118,7 +123,7 @@
     const can = (t) => e.phase === "hero" && hx.actions.includes(t);
     const part = el("section", { class: "inv-turn", "data-hero": h.id }, rs.filter((r) => r.hero === h.id).map((r) => resolvingPanel(view, r)));
     if (can("pull")) part.append(cubePicker("pull", h.id, h.bag, "pull-" + h.id));
-    if (can("defiance")) part.append(el("details", {}, el("summary", {}, C.icon("flag"), " Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
+    if (can("defiance")) part.append(el("details", { "data-key": "defy-" + h.id + "-open" }, el("summary", {}, C.icon("flag"), " Use defiance"), cubePicker("defiance", h.id, h.bag, "defy-" + h.id)));
     if (can("play")) part.append(powerList(h, true));
     if (can("drop")) part.append(el("div", { class: "faces" }, [...new Set(h.ready)].map((c) => C.button("down", "Drop " + c, () => C.act("drop", { hero: h.id, cube: c }, h.id),
       { class: "face small", "data-key": "play-" + h.id + "-drop-" + c }))));

@@ -137,12 +137,11 @@
   // Who takes an alternative attack's hits, who jumps in should the leader fall: chosen before
   // the roll is sent (expect lists them only where there is a choice; the first is the default)
   const PICKS = { hits_to: "Evil Mutants hit", new_leader: "If the leader falls, taking over" };
-  function picks(view, entry, key) {
-    const chosen = {};
+  function picks(view, entry, key, chosen) {
     const rows = Object.entries(entry.choose || {}).map(([field, ids]) => {
-      chosen[field] = ids[0];
+      if (!ids.includes(chosen[field])) chosen[field] = ids[0];
       const pick = el("select", { "data-key": key + "-" + field, "aria-label": PICKS[field] || field,
-        onchange: (ev) => { chosen[field] = ev.currentTarget.value; } }, ids.map((id) => el("option", { value: id }, heroName(view, id))));
+        onchange: (ev) => { chosen[field] = ev.currentTarget.value; } }, ids.map((id) => el("option", { value: id, selected: id === chosen[field] }, heroName(view, id))));
       return el("label", { class: "row" }, (PICKS[field] || field) + ": ", pick);
     });
     return { rows, data: () => Object.assign({}, entry.data, chosen) };
@@ -150,11 +149,15 @@
 
   // Dice by tapping faces: each tap adds one die showing that face; send when all are in.
   function dicePicker(view, entry, key) {
-    const faces = [];
+    // the faces tapped so far and the picks outlive a redraw (C.draft) while the same roll is asked
+    const draft = C.draft([key, entry.action, entry.player, entry.count, JSON.stringify(entry.data)].join("|"), { chosen: {} });
+    const faces = draft.picks;
     const count = entry.count;
-    const who = picks(view, entry, key);
+    const kept = faces.splice(0).filter((f) => entry.faces.includes(f));
+    faces.push(...kept.slice(0, count));
+    const who = picks(view, entry, key, draft.chosen);
     const shown = el("p", { class: "xm-picked", "aria-live": "polite" });
-    const send = C.button("die", "Send " + count + " dice", () => C.act(entry.action, Object.assign(who.data(), { faces }), entry.player),
+    const send = C.button("die", "Send " + count + " dice", () => C.sendDraft(draft, (picked) => C.act(entry.action, Object.assign(who.data(), { faces: picked }), entry.player)),
       { class: "big", disabled: true, "data-key": key + "-send" });
     // why a tap added nothing, said where the dice are counted (the tap is not lost unseen)
     const show = (why) => {
@@ -162,6 +165,7 @@
         (why ? ". " + why : "");
       send.disabled = faces.length !== count;
     };
+    draft.show = show;
     const row = el("div", { class: "faces" }, entry.faces.map((f) => C.button(FACE[f] ? FACE[f][0] : null, FACE[f] ? FACE[f][1] : f,
       () => { if (faces.length < count) { faces.push(f); show(); } else show("All " + count + " in: tap Remove last to change one"); },
       { class: "face", "data-key": key + "-" + f })),
@@ -182,15 +186,20 @@
     const options = view.expect.deploy || {};
     const zones = Object.keys(options);
     if (!zones.length) return null;
-    let zone = zones[0];
-    const picked = [];
+    // the zone and characters ticked outlive a redraw (C.draft), as far as they are still open
+    const draft = C.draft("deploy|" + view.expect.player, { zone: zones[0] });
+    if (!zones.includes(draft.zone)) { draft.zone = zones[0]; draft.picks.length = 0; }
+    let zone = draft.zone;
+    const picked = draft.picks;
+    const kept = picked.splice(0).filter((h) => options[zone].includes(h));
+    picked.push(...kept);
     const box = el("div", { class: "xm-deploy" });
     // a team already in a zone keeps its leader: who joins it leads nothing
     const led = (z) => (((view.state.zones[Number(z) - 1] || {}).teams || []).find((t) => t.player === view.expect.player) || {}).leader;
     const draw = () => {
       const zoneRow = el("div", { class: "faces", role: "group", "aria-label": "Battle Zone" }, zones.map((z) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(z === zone), "data-key": "deploy-zone-" + z,
-          onclick: () => { zone = z; picked.length = 0; draw(); } }, C.icon("battle"), "Zone " + z)));
+          onclick: () => { zone = draft.zone = z; picked.length = 0; draw(); } }, C.icon("battle"), "Zone " + z)));
       const heroRow = el("div", { class: "faces", role: "group", "aria-label": "Characters" }, options[zone].map((h) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(picked.includes(h)), "data-key": "deploy-hero-" + h,
           onclick: () => { const i = picked.indexOf(h); if (i < 0) picked.push(h); else picked.splice(i, 1); draw(); } },
@@ -199,9 +208,10 @@
       box.replaceChildren(el("h3", {}, C.icon("move"), "Deploy to a Battle Zone"), zoneRow,
         el("p", { class: "hint" }, leader ? "Characters joining " + heroName(view, leader) + ", who leads there:" : "Characters (the first you tick leads):"), heroRow,
         C.button("move", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
-          () => C.act("deploy", Object.assign({ zone: Number(zone), heroes: picked.slice() }, leader ? {} : { leader: picked[0] })),
+          () => C.sendDraft(draft, (heroes) => C.act("deploy", Object.assign({ zone: Number(zone), heroes }, leader ? {} : { leader: heroes[0] }))),
           { class: "big", disabled: !picked.length, "data-key": "deploy-send" }));
     };
+    draft.show = draw;
     draw();
     return box;
   }
