@@ -282,12 +282,12 @@ class Session:
         if action.type == "undo":
             if stack.depth == 0:
                 raise IllegalAction("there is nothing to undo since the game started")
-            undone = stack.top_step()[0]
+            top = stack.top_step()
             table = stack.table_at(stack.depth - 1)
             below = stack.steps[-2] if stack.depth > 1 else None
             change = self._views.change(seq, record, self._engine, table, _undo(below),
-                                        self._notices, now)
-            kind, payload = "undo", {"type": "undo", "undoes": undone, "source": action.source}
+                                        self._notices, now, undone=_undo(top))
+            kind, payload = "undo", {"type": "undo", "undoes": top[0], "source": action.source}
         else:
             with _refused_unless_clean(BadAction, action.type):
                 table = self._step(stack.top(), action, stack.depth)

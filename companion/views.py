@@ -63,12 +63,15 @@ class Views:
         self._fragment = b""
 
     def change(self, seq: int, record: Any, engine: Game, table: Table,
-               undo: dict[str, Any] | None, notices: list[dict[str, Any]], now: float) -> Change:
-        """The view after a change. ValueError when some part is not strict JSON."""
+               undo: dict[str, Any] | None, notices: list[dict[str, Any]], now: float,
+               undone: dict[str, Any] | None = None) -> Change:
+        """The view after a change (``undone``: the action an undo took back, when the change
+        is one, for every screen to say). ValueError when some part is not strict JSON."""
         parts, fragment = self._game_parts(engine, table.game)
         timers = {**table.timers, **engine.timers(table.game)}
         head = {"seq": seq, "game": record.game, "game_id": record.id, "title": engine.title}
         tail = {"timers": {name: t.to_json(now) for name, t in timers.items()}, "undo": undo,
+                "undone": undone,
                 "dice_read": table.dice_read, "last_roll": table.last_roll, "notices": notices,
                 "now": now}
         body = b"".join((encode(head)[:-1], b",", fragment, b",", encode(tail)[1:]))
@@ -83,7 +86,7 @@ class Views:
     def empty(seq: int, notices: list[dict[str, Any]], now: float) -> Change:
         """The view with no game in progress."""
         view = {"seq": seq, "game": None, "state": None, "expect": None, "reminders": [],
-                "timers": {}, "outcome": None, "undo": None, "dice_read": None,
+                "timers": {}, "outcome": None, "undo": None, "undone": None, "dice_read": None,
                 "last_roll": None, "notices": notices, "now": now}
         return Change(seq, view, encode(view), {}, None)
 

@@ -56,6 +56,31 @@ def test_a_whole_incredibles_game_from_a_phone_while_the_table_follows(server, p
     assert history[0]["outcome"]["status"] == "won"
 
 
+def test_an_undo_from_a_held_table_button_says_on_every_screen_what_it_took_back(server_factory, pages):
+    """docs/hardware.md: 'An `undo` button usually has only `hold = "undo"`'. Held, it took back
+    the last move, and the screens just changed back without a word of what was undone (the
+    table kept showing an older refusal); now each says it."""
+    server = server_factory("--simulate")         # the table's buttons, simulated
+    _, view = server.post("/api/session", FIXED_DASH)
+    _, view = server.act("roll", "dash", face="2")
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
+    for page in (phone, table):
+        wait_rendered(page, view["seq"])
+    status, _ = server.post("/api/hardware/press", {"name": "confirm", "hold": True})
+    assert status == 200
+    deadline = time.monotonic() + WAIT / 1000
+    while (after := server.get("/api/state")[1])["seq"] == view["seq"]:
+        assert time.monotonic() < deadline, "the held button undid nothing"
+        time.sleep(0.05)
+    assert after["undone"]["action"]["type"] == "roll" and after["expect"]["phase"] == "roll"
+    for page in (phone, table):
+        wait_rendered(page, after["seq"])
+    assert "Undone: Dash: roll 2" in table.inner_text("#notice")
+    assert "Undone: Dash: roll 2" in phone.inner_text("#notice")
+    _, later = server.act("roll", "dash", face="1")               # news of that change alone
+    assert later["undone"] is None
+
+
 class Cable:
     """A TCP relay between the browser and the server that a test can unplug, like a phone's
     Wi-Fi dropping: open connections are cut and new ones fail until it is plugged back in."""

@@ -99,6 +99,14 @@
     P.fit();
   }
 
+  // An undo, from whichever channel (a held table button, a phone), says on every screen what
+  // it took back: the state alone changes back without a word.
+  function undone(view) {
+    const what = C.describe(view, view.undone.action);
+    if (table) tableNotice("erase", "Undone: ", what);
+    else C.notice("Undone: " + what, "ok");
+  }
+
   document.addEventListener("visibilitychange", () => {
     // A phone waking up: its stream may have died silently while it slept.
     if (document.visibilityState === "visible" && lostSince !== null) connect();
@@ -210,6 +218,7 @@
     P.reminders(view);
     P.log(view);
     P.undo(view);
+    if (view.undone && renderedSeq !== null && renderedSeq < view.seq) undone(view);
     if (renderedSeq !== view.seq) controls(view);
     renderedSeq = view.seq;
     if (table) P.fit();
