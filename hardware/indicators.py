@@ -53,6 +53,7 @@ class Indicators:
         self._link_lost = False
         self._error_until = 0.0
         self._wake: threading.Timer | None = None
+        self._flash_over: threading.Timer | None = None
         self._text = None
         self._closed = False
         try:
@@ -105,7 +106,20 @@ class Indicators:
             self._error_until = time.monotonic() + 1.0
             self._set_error(flash=True)
             self.changed.notify_all()
+            # the flashes end on their own: a device told "blink" blinks until told otherwise,
+            # and the next view may be long in coming
+            if self._flash_over is not None:
+                self._flash_over.cancel()
+            self._flash_over = threading.Timer(1.05, self._end_flash)
+            self._flash_over.daemon = True
+            self._flash_over.start()
         self.beep("error")
+
+    def _end_flash(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._set_error()
+                self.changed.notify_all()
 
     def set_reading(self, reading: bool) -> None:
         """The composition root calls this while the camera reads the dice."""
@@ -206,8 +220,9 @@ class Indicators:
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            if self._wake is not None:
-                self._wake.cancel()
+            for timer in (self._wake, self._flash_over):
+                if timer is not None:
+                    timer.cancel()
         for led in self.leds.values():
             led.close()
         if self.buzzer is not None:

@@ -212,6 +212,11 @@ def test_device_buttons_and_tokens_become_session_actions(session, views):
         assert wait_until(lambda: session.refusals.last_id > 0)
         said = session.refusals.since(0)[-1]
         assert said["origin"] == "device button 3" and said["text"].startswith("hold it down to undo")
+        # docs/hardware.md's 'three fast flashes', then dark: the device blinks until told
+        # otherwise, and was told only at the game's next change (kept through a replug)
+        assert wait_until(lambda: dev.leds.get(1) == "BLINK", cond=dev.received)
+        assert wait_until(lambda: dev.leds.get(1) == "OFF", cond=dev.received)
+        assert handle.indicators.modes["error"] == "off"
         assert session.view()["state"]["movers"][0]["space"] == "5"
         dev.press(2, hold=True)                   # a long press on the device: undo
         views.wait(lambda v: v["seq"] > session.seq - 1 and v["state"]["movers"][0]["space"] == "start")
