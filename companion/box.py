@@ -162,8 +162,10 @@ class BoxStore:
         path = self.path(box.game)
         if path is None:
             raise DataFileError("this table has no data folder to keep the box in")
+        text = box.to_toml()
+        parse_box(text, box.game, "the box about to be saved")   # read back first, or not saved
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(path, box.to_toml())
+        write_whole(path, text)
 
 
 class Boxed:
@@ -244,7 +246,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value, ascii_only=False)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -254,7 +256,13 @@ def _toml_value(value: Any) -> str:
 
 def _toml_key(key: str) -> str:
     plain = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
-    return key if plain else json.dumps(key)
+    return key if plain else _toml_string(key, ascii_only=True)
+
+
+def _toml_string(text: str, ascii_only: bool) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, but JSON leaves DEL (U+007F) as it is,
+    and TOML allows no control character raw (a name with one made the box unreadable)."""
+    return json.dumps(text, ensure_ascii=ascii_only).replace("\x7f", "\\u007f")
 
 
 def _toml_tables(table: dict[str, Any], path: tuple[str, ...]) -> str:

@@ -42,6 +42,20 @@ def test_a_box_file_round_trips_through_toml(tmp_path):
     assert parse_box(box.to_toml(), "incredibles") == box
 
 
+@pytest.mark.parametrize("name", ["Da\x7fsh", "Da\x00sh", "Dash\t\u200b\u05d3"])
+def test_a_name_with_a_control_character_is_saved_so_that_it_reads_back(tmp_path, name):
+    """A name typed on the Your-box page with DEL in it (U+007F, which JSON leaves raw and TOML
+    forbids raw) was written into the box file as it was: the save answered 400, the file stayed
+    unreadable, and the service would not start again. Written escaped now, and a box that would
+    not read back is never written."""
+    cat = catalog(tmp_path)
+    engine = save_edit(cat, "incredibles", "heroes/dash", {"name": name})
+    path = engine.boxed.store.path("incredibles")
+    assert parse_box(path.read_text(), "incredibles").patch["heroes"][0]["name"] == name
+    again = Catalog(tmp_path / "components")("incredibles")         # the service started again
+    assert again.data.heroes["dash"].name == name
+
+
 def catalog(tmp_path):
     return Catalog(tmp_path / "components")
 
