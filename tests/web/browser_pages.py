@@ -168,6 +168,34 @@ def assert_tallied(table):
     assert not bad, bad
 
 
+# What the table leaves out goes by need (data-drop: the higher, the sooner left out) and, at one
+# need, by the page's order (the later, the sooner): of the parts of one rank in a box, those left
+# out come after every one drawn. A part inside one left out is gone with it, and not counted.
+RANKED = r"""() => {
+  const bad = [];
+  for (const box of document.querySelectorAll("[data-fit]")) {
+    const byRank = {};
+    for (const node of box.querySelectorAll("[data-drop]")) {
+      const inside = node.parentElement.closest(".dropped");
+      if (inside && box.contains(inside)) continue;
+      (byRank[node.dataset.drop] = byRank[node.dataset.drop] || []).push(node);
+    }
+    for (const [rank, nodes] of Object.entries(byRank)) {
+      const out = nodes.findIndex((n) => n.classList.contains("dropped"));
+      const back = out < 0 ? null : nodes.slice(out).find((n) => !n.classList.contains("dropped"));
+      if (back) bad.push("rank " + rank + ": '" + nodes[out].textContent.trim().slice(0, 30) + "' left out, '" +
+                         back.textContent.trim().slice(0, 30) + "' after it drawn");
+    }
+  }
+  return bad;
+}"""
+
+
+def assert_ranked(table):
+    bad = table.evaluate(RANKED)
+    assert not bad, bad
+
+
 def play_random_games(server, phone, table, game, seeds, steps, every, options=None):
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
     the server; the phone and the table must draw the states they see, the phone's Undo button
@@ -206,6 +234,7 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
                 wait_rendered(table, view["seq"])
                 assert_fits(table)
                 assert_tallied(table)
+                assert_ranked(table)
                 for page in (table, phone):
                     assert_no_placeholders(page)
                     assert_readable(page)

@@ -9,8 +9,8 @@ chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
 
 import pytest
 
-from browser_pages import (WAIT, assert_fits, assert_tallied, play_random_games, rendered,  # noqa: F401
-                           tap, wait_rendered, words)
+from browser_pages import (WAIT, assert_fits, assert_ranked, assert_tallied, play_random_games,  # noqa: F401
+                           rendered, tap, wait_rendered, words)
 
 pytestmark = pytest.mark.browser
 
@@ -315,6 +315,7 @@ def test_a_crowded_table_keeps_the_team_whose_turn_it_is_and_counts_what_it_leav
     shown = table.inner_text(f'#board [data-team="{turn}"]')
     assert all(name in shown for name in teams[turn]), shown
     assert_tallied(table)
+    assert_ranked(table)
     told = [table.inner_text(f'#board [data-team="{p}"] .more') for p in teams
             if table.locator(f'#board [data-team="{p}"] .more').is_visible()]
     assert told, "every character fitted: the table is not crowded enough to test"

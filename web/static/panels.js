@@ -401,11 +401,15 @@
         dropped.push(pick);
         tally(box);
       }
-      // dropping a big part may have made room for smaller, less needed ones: put back what fits
+      // dropping a big part may have made room for smaller, less needed ones: put back what fits,
+      // the most needed first; among parts of one rank the page's order is the need, so once one
+      // stays out, the rest of its rank do too (they would show in its place)
+      const out = new Set();
       for (const node of dropped.reverse()) {
+        if (out.has(node.dataset.drop)) continue;
         node.classList.remove("dropped");
         tally(box);
-        if (overflows(box)) { node.classList.add("dropped"); tally(box); }
+        if (overflows(box)) { node.classList.add("dropped"); tally(box); out.add(node.dataset.drop); }
       }
     }
     document.body.dataset.fitted = (Number(document.body.dataset.fitted) || 0) + 1;

@@ -59,11 +59,14 @@
 
   function tvZone(zone, view) {
     const card = zone.card;
+    // who fights here, left out for room, is counted in the heading (a line of its own would
+    // take the room the left-out line gave)
     return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
-      el("h3", {}, C.icon("battle"), "Zone " + zone.number), cardLine(zone),
+      el("h3", {}, C.icon("battle"), "Zone " + zone.number, " ",
+        el("span", { class: "more", "data-tally": "zone " + zone.number, "data-all": "fighting", hidden: "" })), cardLine(zone),
       card ? el("p", { "data-drop": "4" }, "Str " + card.strength + " · Exp " + card.experience) : null,
       zone.indicator ? [trackBar(zone), el("p", { class: "xm-ind", "data-drop": "5" }, "Track " + zone.indicator + "/" + zone.strength_track)] : null,
-      zone.teams.map((t) => el("p", { "data-drop": "3" }, el("b", {}, t.player), " " + t.position,
+      zone.teams.map((t) => el("p", { "data-drop": "3", "data-tallied": "zone " + zone.number }, el("b", {}, t.player), " " + t.position,
         el("span", { "data-drop": "6" }, " " + heroName(view, t.leader)))));
   }
 
