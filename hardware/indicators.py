@@ -90,7 +90,9 @@ class Indicators:
             self._set("timer", "fast" if warning else "on" if expired else "off")
             self._set_error()
             self._schedule(view)
-            prompt = (_read_line(read) if read_waits else expect.get("prompt")
+            over = (view.get("outcome") or {}) if view.get("game") and not playing else {}
+            prompt = (_read_line(read) if read_waits else _over_line(over) if over.get("status")
+                      else expect.get("prompt")
                       or ("Start a game on the dashboard." if not view.get("game") else ""))
             if prompt != self._text:
                 self._text = prompt
@@ -211,7 +213,7 @@ class Indicators:
                 leds[role] = {"mode": self.modes[role],
                               "pin": self.settings.leds.get(role),
                               "lit": None if led is None or led.closed else bool(led.value)}
-            return {"leds": leds,
+            return {"leds": leds, "display": self._text,     # the line the displays show
                     "buzzer": {"pin": self.settings.buzzer.pin if self.settings.buzzer else None,
                                "quiet": self.quiet,
                                "sounding": bool(self.buzzer.value) if self.buzzer and not self.buzzer.closed else False,
@@ -227,6 +229,14 @@ class Indicators:
             led.close()
         if self.buzzer is not None:
             self.buzzer.close()
+
+
+def _over_line(outcome: dict[str, Any]) -> str:
+    """The display's line once the game is over: won or lost, and why (an engine's own prompt
+    said only "The game is over.")."""
+    reason = str(outcome.get("reason") or "")
+    word = {"won": "Won", "lost": "Lost"}.get(outcome.get("status"), "Over")
+    return f"{word}: {reason}" if reason else f"{word}."
 
 
 def _read_line(read: dict[str, Any]) -> str:

@@ -163,6 +163,10 @@ def test_a_lost_game_sets_ready_blinking_for_the_next_one(table, session):
     session.submit(Action("roll", data={"face": "alarm"}))
     assert session.view()["outcome"]["status"] == "lost"
     assert wait_until(lambda: ind.modes["ready"] == "blink", cond=ind.changed)
+    # the displays say the game was lost, and why (they said "The game is over.", and the
+    # blinking ready LED alone reads as "no game yet")
+    reason = session.view()["outcome"]["reason"]
+    assert ind.status()["display"] == f"Lost: {reason}", ind.status()["display"]
 
 
 def test_timer_last_minute_blinks_and_the_end_buzzes(table, session):
