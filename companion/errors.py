@@ -46,6 +46,12 @@ class JournalDamage(JournalError):
         self.refused = refused
 
 
+class Unplayable(CompanionError, RuntimeError):
+    """The journal's game in progress, intact, that this companion cannot set up again as it is
+    now (its game gone from this version, its component data edited since): not damage, so the
+    journal is kept as it is and the service starts without it."""
+
+
 class NoGame(CompanionError, LookupError):
     """An action arrived while no game is in progress."""
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator
 from companion import dice_reads, fold, snapshots
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, IllegalAction, JournalDamage, NoGame,
-                              SetupError, Stale)
+                              SetupError, Stale, Unplayable)
 from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
@@ -63,6 +63,7 @@ class Session:
         self._seq = 0                            # the latest change queued for the journal
         self._written: Any = None                # the result the journal's games row holds
         self._notices: list[dict[str, Any]] = []   # recovery notices: in the view until read
+        self._held: dict[str, Any] | None = None   # why the game in progress is not resumed
         self._latest: Change | None = None       # the latest change on disk: what all see
         journal.on_durable = self._durable
         self._load()
@@ -80,7 +81,15 @@ class Session:
             self._record = self._engine = self._stack = None
             record = self.journal.current_game()
             if record is not None:
-                self._begin(record)
+                try:
+                    self._begin(record)
+                except Unplayable as exc:
+                    # the journal keeps it as it is: put the data back, and it goes on
+                    log.warning("%s", exc)
+                    self._held = {"kind": "held", "text": str(exc)}
+                    self._notices = [*self._notices, self._held]
+                    self._show(self._make_change(self.clock()))
+                    return
                 steps: list[Step] = []
                 for seq, kind, text in self.journal.steps(record):
                     if kind != "undo":
@@ -92,23 +101,31 @@ class Session:
             self._show(self._make_change(self.clock()))
 
     def _begin(self, record: GameRecord) -> None:
-        engine = self.catalog(record.game)     # an engine this build lacks is no damage
+        """Set up ``record``'s game. Its record is intact (checked by its CRC), and it was set
+        up once: if it cannot be now, this companion changed (a version without the game, the
+        component data edited since), not the journal, and cutting the journal mends nothing."""
         try:
+            engine = self.catalog(record.game)
             game = engine.setup(record.options, rng_for(record.seed, "setup"))
-        except Exception as exc:  # noqa: BLE001 - it was set up once: the record is damaged
-            raise JournalDamage(f"{self.journal.path}: game {record.id} cannot be set up again: "
-                                f"{exc}", seq=record.start_seq) from exc
+        except Exception as exc:  # noqa: BLE001 - whatever the data or the version now refuse
+            raise Unplayable(
+                f"The game in progress ({record.game}, game {record.id}) cannot be set up again "
+                f"with this companion as it is now: {exc}. The journal keeps it as it is: put "
+                "back the component data (or the version) it was played with and restart to go "
+                "on with it; a new game leaves it in the history.") from exc
         self._record, self._engine, self._written = record, engine, record.result
         self._stack = History(Table(game), self._replay, self._fetch)
 
     def _replay(self, table: Table, depth: int, step: Step) -> Table:
         seq, text = step
-        payload = json.loads(text)
+        payload: Any = None
         try:
+            payload = json.loads(text)
             return self._step(table, Action.from_json(payload), depth)
         except Exception as exc:  # noqa: BLE001 - any refusal here is damage
+            kind = payload.get("type") if isinstance(payload, dict) else "not an action"
             raise JournalDamage(
-                f"{self.journal.path}: entry {seq} ({payload.get('type')}) cannot be replayed: "
+                f"{self.journal.path}: entry {seq} ({kind}) cannot be replayed: "
                 f"{exc}", seq=seq, refused=True) from exc
 
     def _fetch(self, seq: int, depth: int) -> Table | None:
@@ -209,7 +226,9 @@ class Session:
         with self._lock:
             self._heal()
             self.journal.flush()               # the table shown must be on disk
-            self._notices = list(notices)
+            if not notices:
+                self._held = None               # read: the game held back stays in the journal
+            self._notices = list(notices) + ([self._held] if self._held else [])
             self._show(self._make_change(self.clock()))
 
     def add_listener(self, listener: Listener) -> None:

@@ -1,8 +1,11 @@
 """The session: journal before acknowledge, undo as an entry, timers on server time, restarts."""
 
 import threading
+from pathlib import Path
 
 import pytest
+
+import companion.games.incredibles
 
 from companion.actions import Action
 from companion.errors import BadAction, Conflict, IllegalAction, NoGame
@@ -202,3 +205,40 @@ def test_every_view_shows_the_state_as_made_afresh_though_unchanged_heroes_reuse
         assert session.view()["state"] == engine.to_json(session._top().game), n
     # made afresh, every hero of every view would be at least ``shown``; here about one a change
     assert n > 100 and 0 < len(fresh) < shown * 3 / 4, (n, len(fresh), shown)
+
+
+@pytest.mark.parametrize("change", ["the game gone from this version", "the data edited"])
+def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_damage(tmp_path, change):
+    """The journal's game in progress is intact (its CRC checks), but this companion cannot set
+    it up again: a version without the game, or the owner's component file edited mid-game (a
+    hero renamed). Start-up took it for a damaged journal: it 'recovered' four times, moved the
+    backups aside and would not start ('companion: unknown game ...', or 'still damaged').
+    Now the service starts with no game, says why on every screen, and keeps the journal as it
+    is, so that the game goes on once its data is put back."""
+    components = tmp_path / "components"
+    twin = {"twin": ("companion.games.incredibles", "Incredibles")}
+    first = Session(Journal(tmp_path / "j"), Catalog(components, engines=twin), Clock())
+    game = "twin" if change.startswith("the game") else "incredibles"
+    first.start(game, {"players": ["dash"], "starting_problems": ["A", "B", "C"]}, seed=3)
+    played = first.submit(Action("roll", "dash", {"face": "2"}))
+    first.journal.close()
+    if change == "the data edited":
+        shipped = Path(companion.games.incredibles.__file__).parent / "incredibles.toml"
+        components.mkdir()
+        (components / "incredibles.toml").write_text(
+            shipped.read_text().replace('id = "dash"\nname = "Dash"', 'id = "dashiell"\nname = "Dashiell"'))
+
+    again = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
+    view = again.view()
+    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
+    told = view["notices"][0]["text"]
+    assert f"The game in progress ({game}, game 1) cannot be set up again" in told, told
+    assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
+    again.set_notices([])                                     # the table read it
+    assert again.view()["notices"] == []
+    again.journal.close()
+    if change == "the data edited":                           # the data put back: it goes on
+        (components / "incredibles.toml").unlink()
+        back = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
+        assert back.view()["state"] == played["state"]
+        back.journal.close()
