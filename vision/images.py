@@ -138,3 +138,23 @@ def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
     if 256 in found and 257 in found:
         return "tiff", found[256], found[257]
     return None
+
+
+MIN_SIDE = 16        # smaller than any tray's picture: a camera's glitch, not a frame
+
+
+def frame_problem(frame: object) -> str | None:
+    """Why a camera's frame cannot be looked at (None: it can): an 8-bit grey, BGR or BGRA
+    picture of at least MIN_SIDE pixels a side, and no more than MAX_PIXELS. A source can hand
+    over anything (a driver's glitch, a replayed file), and one odd frame must not stop the
+    camera's thread."""
+    if not isinstance(frame, np.ndarray):
+        return f"not a picture ({type(frame).__name__})"
+    if frame.dtype != np.uint8:
+        return f"{frame.dtype} pixels, not 8-bit"
+    if frame.ndim not in (2, 3) or frame.ndim == 3 and frame.shape[2] not in (1, 3, 4):
+        return f"shaped {frame.shape}, not grey, BGR or BGRA"
+    h, w = frame.shape[:2]
+    if min(h, w) < MIN_SIDE or h * w > MAX_PIXELS:
+        return f"{w} x {h} pixels"
+    return None

@@ -65,6 +65,16 @@ class SettleDetector:
         self._armed = True
         self._still_since = None
 
+    @property
+    def armed(self) -> bool:
+        """Something moved since the last read (or nothing was read yet): a read to come."""
+        return self._armed
+
+    def disarm(self) -> None:
+        """The still scene was read (asked for, not settled into): the next read needs motion,
+        or it would read the same dice twice."""
+        self._armed = False
+
     def update(self, frame: np.ndarray, now: float | None = None,
                obstructed: bool = False) -> bool:
         now = time.monotonic() if now is None else now

@@ -64,6 +64,7 @@ class TableCamera(WatchingCamera):
         self.last_error: str | None = None
         self.reads = 0
         self._asked = threading.Event()   # a player asked for the next read (Read dice)
+        self._taken = False               # the latest read became a move (the roll, a read)
         self._left_unread = 0             # die-like things the latest read could not read
         self._set_trouble: str | None = None   # why the latest read had no set to read with
         self._readers: dict[str, Reader] = {}
@@ -79,13 +80,18 @@ class TableCamera(WatchingCamera):
     # -- life ------------------------------------------------------------------------------------
 
     def read_now(self) -> None:
-        """A player pressed "read the dice": read the next frame, settled or not. Refused, saying
-        why, when the game expects no dice the camera can read or the camera gives no frames."""
+        """A player pressed "read the dice": read the tray now (dice still rolling, once they
+        settle). Refused, saying why, when the game expects no dice the camera can read, the
+        camera gives no frames, or the dice have not moved since their read became a move."""
         check_readable(self.session.view().get("expect"))
         if self.watcher.silent(self.no_frame_s):
             why = self.watcher.error or self.last_error
             raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
                                 + ": check its cable and the [camera] source, or enter the roll")
+        if self._taken and not self.watcher.settle.armed:
+            # the camera read this throw by itself: read again, it would be the next roll
+            raise IllegalAction("the dice in the tray were read already and have not moved since:"
+                                " throw them for this roll (or enter it by hand)")
         self._asked.set()
         self.watcher.read_now()
         entry = self._entry()
@@ -197,6 +203,7 @@ class TableCamera(WatchingCamera):
     def _on_roll(self, reads: list[DieRead], frame: np.ndarray) -> None:
         asked = self._asked.is_set()
         self._asked.clear()
+        self._taken = False
         entry = self._entry()
         if entry is None:
             return
@@ -212,6 +219,7 @@ class TableCamera(WatchingCamera):
             "dice": [r.to_json() for r in reads]})
         try:
             self.session.submit(action)
+            self._taken = True
             self.reads += 1
             self.last_error = None
         except CompanionError as exc:      # refused by the rules: say so, keep watching

@@ -22,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from vision.errors import VisionError
+from vision.images import frame_problem
 from vision.reader import DieRead, Reader
 from vision.settle import SettleDetector
 from vision.sources import FrameSource
@@ -35,7 +36,8 @@ RETRY_S = 1.0       # after a failed frame: a camera that went away gets a momen
 class CameraWatcher:
     def __init__(self, source: FrameSource, reader: Reader, on_roll: OnRoll,
                  settle: SettleDetector | None = None, idle_s: float = 0.0,
-                 stop_at_end: bool = True, hand_patience_s: float = 5.0):
+                 stop_at_end: bool = True, hand_patience_s: float = 5.0,
+                 ask_patience_s: float = 3.0):
         self.source = source
         self.reader = reader
         self.on_roll = on_roll
@@ -46,6 +48,10 @@ class CameraWatcher:
         # reading for ever: after this long still and obstructed, read anyway.
         self.hand_patience_s = hand_patience_s
         self._obstructed_since: float | None = None
+        # "read now" pressed while the dice still roll waits this long for them to settle (a
+        # tray that never looks still, flickering light, is read anyway after it)
+        self.ask_patience_s = ask_patience_s
+        self._asked_at = 0.0
         self._read_now = threading.Event()
         self._stop = threading.Event()
         self._frame_cv = threading.Condition()
@@ -90,7 +96,9 @@ class CameraWatcher:
         self.last_frame_at = time.monotonic()
 
     def read_now(self) -> None:
-        """Read the next frame at once, settled or not (a player's "read now")."""
+        """Read the dice now (a player's "read now"): at once over a still tray; over dice still
+        rolling, once they settle (or after ``ask_patience_s``), read once, not twice."""
+        self._asked_at = time.monotonic()
         self._read_now.set()
 
     def wait_done(self, timeout: float | None = None) -> bool:
@@ -131,6 +139,11 @@ class CameraWatcher:
                         break
                     time.sleep(0.05)
                     continue
+                odd = frame_problem(frame)
+                if odd is not None:
+                    self._trouble(VisionError(f"the camera gave a frame it cannot use: {odd}"),
+                                  "an unusable frame")
+                    continue
                 self.last_frame_at = time.monotonic()
                 with self._frame_cv:
                     self._latest = frame
@@ -150,9 +163,13 @@ class CameraWatcher:
     def _look(self, frame: np.ndarray) -> None:
         now_requested = self._read_now.is_set()
         settled = self.settle.update(frame)
+        if now_requested and not settled and self.settle.armed and (
+                time.monotonic() - self._asked_at < self.ask_patience_s):
+            return      # asked while the dice roll: read them once they settle
         if not (now_requested or settled):
             return
         self._read_now.clear()
+        self.settle.disarm()        # this scene is read: the same dice are not read again
         try:
             reads = self.reader.read(frame)
         except Exception as e:  # noqa: BLE001 - a damaged set file, a bad frame: say, go on

@@ -151,6 +151,30 @@ def test_watcher_waits_for_the_hand_to_leave():
     assert rolls == [["3", "4"]]
 
 
+def test_odd_frames_from_a_camera_are_reported_and_the_watcher_goes_on(caplog):
+    """A camera's driver (or a replayed file) may hand over anything: a frame of 0 x 0, two
+    channels, float pixels. Each stopped the watcher's thread for the rest of the session (the
+    settle check divided by zero, or OpenCV raised); now each is a problem the dashboard shows,
+    and the frames after it are read."""
+    from vision.render import RenderOptions, render_scene
+
+    clear, _ = render_scene(np.random.default_rng(31), ["3", "4"],
+                            RenderOptions(perspective=0.0, touching=0.0))
+    odd = [np.zeros((0, 0, 3), np.uint8), np.zeros((0, 640, 3), np.uint8),
+           np.zeros((480, 640, 2), np.uint8), np.zeros((480, 640, 5), np.uint8),
+           clear.astype(np.float64), clear.astype(np.int8), np.zeros(640, np.uint8),
+           np.zeros((2, 48, 64, 3), np.uint8), "a frame"]
+    rolls = []
+    w = CameraWatcher(_Frames(odd + [clear] * 4), Reader("d6"),
+                      lambda reads, frame: rolls.append(sorted(d.face for d in reads)),
+                      SettleDetector(settle_s=0.0))
+    with w:
+        assert w.wait_done(timeout=60)
+    assert rolls == [["3", "4"]]
+    told = [r.getMessage() for r in caplog.records if "cannot use" in r.getMessage()]
+    assert any("0 x 0 pixels" in t for t in told) and any("float64" in t for t in told), told
+
+
 @pytest.mark.parametrize("make", [
     lambda: SyntheticSource("d6", n=2, seed=4, fps=25),
     lambda: SimulatedTray(fps=25)])

@@ -11,7 +11,7 @@ from companion.journal import Journal
 from companion.session import Session
 from vision.simulated_tray import SimulatedTray
 from vision.table_camera import TableCamera, settings, taught_set_for
-from companion.errors import DataFileError
+from companion.errors import DataFileError, IllegalAction
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +61,36 @@ def test_a_thrown_die_becomes_the_roll(taught_data, tmp_path):
             after = session.confirm_read(read["id"])
         assert after["state"]["roll"]["face"] == "3"
         assert camera.photo(read["id"])[:2] == b"\xff\xd8"          # the frame, as a JPEG
+    finally:
+        camera.close()
+
+
+def test_read_dice_over_dice_already_read_is_refused_not_taken_for_the_next_roll(taught_data, tmp_path):
+    """docs/hardware.md: 'Read dice | roll | the camera reads the tray now'. The camera reads a
+    throw by itself once it settles; a Read-dice press after that read the same dice again as
+    the next player's roll (Dash's alarm became Violet's too, and the game was lost on one
+    press). Now the press is refused while the dice have not moved, and a new throw is read."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=5, fps=30), taught_data, settle_s=0.2).start()
+    try:
+        camera.throw(["alarm"])                         # Dash's Alarm: a card, Violet's turn
+        after = wait_for(lambda: session.seq > view["seq"] and session.view())
+        if not after["dice_read"]["confirmed"]:
+            after = session.confirm_read(after["dice_read"]["id"])
+        assert after["expect"]["phase"] == "roll" and after["expect"]["player"] == "violet"
+        seq = session.seq
+        with pytest.raises(IllegalAction, match="read already and have not moved since"):
+            camera.read_now()
+        time.sleep(0.5)
+        assert session.seq == seq                               # nothing read, nothing taken
+        camera.throw(["2"])
+        wait_for(lambda: camera.watcher.settle.armed)           # the camera sees them land
+        camera.read_now()                                       # pressed while they roll
+        wait_for(lambda: session.seq > seq)
+        time.sleep(1.0)                                         # settled: not read a second time
+        assert session.seq == seq + 1, session.view()["state"]["log"][-3:]
     finally:
         camera.close()
 
