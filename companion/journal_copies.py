@@ -64,23 +64,60 @@ def read_copy(path: Path, label: str) -> Copy:
                                      record.started_at, record.start_seq, record.closed_at,
                                      row[7].decode() if row[7] is not None else None)
         rows = 0
-        for row in db.execute(ENTRY_ROWS + " ORDER BY seq"):
-            rows += 1
-            try:
-                entry = read_entry(row)
-            except ValueError:
-                # a damaged row still says how far the journal went, unless its number is
-                # what the damage hit
-                if isinstance(row[0], int) and row[0] <= max(copy.entries, default=0) + rows:
-                    copy.seen = max(copy.seen, row[0])
-                continue
-            copy.seen = max(copy.seen, entry.seq)
-            copy.entries[entry.seq] = (entry.seq, entry.game_id, entry.kind, row[3].decode(), entry.at)
+        try:
+            for row in db.execute(ENTRY_ROWS + " ORDER BY seq"):
+                rows += 1
+                _take(copy, row, rows)
+        except sqlite3.DatabaseError as exc:
+            # the scan stops at the first damaged page; the rows on the pages past it can still
+            # be read one by one, and the numbering says how far the journal went
+            log.info("recovery: %s readable only in part (%s)", label, exc)
+            _read_one_by_one(db, copy)
     except sqlite3.DatabaseError as exc:
         log.info("recovery: %s readable only in part (%s)", label, exc)
     finally:
         db.close()
     return copy
+
+
+def _take(copy: Copy, row: tuple, rows: int) -> None:
+    try:
+        entry = read_entry(row)
+    except ValueError:
+        # a damaged row still says how far the journal went, unless its number is what the
+        # damage hit
+        if isinstance(row[0], int) and row[0] <= max(copy.entries, default=0) + rows:
+            copy.seen = max(copy.seen, row[0])
+        return
+    copy.seen = max(copy.seen, entry.seq)
+    copy.entries[entry.seq] = (entry.seq, entry.game_id, entry.kind, row[3].decode(), entry.at)
+
+
+MAX_ONE_BY_ONE = 200_000     # a journal's entries read singly after a damaged page, at most
+
+
+def _read_one_by_one(db: sqlite3.Connection, copy: Copy) -> None:
+    """After a scan stopped by damage: the last number the journal gave out (AUTOINCREMENT's
+    record of it, else the index's largest), then each entry not yet read, alone."""
+    last = copy.seen
+    for query in ("SELECT seq FROM sqlite_sequence WHERE name = 'entries'",
+                  "SELECT MAX(seq) FROM entries"):
+        try:
+            found = db.execute(query).fetchone()
+        except sqlite3.DatabaseError:
+            continue
+        if found and isinstance(found[0], int) and 0 < found[0] <= copy.seen + MAX_ONE_BY_ONE:
+            last = max(last, found[0])
+    copy.seen = last
+    for seq in range(1, last + 1):
+        if seq in copy.entries:
+            continue
+        try:
+            row = db.execute(ENTRY_ROWS + " WHERE seq = ?", (seq,)).fetchone()
+        except sqlite3.DatabaseError:
+            continue
+        if row is not None:
+            _take(copy, row, seq)
 
 
 def agrees(primary: Copy, other: Copy) -> bool:

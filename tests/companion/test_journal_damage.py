@@ -303,3 +303,21 @@ def test_the_recovery_is_recorded_for_the_table_and_not_repeated(image, tmp_path
     assert book.notices() == [] and len(book.records()) == 1
     old = json.loads((data / "recoveries.json").read_text())
     assert old[0]["acknowledged"] is True
+
+
+@pytest.mark.parametrize("marker", ["mark-203", "mark-209"])
+def test_a_damaged_page_stops_no_count_of_what_came_after_it(image, tmp_path, marker):
+    """100 bytes overwritten inside a page of entries: SQLite's scan of the entries stops at
+    that page, and recovery took the entries before it for the whole journal, kept the
+    longest prefix and said 'Nothing was lost', though the journal had gone further and the
+    rows past the page still read. Now the rows are read one by one past the damage, the
+    journal's own numbering says how far it went, and what is not kept is reported lost
+    (and kept in the damaged copy)."""
+    data = image.fresh(tmp_path / "data", clean=True)
+    raw = bytearray((data / "journal.sqlite3").read_bytes())
+    at = offset_of(data, marker) - 50
+    raw[at:at + 100] = b"\xa5" * 100
+    (data / "journal.sqlite3").write_bytes(bytes(raw))
+    report = assert_sound(image, data, floor=image.backup_seq)
+    assert report is not None and report.seen_through == image.last_seq, report.text()
+    assert report.lost and "Nothing was lost" not in report.text(), report.text()
