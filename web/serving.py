@@ -23,9 +23,17 @@ POLL = 0.2          # seconds between looks at the stop flag
 DRAIN = 5.0         # seconds requests in flight get to finish
 
 
+# A connection that never finishes its request holds one of waitress's places until it has
+# been idle channel_timeout: at the default 100 places and 60 s, a hundred of them (a phone's
+# stuck tabs, a scan of the network) locked every screen out for a minute. Event streams are
+# handed off (web/handoff.py) and take no place; a request is short.
+CONNECTIONS = 500
+IDLE_S = 15
+
+
 def make_server(app, host: str, port: int, threads: int):
-    return create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
-                         ident="companion")
+    return create_server(app, host=host, port=port, threads=threads, channel_timeout=IDLE_S,
+                         connection_limit=CONNECTIONS, ident="companion")
 
 
 def run_until(server, stopping: threading.Event, drain: float = DRAIN) -> None:

@@ -75,3 +75,27 @@ def test_a_connection_closed_between_the_loops_map_read_and_its_select_does_not_
         stopping.set()
         loop.join(10)
         right.close()
+
+
+def test_a_hundred_half_sent_requests_do_not_lock_the_screens_out(server_factory):
+    """110 connections each sending half a request and then nothing (a scan of the network,
+    stuck tabs): at waitress's default 100 places held for 60 s, /api/health timed out for
+    everyone until they were dropped. Now the screens are answered at once."""
+    import socket
+    import time
+
+    server = server_factory()
+    held = []
+    try:
+        for _ in range(110):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            held.append(s)
+        time.sleep(0.5)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/api/health")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        for s in held:
+            s.close()
