@@ -30,6 +30,8 @@ def load_toml(path: Path) -> dict[str, Any]:
         raise DataFileError(f"{path}: file not found") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataFileError(f"{path}: not valid TOML ({exc})") from exc
+    except RecursionError:      # the standard library's reader recurses per level of nesting
+        raise DataFileError(f"{path}: not valid here: arrays or tables nested too deeply") from None
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read ({exc})") from exc
     return data

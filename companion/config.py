@@ -19,6 +19,8 @@ from companion.errors import DataFileError
 
 ADAPTER_SECTIONS = ("camera", "gpio", "serial", "tokens", "dashboard")
 KNOWN = {"server", "components", *ADAPTER_SECTIONS}
+SERVER_KEYS = {"host", "port", "join_code", "allowed_hosts", "watch_requires_code",
+               "trust_loopback", "streams_per_address", "streams_total"}
 # A chosen join code must be as hard to guess as a made one (web/access.py has the arithmetic).
 JOIN_CODE_MIN = 8
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
@@ -65,7 +67,13 @@ def load(arg: str | os.PathLike | None, data: Path) -> Config:
                             f"known: {', '.join(sorted(KNOWN))}")
     if "server" in raw:
         server = top.table("server")
+        typo = set(server.data) - SERVER_KEYS
+        if typo:
+            raise server.fail(sorted(typo)[0],
+                              f"not a [server] key; known: {', '.join(sorted(SERVER_KEYS))}")
         config.host = server.get("host", str, config.host)
+        if not host_ok(config.host):
+            raise server.fail("host", f"{config.host!r} is not a host name or address")
         config.port = server.get("port", int, config.port)
         if not 1 <= config.port <= 65535:
             raise server.fail("port", "must be between 1 and 65535")
@@ -94,6 +102,15 @@ def load(arg: str | os.PathLike | None, data: Path) -> Config:
         if name in raw:
             config.sections[name] = top.table(name).data
     return config
+
+
+def host_ok(text: str) -> bool:
+    """An address or host name to listen on ("0.0.0.0", "::", "pi.local")."""
+    if _is_address(text):
+        return True
+    name = text.lower().rstrip(".")
+    # all digits and dots is an IPv4 address or nothing (999.999.1.1 is no host)
+    return bool(_HOSTNAME.match(name)) and not name.replace(".", "").isdigit()
 
 
 def _is_address(text: str) -> bool:
