@@ -13,6 +13,7 @@ FILE = "incredibles.toml"
 KINDS = ("problem", "road_destroyed", "frozone", "jackjack", "edna")   # printed: the five card types
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / FILE
+MAX_COPIES = 40     # copies of one card an owner's data may give (X-Men Alert's counts stop there too)
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,10 @@ def _deck(deck: Reader, powers: tuple[str, ...], board: dict, spaces: int,
             raise deck.fail("jackjack", f"{space!r} is not a numbered space")
         add(Card(f"jackjack-{space}", "jackjack", f"Jack-Jack Teleports: space {space}",
                  space=space))
-    for i in range(deck.get("edna", int)):
+    edna = deck.get("edna", int)
+    if not 0 <= edna <= MAX_COPIES:      # a million made every move take seconds
+        raise deck.fail("edna", f"{edna} copies: give 0 to {MAX_COPIES}")
+    for i in range(edna):
         add(Card(f"edna-{i + 1}", "edna", "Edna Rescues"))
     if sum(c.kind == "problem" for c in cards.values()) < spaces:
         raise deck.fail("problem", f"needs at least {spaces} problem cards to start")

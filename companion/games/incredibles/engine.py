@@ -16,10 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games.base import Game, unconfirmed_mode
+from companion.games.base import Game, check_option_names, unconfirmed_mode
 from companion.games.incredibles import box as incredibles_box
 from companion.games.incredibles import data as incredibles_data
 from companion.games.incredibles import moves, sampler, setup, view
+
+# the options a game of it takes (setup.py and resolve_data read them; "box" is recorded by the
+# session: companion/box.py)
+OPTIONS = frozenset({"players", "starting_problems", "deck", "physical_deck", "unconfirmed", "box"})
 from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
                                                IncrediblesState, invariants, outcome, playing)
@@ -91,6 +95,12 @@ class Incredibles(Game):
         data = self.boxed.for_options(options)
         changes = {k: True for k, on in (("strict", mode == "refuse"), ("physical_deck", physical)) if on}
         return dataclasses.replace(data, **changes) if changes else data
+
+    def prepare_options(self, options: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
+        """A new game's options name only options this game has: a misspelt one ("physcial_deck")
+        was ignored, and the companion drew cards the table meant to draw itself."""
+        check_option_names(options, OPTIONS)
+        return options
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
         return setup.setup(self.resolve_data(options), options, rng)

@@ -50,3 +50,12 @@ def test_the_companion_draws_by_default_and_the_option_is_checked():
     assert after.phase != "draw" and after.last_card is not None
     with pytest.raises(SetupError, match="physical_deck must be true"):
         engine.setup({"players": ["dash"], "physical_deck": "yes"}, Random(1))
+
+
+def test_a_misspelt_option_is_refused_not_ignored(session):
+    """{"physcial_deck": true} started a game in which the companion drew the cards the table
+    meant to draw itself: an option the game does not have is refused, naming the ones it has
+    (as X-Men Alert's and Invincible's setups do)."""
+    with pytest.raises(SetupError, match="unknown option.s. physcial_deck; the options are .*physical_deck"):
+        session.start("incredibles", {"players": ["dash"], "physcial_deck": True}, seed=1)
+    assert session.view()["state"]["deck_count"] > 0          # the game in progress goes on
