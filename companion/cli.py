@@ -18,7 +18,7 @@ from pathlib import Path
 from companion import config as config_mod
 from companion import strict_json
 from companion.actions import Action
-from companion.errors import BadJSON, CompanionError, SetupError
+from companion.errors import BadJSON, CompanionError
 from companion.backups import Backups
 from companion.games import Catalog, available
 from companion.journal import Journal
@@ -33,7 +33,7 @@ TICK_SECONDS = 0.2
 
 def _serve(args: argparse.Namespace) -> int:
     from web import create_app  # imported here: only `serve` needs a web server
-    from web.serving import run_until
+    from web.serving import listen, run_until
 
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
@@ -55,7 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
         host = args.host or config.host
         port = config.port if args.port is None else args.port
         # Event streams leave their request thread (web/handoff.py): these threads answer requests.
-        server = _listen(app, host, port, args.threads)
+        server = listen(app, host, port, args.threads)
 
         def stop(signum, _frame):
             # Only the flag: the serving loop drains the requests in flight, then closes.
@@ -90,24 +90,6 @@ def _serve(args: argparse.Namespace) -> int:
         journal.close()
         lock.release()
     return 0
-
-
-def _listen(app, host: str, port: int, threads: int):
-    """The web server, or a message saying why it cannot listen (a port taken, a host that is
-    no address), never a traceback."""
-    if not 1 <= threads <= 256:
-        raise SetupError(f"--threads {threads}: give 1 to 256 (the default is 48)")
-    if not config_mod.host_ok(host):
-        raise SetupError(f"--host {host!r}: not a host name or address (0.0.0.0: every network)")
-    from web.serving import make_server
-    try:
-        return make_server(app, host, port, threads)
-    except OSError as exc:
-        raise SetupError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (another "
-                         "companion, or another service, may hold the port: --port picks "
-                         "another)") from None
-    except ValueError as exc:
-        raise SetupError(f"cannot listen on {host}:{port}: {exc}") from None
 
 
 ATTACH_WAIT_S = 10.0   # inside the unit's TimeoutStopSec=15 (deploy/companion.service)

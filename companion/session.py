@@ -24,7 +24,7 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from companion import dice_reads, fold, snapshots
 from companion.actions import Action
@@ -71,11 +71,9 @@ class Session:
     # -- start-up: replay the journal ----------------------------------------------------------
 
     def _load(self) -> None:
-        """Rebuild the game in progress from the journal: its effective actions, replayed from
-        the deepest usable snapshot. An entry the rules refuse on replay was accepted when it
-        was written, so the journal no longer says what happened: that is JournalDamage
-        (start-up recovers what comes before it), never a rules message about a move nobody
-        made."""
+        """Rebuild the game in progress: its effective actions, replayed from the deepest usable
+        snapshot. An entry the rules refuse on replay is JournalDamage (start-up recovers what
+        comes before it), never a rules message about a move nobody made."""
         with self._lock:
             self._seq = self.journal.last_seq()
             self._record = self._engine = self._stack = None
@@ -90,29 +88,13 @@ class Session:
                     self._notices = [*self._notices, self._held]
                     self._show(self._make_change(self.clock()))
                     return
-                steps: list[Step] = []
-                for seq, kind, text in self.journal.steps(record):
-                    if kind != "undo":
-                        steps.append((seq, text))
-                    elif steps:
-                        steps.pop()
+                steps = _effective(self.journal.steps(record))
                 self._stack.restore(steps, self.journal.snapshots(record.id))
                 self._keep_checkpoint()
             self._show(self._make_change(self.clock()))
 
     def _begin(self, record: GameRecord) -> None:
-        """Set up ``record``'s game. Its record is intact (checked by its CRC), and it was set
-        up once: if it cannot be now, this companion changed (a version without the game, the
-        component data edited since), not the journal, and cutting the journal mends nothing."""
-        try:
-            engine = self.catalog(record.game)
-            game = engine.setup(record.options, rng_for(record.seed, "setup"))
-        except Exception as exc:  # noqa: BLE001 - whatever the data or the version now refuse
-            raise Unplayable(
-                f"The game in progress ({record.game}, game {record.id}) cannot be set up again "
-                f"with this companion as it is now: {exc}. The journal keeps it as it is: put "
-                "back the component data (or the version) it was played with and restart to go "
-                "on with it; a new game leaves it in the history.") from exc
+        engine, game = _set_up_again(self.catalog, record)
         self._record, self._engine, self._written = record, engine, record.result
         self._stack = History(Table(game), self._replay, self._fetch)
 
@@ -124,9 +106,8 @@ class Session:
             return self._step(table, Action.from_json(payload), depth)
         except Exception as exc:  # noqa: BLE001 - any refusal here is damage
             kind = payload.get("type") if isinstance(payload, dict) else "not an action"
-            raise JournalDamage(
-                f"{self.journal.path}: entry {seq} ({kind}) cannot be replayed: "
-                f"{exc}", seq=seq, refused=True) from exc
+            raise JournalDamage(f"{self.journal.path}: entry {seq} ({kind}) cannot be replayed: "
+                                f"{exc}", seq=seq, refused=True) from exc
 
     def _fetch(self, seq: int, depth: int) -> Table | None:
         return snapshots.fetch(self.journal, self._engine, self.read_threshold,
@@ -362,6 +343,32 @@ class Session:
                 log.exception("sink %r failed on change %s", sink, change.seq)
         self._bus.publish(change.view)
         return change
+
+
+def _set_up_again(catalog: Callable[[str], Game], record: GameRecord) -> tuple[Game, Any]:
+    """``record``'s engine and game as set up. The record is intact (its CRC checks) and was set
+    up once: if it cannot be now, this companion changed (a version without the game, component
+    data edited since), not the journal, and cutting the journal would mend nothing."""
+    try:
+        engine = catalog(record.game)
+        return engine, engine.setup(record.options, rng_for(record.seed, "setup"))
+    except Exception as exc:  # noqa: BLE001 - whatever the data or the version now refuse
+        raise Unplayable(
+            f"The game in progress ({record.game}, game {record.id}) cannot be set up again "
+            f"with this companion as it is now: {exc}. The journal keeps it as it is: put back "
+            "the component data (or the version) it was played with and restart to go on with "
+            "it; a new game leaves it in the history.") from exc
+
+
+def _effective(entries: Iterable[tuple[int, str, str]]) -> list[Step]:
+    """A game's entries (seq, kind, text) less the ones undone, each undo with them."""
+    steps: list[Step] = []
+    for seq, kind, text in entries:
+        if kind != "undo":
+            steps.append((seq, text))
+        elif steps:
+            steps.pop()
+    return steps
 
 
 def _undo(step: Step | None) -> dict[str, Any] | None:

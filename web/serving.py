@@ -18,6 +18,9 @@ import time
 from waitress import create_server
 from waitress import wasyncore
 
+from companion.config import host_ok
+from companion.errors import SetupError
+
 log = logging.getLogger(__name__)
 POLL = 0.2          # seconds between looks at the stop flag
 DRAIN = 5.0         # seconds requests in flight get to finish
@@ -34,6 +37,23 @@ IDLE_S = 15
 def make_server(app, host: str, port: int, threads: int):
     return create_server(app, host=host, port=port, threads=threads, channel_timeout=IDLE_S,
                          connection_limit=CONNECTIONS, ident="companion")
+
+
+def listen(app, host: str, port: int, threads: int):
+    """The web server, or a message saying why it cannot listen (a port taken, a host that is
+    no address), never a traceback."""
+    if not 1 <= threads <= 256:
+        raise SetupError(f"--threads {threads}: give 1 to 256 (the default is 48)")
+    if not host_ok(host):
+        raise SetupError(f"--host {host!r}: not a host name or address (0.0.0.0: every network)")
+    try:
+        return make_server(app, host, port, threads)
+    except OSError as exc:
+        raise SetupError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (another "
+                         "companion, or another service, may hold the port: --port picks "
+                         "another)") from None
+    except ValueError as exc:
+        raise SetupError(f"cannot listen on {host}:{port}: {exc}") from None
 
 
 def run_until(server, stopping: threading.Event, drain: float = DRAIN) -> None:
