@@ -1,7 +1,8 @@
 """Status LEDs and the buzzer, driven by the session's views (a listener) and by refusals.
 
 LEDs: ``ready`` (steady in a game, slow blink while no game is set up or it is over), ``reading`` (the camera
-is reading the dice), ``confirm`` (the table must choose or confirm), ``error`` (three quick
+is reading the dice), ``confirm`` (steady: Confirm takes the camera read waiting; blinking: a
+choice waits on a screen), ``error`` (three quick
 flashes on a refused press; steady while the serial device is lost) and ``timer`` (fast blink in
 a timer's last minute, steady once it ran out). The buzzer sounds at a timer's end and on errors,
 unless quiet mode is on. The same changes are offered to ``mirrors`` (the serial device's own
@@ -81,10 +82,12 @@ class Indicators:
             expect = view.get("expect") or {}
             read = view.get("dice_read")
             read_waits = bool(read) and not read.get("confirmed")
-            waiting = read_waits or bool(expect.get("pending")) or expect.get("phase") == "choose"
+            # steady: Confirm takes the waiting read; blinking: a choice waits on a screen (the
+            # Confirm button cannot make it: lit steady, its press was refused)
+            choosing = bool(expect.get("pending")) or expect.get("phase") == "choose"
             playing = bool(view.get("game")) and (view.get("outcome") or {}).get("status") == "playing"
             self._set("ready", "on" if playing else "blink")   # blink: waiting for a (new) game
-            self._set("confirm", "on" if waiting else "off")
+            self._set("confirm", "on" if read_waits else "blink" if choosing else "off")
             self._set("reading", "on" if self._reading else "off")
             warning = any(t.get("warning") for t in timers.values())
             self._set("timer", "fast" if warning else "on" if expired else "off")

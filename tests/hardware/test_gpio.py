@@ -303,3 +303,18 @@ def test_a_failed_attach_releases_what_it_claimed(session):
     handle = attach(session, {"gpio": bad}, simulate=False, pin_factory=factory)  # GPIO 4 is free
     handle.close()
     handle.close()                             # twice is fine
+
+
+def test_the_confirm_led_blinks_for_a_choice_only_a_screen_makes(table, session):
+    """'Frozone Helps' (a card's choice, made on a screen): the Confirm LED was lit steady, as
+    for a camera read Confirm takes, and the press it invited was refused ('there is nothing to
+    confirm now'). It blinks now: look at a screen."""
+    session.start("incredibles", {"players": ["dash", "violet"], "deck": ["frozone-strength"],
+                                  "starting_problems": ["A", "E", "B"]}, seed=7)  # two Strength
+    ind = table.indicators
+    session.submit(Action("roll", data={"face": "alarm"}))
+    assert session.view()["expect"]["phase"] == "choose"
+    assert wait_until(lambda: ind.modes["confirm"] == "blink", cond=ind.changed), ind.modes
+    click(table, "confirm")
+    settle(table)
+    assert table.dispatcher.counts["refused"] == 1
