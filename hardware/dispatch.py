@@ -33,6 +33,7 @@ class Request:
     # a short press of a button that acts only when held (``command`` is its hold): said, not done
     short_of_hold: bool = False
     hold_time: float | None = None
+    unset: str | None = None       # why the input means nothing (a device button not set up)
 
 
 class Dispatcher:
@@ -101,6 +102,8 @@ class Dispatcher:
         try:
             if request.short_of_hold:
                 raise IllegalAction(_hold_hint(request))
+            if request.unset:
+                raise IllegalAction(request.unset)
             now = self.session.view()
             # the running game's table map (companion/table_map.py): what a button means now
             table = self.session.catalog(now["game"]).table_map() if now.get("game") else None

@@ -123,12 +123,14 @@ class SerialLink:
 
     def send(self, kind: str, *fields: object, sticky: tuple | None = None) -> None:
         """Queue a command for the device; never blocks. Sticky commands (an LED's state, the
-        display's text) are remembered and sent again after every reconnect."""
+        display's text) are remembered and sent again after every reconnect; any other (a beep)
+        is news of its moment, dropped while the device is away (replayed on its return, a
+        pile of refusals' beeps sounded for presses long past)."""
         line = protocol.encode(kind, *fields)
         with self._lock:
             if sticky is not None:
                 self._sticky[sticky] = line
-            if self._state == "ready" or sticky is None:
+            if self._state == "ready":
                 self._outbox.append(line)
 
     def status(self) -> dict[str, Any]:

@@ -83,6 +83,11 @@ class SerialMirror(Mirror):
         self.link.send("TEXT", sticky=("TEXT",))
 
 
+def _number(text: str) -> int | None:
+    """A device's reader or button number: ASCII digits only (not '١', not '1_0')."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+
+
 class DeviceEvents:
     """Device buttons and tokens to requests on the dispatcher (runs on the link's thread)."""
 
@@ -94,16 +99,27 @@ class DeviceEvents:
 
     def __call__(self, event) -> None:
         self.seen += 1
-        if event.kind == "BTN" and len(event.args) >= 2:
-            self._button(int(event.args[0]), event.args[1])
+        number = _number(event.args[0]) if event.args else None
+        if event.kind in ("BTN", "TAG") and number is None:
+            # the device's own numbering is wrong: say so once in the log, never a traceback
+            log.info("serial device event %s %s: %r is not a number", event.kind, event.args,
+                     event.args[0] if event.args else None)
+        elif event.kind == "BTN" and len(event.args) >= 2:
+            self._button(number, event.args[1])
         elif event.kind == "TAG" and len(event.args) >= 3:
-            self._tag(int(event.args[0]), event.args[1].upper(), event.args[2])
+            self._tag(number, event.args[1].upper(), event.args[2])
         elif event.kind not in ("DROPPED",):
             log.info("serial device event %s %s is not one this companion uses", event.kind, event.args)
 
     def _button(self, n: int, edge: str) -> None:
         press, hold = self.serial.buttons.get(n, (None, None))
         origin = f"device button {n}"
+        if press is None and hold is None:
+            if edge == "DOWN":       # pressed, it said nothing at all: a wire, or the config
+                self.dispatcher.put(Request(origin, Command("unset"), unset=(
+                    f"device button {n} has no meaning: give it one in the config's "
+                    f"[serial.buttons] (\"{n}\" = {{action = ...}})")))
+            return
         if edge == "DOWN":
             self._held.discard(n)
             if hold is None and press is not None:

@@ -101,11 +101,13 @@ def test_unplug_and_replug_reconnects_and_loses_nothing(link, device):
     assert "went away" in link.status()["reason"] or "does not exist" in link.status()["reason"]
     device.press(2)                             # pressed while the cable is out
     link.send("LED", 0, "ON", sticky=("LED", 0))  # the dashboard changes while it is out
+    link.send("BEEP", 80, 2)                    # a refusal's beep while it is out: stale on return
     device.plug()
     assert link.wait_for("ready", 5)
     events = link.sink.wait(4)
     assert [e.seq for e in events] == [1, 2, 3, 4]
     assert wait_until(lambda: device.leds.get(0) == "ON", cond=device.received)
+    assert device.beeps == []                   # (they were all sounded at once on replug)
 
 
 def test_a_power_cycled_device_starts_a_new_numbering(link, device):
@@ -189,7 +191,7 @@ def test_loop_url_hello_events_and_its_own_echo_ignored():
         assert c["before_hello"] == 1
 
 
-def test_device_buttons_and_tokens_become_session_actions(session, views):
+def test_device_buttons_and_tokens_become_session_actions(session, views, caplog):
     """A token with its tag id placed on the reader under space 5 moves the mover there."""
     sections = {"serial": {**FAST, "buttons": {"1": {"action": {"type": "roll", "data": {"face": "2"}}},
                                                "2": {"action": "confirm", "hold": "undo"},
@@ -208,8 +210,16 @@ def test_device_buttons_and_tokens_become_session_actions(session, views):
         dev.place("04a1b2c3", 3)
         v = views.wait(lambda v: v["state"]["movers"][0]["space"] == "5")
         assert session.journal.entries(v["game_id"])[-1].payload["source"] == "token"
-        dev.press(3)                              # an undo-only button, pressed briefly
+        dev.press(5)                              # a button the config gives no meaning
         assert wait_until(lambda: session.refusals.last_id > 0)
+        said = session.refusals.since(0)[-1]
+        assert said["origin"] == "device button 5" and "has no meaning" in said["text"], said
+        dev.event("BTN", "abc", "DOWN")           # a device numbering its buttons wrongly: no
+        dev.event("TAG", "١", "04A1B2C3", "ON")   # traceback, and the events after still count
+        before = session.refusals.last_id
+        dev.press(3)                              # an undo-only button, pressed briefly
+        assert wait_until(lambda: session.refusals.last_id > before)
+        assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
         said = session.refusals.since(0)[-1]
         assert said["origin"] == "device button 3" and said["text"].startswith("hold it down to undo")
         # docs/hardware.md's 'three fast flashes', then dark: the device blinks until told
