@@ -83,6 +83,9 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
     # it ran out (a game's timer, such as hero time, is started by the game)
     timer = (view.get("timers") or {}).get(timer_name)
     if timer is None or timer.get("expired"):
+        if (view.get("outcome") or {}).get("status", "playing") != "playing":
+            raise IllegalAction("the game is over: no turn to time (start a new game, or undo "
+                                "the last move)")
         if timer_name != TURN_TIMER:
             raise IllegalAction(f"the {timer_name.replace('_', ' ')} timer is not running now: "
                                 f"{_prompt(view)}")

@@ -57,6 +57,10 @@ def test_timer_toggle_follows_the_maps_timer():
     assert toggle({"hero_time": {"running": True}}, hero) == ("timer.pause", {"name": "hero_time"})
     with pytest.raises(IllegalAction, match="hero time timer is not running now"):
         toggle({}, hero)
+    # a game over has no turn to time (the Timer button started a 2-minute timer after a win)
+    over = {**view("over", {}), "outcome": {"status": "won"}}
+    with pytest.raises(IllegalAction, match="the game is over: no turn to time"):
+        resolve(Command("timer_toggle"), over, Hooks(), "button", table=INCREDIBLES)
 
 
 def test_done_names_its_player_and_read_dice_calls_the_camera_only_when_dice_are_due():

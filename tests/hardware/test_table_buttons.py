@@ -207,6 +207,11 @@ def test_each_button_does_what_the_map_says_or_is_refused_with_why(game, phase, 
             elif meaning.own == "confirm_read":       # nothing waits now: refused, and why
                 assert not changed and "nothing to confirm now" in refusal["text"]
                 continue
+            elif meaning.own == "timer" and before["outcome"]["status"] != "playing" and (
+                    before["timers"].get(table.timer) or {"expired": True}).get("expired"):
+                # a game over has no turn to time (a 2-minute timer was started after a win)
+                assert not changed and "the game is over" in refusal["text"]
+                continue
             elif meaning.own == "timer" and table.timer != "turn":   # a game's own timer
                 timer = before["timers"].get(table.timer)
                 if timer is None or timer.get("expired"):
