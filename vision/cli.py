@@ -46,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("read", parents=[common], help="read the dice in photos")
     r.add_argument("--set", default="d6", help="dice set (default d6, built in)")
     r.add_argument("--json", action="store_true", help="one JSON object a line per image")
-    r.add_argument("--threshold", type=float, default=None,
-                   help="confidence below which a read is unconfirmed")
+    r.add_argument("--threshold", type=_confidence, default=None,
+                   help="confidence below which a read is unconfirmed (from 0; above 1: every read)")
     r.add_argument("images", nargs="+", metavar="IMAGE")
     w = sub.add_parser("watch", parents=[common], help="read settled rolls from the camera")
     w.add_argument("--set", default="d6")
@@ -57,8 +57,21 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--settle", type=float, default=0.6, help="seconds still before reading")
     w.add_argument("--json", action="store_true")
     w.add_argument("--rolls", type=int, default=0, help="stop after this many rolls (0: never)")
-    w.add_argument("--threshold", type=float, default=None)
+    w.add_argument("--threshold", type=_confidence, default=None)
     return p
+
+
+def _confidence(text: str) -> float:
+    """A read's confidence threshold: a number from 0 (never ask) up, above 1 asking about
+    every die (nan compared as never below, and confirmed every read)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 0 (above 1: ask "
+                                         "about every die)")
+    return value
 
 
 def _err(msg: str) -> int:
@@ -120,6 +133,7 @@ def _read(args, data: Path) -> int:
     import cv2
 
     from vision.errors import BadImage
+    from vision.images import frame_problem
     from vision.sets import load_image
 
     cv2.setNumThreads(1)
@@ -129,6 +143,9 @@ def _read(args, data: Path) -> int:
         frame = None  # the last photo's pixels go before the next is decoded (3 MB at 1024x1024)
         try:
             frame = load_image(path)
+            odd = frame_problem(frame)
+            if odd is not None:
+                raise BadImage(f"{path}: cannot be read as a photo of the tray: {odd}")
         except BadImage as e:
             _err(str(e))
             status = 2

@@ -141,6 +141,7 @@ def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
 
 
 MIN_SIDE = 16        # smaller than any tray's picture: a camera's glitch, not a frame
+MAX_ASPECT = 10      # a panorama is 3:1
 
 
 def frame_problem(frame: object) -> str | None:
@@ -157,4 +158,6 @@ def frame_problem(frame: object) -> str | None:
     h, w = frame.shape[:2]
     if min(h, w) < MIN_SIDE or h * w > MAX_PIXELS:
         return f"{w} x {h} pixels"
+    if max(h, w) > MAX_ASPECT * min(h, w):      # shrunk for the detector, a side comes to 0
+        return f"{w} x {h} pixels: a strip, not a picture of a tray"
     return None

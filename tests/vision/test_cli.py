@@ -65,6 +65,24 @@ def test_missing_or_unreadable_image_exits_2(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("recognizer", ["classical", "learned", "fused"])
+def test_a_strip_of_an_image_or_a_threshold_that_is_no_number_exits_2_with_why(tmp_path, capsys,
+                                                                               recognizer):
+    """A 1 x 20000 or 20000 x 1 PNG made every recognizer raise cv2.error (the heat map shrunk
+    to nothing); --threshold nan confirmed every read."""
+    paths = []
+    for name, shape in (("row.png", (1, 20000, 3)), ("column.png", (20000, 1, 3)),
+                        ("strip.png", (20, 2000, 3))):
+        paths.append(tmp_path / name)
+        cv2.imwrite(str(paths[-1]), np.zeros(shape, np.uint8))
+    assert run(["read", "--recognizer", recognizer, "--data", str(tmp_path), *map(str, paths)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("cannot be read as a photo of the tray") == 3 and "Traceback" not in err, err
+    for bad in ("nan", "inf", "-0.1", "half"):
+        assert run(["read", "--threshold", bad, "--data", str(tmp_path), str(paths[0])]) == 2
+        assert "give a number from 0" in capsys.readouterr().err
+
+
 def test_unknown_set_and_bad_usage_exit_2(tmp_path, capsys):
     img = tmp_path / "x.png"
     cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
