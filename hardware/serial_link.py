@@ -271,10 +271,14 @@ class SerialLink:
         return msg.type
 
     def _hello(self, fields: tuple[str, ...]) -> None:
-        version, device, boot, firmware, base = fields[0], fields[1], fields[2], fields[3], int(fields[4])
+        version, device, boot, firmware = (_shown(f) for f in fields[:4])
         if version != str(protocol.VERSION):
             raise LinkDown(f"the device speaks protocol {version}; this companion speaks "
                            f"{protocol.VERSION}: update the firmware (hardware/firmware/)")
+        base = _count(fields[4])
+        if base < 1:        # every event would be "out of order", dropped while the link says ready
+            raise LinkDown(f"the device numbers its next event {fields[4]!r}: its firmware must "
+                           "count events from 1 (hardware/firmware/)")
         with self._lock:
             self._device = {"id": device, "boot": boot, "firmware": firmware, "protocol": int(version)}
         if self._peer != (device, boot):
@@ -284,7 +288,7 @@ class SerialLink:
         self._greeted = True
 
     def _event(self, port, fields: tuple[str, ...]) -> None:
-        seq = int(fields[0])
+        seq = _count(fields[0])
         if not self._greeted:
             # Without this connection's hello we cannot know whose numbering this is: a device
             # that rebooted counts from 1 again, and acking it against the old count loses events.
@@ -300,13 +304,28 @@ class SerialLink:
             self.counters["out_of_order"] += 1    # one before it was garbled: it comes again
             return
         event = DeviceEvent(self._peer[0], self._peer[1], seq, fields[1], tuple(fields[2:]))
+        dropped = _count(event.args[0]) if event.kind == "DROPPED" and event.args else 0
         self._expected = seq + 1
         self.counters["events"] += 1
         if event.kind == "DROPPED":
-            self.counters["dropped_by_device"] += int(event.args[0]) if event.args else 0
-            log.warning("the serial device dropped %s event(s) while its buffer was full", event.args)
+            self.counters["dropped_by_device"] += dropped
+            log.warning("the serial device dropped %d event(s) while its buffer was full", dropped)
         try:
             self.on_event(event)
         except Exception:
             log.exception("serial event handler failed on %s", event)
         self._write(port, protocol.encode("ACK", seq))
+
+
+def _count(text: str) -> int:
+    """A number the device sends (an event's, a hello's next, a count dropped): ASCII digits
+    only; ValueError (the line rejected and counted) for '-1000', '١', '1_0' or 'lots'."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise ValueError(f"not a count: {text!r}")
+    return int(text)
+
+
+def _shown(text: str) -> str:
+    """What a device says of itself (its id, firmware), as it may be shown and logged: no
+    control characters (an escape in an id could rewrite the terminal a log is read on)."""
+    return "".join(c if c.isprintable() else "?" for c in text)[:40]

@@ -166,6 +166,25 @@ def test_a_device_speaking_another_protocol_is_refused_with_advice():
         assert "speaks protocol 2" in link.status()["reason"]
 
 
+@pytest.mark.parametrize("base", ["0", "-3", "\u0661", "1_0"])
+def test_a_hello_that_numbers_events_from_nothing_is_refused_with_advice(base):
+    """A hello whose next event is 0 (or below) left the link 'ready' while every event was
+    dropped as out of order; Unicode digits and '1_0' were taken as numbers. The link now says
+    why it will not go on."""
+    wire = serial.serial_for_url("loop://", timeout=0.05)
+    link = SerialLink(serial_settings({"port": "loop://", **FAST}), Sink(),
+                      transport=lambda name, s: wire)
+    with link:
+        assert wait_until(lambda: "waiting for" in link.status()["reason"], cond=link.changed)
+        wire.write(protocol.encode("HELLO", 1, "pico-9", "b1", "1.0", base))
+        if base.isascii() and base.isdigit():
+            assert link.wait_for("lost", 3)
+            assert "must count events from 1" in link.status()["reason"], link.status()
+        else:
+            assert wait_until(lambda: link.status()["counters"]["rejected"] > 0, cond=link.changed)
+        assert link.status()["state"] != "ready"
+
+
 def test_loop_url_hello_events_and_its_own_echo_ignored():
     """loop:// hands back whatever is written: the test plays the device by writing its lines,
     and the link must ignore its own commands coming back (HI, ACK) without harm."""
@@ -189,6 +208,13 @@ def test_loop_url_hello_events_and_its_own_echo_ignored():
         c = link.status()["counters"]
         assert c["duplicates"] == 1 and c["out_of_order"] == 1 and c["rejected"] >= 1
         assert c["before_hello"] == 1
+        # a count of events the device dropped that is no count: the line is rejected before
+        # it moves the numbering on, and the tally never goes below nothing
+        wire.write(protocol.encode("EV", 3, "DROPPED", -1000)
+                   + protocol.encode("EV", 3, "DROPPED", "lots") + protocol.encode("EV", 3, "DROPPED", 4))
+        assert wait_until(lambda: link.status()["counters"]["events"] >= 3)
+        c = link.status()["counters"]
+        assert c["dropped_by_device"] == 4 and c["out_of_order"] == 1, c
 
 
 def test_device_buttons_and_tokens_become_session_actions(session, views, caplog):
