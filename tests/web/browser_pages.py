@@ -112,11 +112,12 @@ def assert_words_whole(page):
 
 
 # What a page shows when it reads a field the view does not have: never meant for the table.
-PLACEHOLDERS = r"\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b"
+PLACEHOLDERS = r"\bundefined\b|\bNaN\b|\[object \w+\]|\bnull\b"
 
 
 def assert_no_placeholders(page):
-    """No "undefined points", "NaN left" or "[object Object]" anywhere the players can read."""
+    """No "undefined points", "NaN left" or "[object Object]" (or a list of elements written as
+    text, "[object HTMLButtonElement]") anywhere the players can read."""
     import re
 
     text = page.inner_text("body")

@@ -7,9 +7,12 @@ chromium is absent and COMPANION_REQUIRE_SHARED is not "1".
 """
 
 
+import re
+
 import pytest
 
-from browser_pages import WAIT, assert_fits, play_random_games, rendered, tap, wait_rendered
+from browser_pages import (WAIT, assert_fits, assert_no_placeholders, play_random_games, rendered, tap,
+                           wait_rendered)
 
 pytestmark = pytest.mark.browser
 
@@ -557,3 +560,60 @@ def test_the_rescue_die_rolled_for_a_random_zone_is_tapped_by_what_its_faces_mea
     tap(phone, phone, "die0-rescue-left")
     log = server.get("/api/state")[1]["state"]["log"]
     assert "The rescue die picks the left zone." in log
+
+
+def test_a_crash_rescue_is_tapped_by_the_rescue_dies_outcome_not_its_face_ids(server, pages):
+    """'Epic Rescue or Rescue — the attempt succeeds'; 'Failure — the attempt doesn't work'.
+    A power's crash rescue offered the rescue die's data ids as buttons ("epic-left",
+    "rescue-left", "failure-center", ...): now one button an outcome, in the rulebook's words."""
+    from companion.games import Catalog
+
+    engine = Catalog()(GAME)
+
+    def rescuing(s):
+        e = engine.expect(s) if s.phase == "hero" else {}
+        return any(o.get("crashed") for r in e.get("resolutions") or [] for st in r["steps"]
+                   for o in st["options"])
+
+    _engine, state, view = play_to(server, rescuing, seed=12)
+    r = next(r for r in engine.expect(state)["resolutions"]
+             if any(o.get("crashed") for st in r["steps"] for o in st["options"]))
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator(f'#controls [data-key="mine-{r["hero"]}"]').click()
+    panel = phone.locator("#controls [data-mine] .inv-resolving")
+    panel.wait_for(timeout=WAIT)
+    words = panel.inner_text()
+    assert_no_placeholders(phone)        # the buttons were written out as "[object HTML...]"
+    assert "Epic Rescue" in words and "Failure" in words, words
+    assert not re.search(r"epic-|rescue-(left|center|right)|failure-", words), words
+    epic = panel.locator("button", has_text="Epic Rescue")
+    assert epic.count() == 1
+    crashed = next(o["crashed"] for st in r["steps"] for o in st["options"] if o.get("crashed"))
+    before = rendered(phone)
+    epic.click()
+    phone.wait_for_function(f"Number(document.body.dataset.rendered) > {before}", timeout=WAIT)
+    hero = next(h for h in server.get("/api/state")[1]["state"]["heroes"] if h["id"] == crashed)
+    assert hero["rescued"] is True
+
+
+def test_the_episode_track_and_the_slots_are_said_in_the_tables_words(server, pages):
+    """The track's spaces showed the data file's codes ("villain 1, minions all 1", "ability
+    bombs"), and the slots their keys ("Flex1 slot"): now 'a Level I villain, 1 minion in each
+    zone' and 'flex slot 1' ('two "flex slots" that can hold a power of any color')."""
+    _engine, state, view = play_to(server, lambda s: s.phase == "training", episode=1)
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 1280, 720)
+    for page in (phone, table):
+        wait_rendered(page, view["seq"])
+    track = phone.inner_text("#board .inv-track")
+    assert "a Level I villain, 1 minion in each zone" in track, track
+    assert not re.search(r"villain \d|minions all|ability \w", track), track
+    shown = table.inner_text("#board .inv-track-tv")
+    assert "Space " in shown and not re.search(r"villain \d|minions all|ability \w", shown), shown
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    phone.wait_for_selector('#controls [data-training="invincible"]', timeout=WAIT)
+    summary = phone.locator('#controls details[data-key="arrange-invincible"] summary')
+    if summary.count():
+        summary.click()
+    controls = phone.inner_text("#controls")
+    assert "flex slot" in controls and not re.search(r"Flex\d", controls), controls

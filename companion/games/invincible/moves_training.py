@@ -13,7 +13,7 @@ from companion.games.invincible import cards
 from companion.games.invincible.data import InvincibleData
 from companion.games.invincible.needs import HeroMove, Need
 from companion.games.invincible.slot_colours import (
-    slot_reminder, unchecked_colour, unchecked_shared, unshared, wrong_colour,
+    slot_reminder, slot_words, unchecked_colour, unchecked_shared, unshared, wrong_colour,
 )
 from companion.games.invincible.state import (
     R_GAIN, R_LEARN, R_RESET, R_TRAINING, HeroState, InvincibleState, Played,
@@ -219,7 +219,7 @@ def _learn(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     h.powers[slot] = Played(card, power.id, [None] * len(power.symbols))
     h.confidence_spent += power.cost
     h.trained = "learn"
-    s.say(f"{h.name} learns {power.name} ({power.cost} confidence) into the {slot} slot.")
+    s.say(f"{h.name} learns {power.name} ({power.cost} confidence) {slot_words(slot, into=True)}.")
     why = slot_reminder(s.data, h, slot)
     if why:
         s.say(f"Reminder: {why}.")
@@ -250,7 +250,7 @@ def _punch(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleSta
     h.powers[slot] = Played(PUNCH, power.id, [None] * len(power.symbols))
     h.trained = "punch"
     s.punch_left -= 1
-    s.say(f"{h.name} discards a card and takes Learn By Punching into the {slot} slot.")
+    s.say(f"{h.name} discards a card and takes Learn By Punching {slot_words(slot, into=True)}.")
     return s
 
 
@@ -330,7 +330,7 @@ def _arrange(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleS
             h.powers[y] = px
         if py is not None:
             h.powers[x] = py
-    s.say(f"{h.name} swaps the powers of the {a} and {b} slots.")
+    s.say(f"{h.name} swaps the powers of {slot_words(a)} and {slot_words(b)}.")
     for why in filter(None, (slot_reminder(s.data, h, x) for x in (a, b) if x in h.powers)):
         s.say(f"Reminder: {why}.")
     return s

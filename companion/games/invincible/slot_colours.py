@@ -67,3 +67,14 @@ def placement_reminders(d: InvincibleData, h: HeroState) -> list[str]:
     Phase's reminders)."""
     return [f"{h.name}: {why[0].upper() + why[1:]}." for slot in h.powers
             if (why := slot_reminder(d, h, slot))]
+
+
+def slot_words(slot: str, into: bool = False) -> str:
+    """A slot as the table says it ("two 'flex slots' that can hold a power of any color"):
+    'the yellow slot', 'flex slot 2', 'beneath the blue slot'; ``into``: where a power goes
+    ('into flex slot 2', 'beneath the blue slot'). Never the data's key ('flex2')."""
+    if slot.startswith("under:"):
+        return "beneath " + slot_words(slot[len("under:"):])
+    flex = slot.startswith("flex") and slot[4:].isdigit()
+    words = f"flex slot {slot[4:]}" if flex else f"the {slot} slot"
+    return f"into {words}" if into else words

@@ -13,6 +13,23 @@
   const stat = (label, value, attrs) => el("div", Object.assign({ class: "stat" }, attrs || {}), el("span", { class: "label" }, label), " ", el("b", {}, value));
   const cube = (c) => el("span", { class: "cube c-" + c }, C.icon("cube"), c);
   const zoneName = (z) => (z === "hq" ? "Guardians HQ" : C.human(z));
+  // a slot as the table says it: "Yellow slot", "flex slot 2" (two "flex slots"), never "Flex2"
+  const slotWords = (x) => (/^flex\d$/.test(x) ? "flex slot " + x.slice(4) : C.human(x) + " slot");
+  // an episode track icon in words (the data's "villain 1", "minions all 1", "ability bombs")
+  const ROMAN = { 1: "I", 2: "II", 3: "III" };
+  function iconWords(icon, s) {
+    const [head, ...rest] = String(icon).split(" ");
+    if (head === "hardcore") return iconWords(rest.join(" "), s) + " (hardcore)";
+    if (head === "villain") return "a Level " + (ROMAN[rest[0]] || rest[0]) + " villain";
+    if (head === "minions") {
+      const n = Number(rest[1]);
+      return n + (n === 1 ? " minion" : " minions") + (rest[0] === "all" ? " in each zone" : " in the " + rest[0] + " zone");
+    }
+    if (head === "ability") return nameIn(s.abilities, rest[0], C.human(rest[0] || "")) + " acts";
+    if (head === "boss") return (s.boss ? s.boss.name : "the boss") + " arrives";
+    return C.human(icon);
+  }
+  const spaceWords = (t, s) => t.icons.map((i) => iconWords(i, s)).join(", ");
   // the decks by the rulebook's names ('the Super Power, Ultimate Power, Level I Villain, Level II
   // Villain, and Level III Villain decks'), the boss's own by its boss
   const DECKS = { super: "Super Power", ultimate: "Ultimate Power", event: "Event", villain1: "Level I Villain", villain2: "Level II Villain", villain3: "Level III Villain" };
@@ -68,7 +85,7 @@
 
   function track(s) {
     return el("ol", { class: "inv-track", "aria-label": "Episode track" }, s.track.map((t) =>
-      el("li", { class: t.current ? "current" : "" }, el("b", {}, (t.current ? "now " : "") + t.space), " ", t.icons.join(", ") || "none")));
+      el("li", { class: t.current ? "current" : "" }, el("b", {}, (t.current ? "now " : "") + t.space), " ", spaceWords(t, s) || "none")));
   }
 
   // Tap colours to pull: each tap adds one cube; send when three are in (or let the companion pull).
@@ -136,7 +153,7 @@
   // card into a slot, Learn By Punching (a card discarded, the slot picked first), one cube.
   function trainingPanel(view, h, tr) {
     const power = (c) => (comps().powers || []).find((p) => p.id === String(c).split("#")[0]) || { name: C.human(c) };
-    const slotName = (x) => (x.startsWith("under:") ? "beneath " + C.human(x.slice(6)) : C.human(x) + " slot");
+    const slotName = (x) => (x.startsWith("under:") ? "beneath " + C.human(x.slice(6)) : slotWords(x));
     const left = (view.expect.confidence || {})[h.id];
     const box = el("div", { class: "inv-training", "data-training": h.id });
     // one row a card, its choices as small buttons beside its name
@@ -261,7 +278,7 @@
     const hero = (id) => nameIn(s.heroes, id);
     const parts = [];
     const card = (id) => nameIn(comps().powers, id.split("#")[0], C.human(id));
-    if (kind === "give_experimental") return card(o.card) + " to " + hero(o.target) + ", " + C.human(o.into) + " slot";
+    if (kind === "give_experimental") return card(o.card) + " to " + hero(o.target) + ", " + slotWords(o.into);
     if (o.target === "minion") parts.push("a minion in " + zoneName(o.zone));
     else if (o.target && kind !== "move") parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
     else if (o.target && kind === "move" && o.target !== r.hero) parts.push(s.heroes.some((h) => h.id === o.target) ? hero(o.target) : villain(o.target));
@@ -278,7 +295,7 @@
     }
     // a card from the hand or an Experimental Technology card, the slot it goes in, the drone
     if (o.card) parts.push((kind === "relearn" ? "learn " : "") + card(o.card));
-    if (o.into) parts.push("into the " + C.human(o.into) + " slot");
+    if (o.into) parts.push("into the " + slotWords(o.into));
     if (o.drone) parts.push("using Robot's drone");
     return parts.join(" ") || "apply";
   }
@@ -290,7 +307,11 @@
     const s = view.state;
     const legal = e.actions || [];
     if (!r || !r.steps) return el("span");
-    const faces = (comps().rescue_die || []).map((f) => f.id);
+    // a crash rescue reads only the outcome ('Epic Rescue or Rescue — the attempt succeeds'):
+    // one button an outcome, in the rulebook's words, never the data's face ids ("epic-left")
+    const OUTCOME = { epic: "Epic Rescue", rescue: "Rescue", failure: "Failure" };
+    const faces = [];
+    for (const f of comps().rescue_die || []) if (!faces.some((g) => g.result === f.result)) faces.push(f);
     const box = el("section", { class: "inv-resolving", "data-resolving": r.power },
       el("h3", {}, C.icon("bolt"), (s.heroes.find((h) => h.id === r.hero) || {}).name + " resolves " + r.name));
     for (const st of r.steps) {
@@ -302,7 +323,7 @@
           const key = "effect-" + st.index + "-" + Object.values(o).join("-");
           if (o.crashed && (st.kind === "rescue" || st.kind === "autosave_rescue")) {
             buttons.append(el("span", { class: "label" }, "Rescue " + optionWords(o, s, st.kind, r) + ": the rescue die shows "),
-              faces.map((f) => C.button("die", f, () => C.act("effect", Object.assign({}, data, { face: f }), r.hero), { class: "face", "data-key": key + "-" + f })),
+              ...faces.map((f) => C.button("die", OUTCOME[f.result] || C.human(f.result), () => C.act("effect", Object.assign({}, data, { face: f.id }), r.hero), { class: "face", "data-key": key + "-" + f.id })),
               C.button("die", "Roll for me", () => C.act("effect", data, r.hero), { "data-key": key + "-virtual" }));
           } else {
             buttons.append(C.button("target", optionWords(o, s, st.kind, st.kind === "place_cube" ? Object.assign({}, r, { hero: st.target }) : r), () => C.act("effect", data, r.hero), { class: "face", "data-key": key }));
@@ -358,7 +379,7 @@
     const now = s.track.find((t) => t.current);
     return el("div", { class: "inv-track-tv", "data-drop": "1" },
       el("ol", { class: "inv-steps", "aria-hidden": "true" }, s.track.map((t) => el("li", { class: t.current ? "current" : now && t.space < now.space ? "past" : "" }))),
-      now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (now.icons.join(", ") || "nothing")) : null);
+      now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (spaceWords(now, s) || "nothing")) : null);
   }
 
   // The API's own words in a prompt ("use_helper with data.cancel") are for scripts, not people.
@@ -427,7 +448,7 @@
       const h = id && s.heroes.find((x) => x.id === id);
       const pre = id ? (h ? h.player || h.name : id) + ": " : "";
       const card = (c) => nameIn(comps().powers, String(c).split("#")[0], C.human(c));
-      const slot = (x) => (h && h.powers[x] ? h.powers[x].name : C.human(x) + " slot");
+      const slot = (x) => (h && h.powers[x] ? h.powers[x].name : slotWords(x));
       const faces = (f) => (f ? f.join(", ") : "virtual");
       const said = {
         pull: () => "pull " + (d.cubes ? d.cubes.join(", ") : "(virtual)"),
@@ -443,7 +464,7 @@
         resolved: () => "finish the power",
         effect: () => "effect: " + optionWords(d, s, "effect", { hero: d.hero }),
         decline: () => "skip an effect",
-        learn: () => "learn " + card(d.card) + " (" + C.human(d.slot) + " slot)",
+        learn: () => "learn " + card(d.card) + " (" + slotWords(d.slot) + ")",
         punch: () => "learn by punching, discard " + card(d.discard),
         train_cube: () => "discard " + card(d.discard) + " for a " + d.colour + " cube",
         discard_power: () => "discard " + slot(d.slot),
