@@ -617,3 +617,23 @@ def test_the_episode_track_and_the_slots_are_said_in_the_tables_words(server, pa
         summary.click()
     controls = phone.inner_text("#controls")
     assert "flex slot" in controls and not re.search(r"Flex\d", controls), controls
+
+
+def test_the_crash_die_on_the_table_says_its_damage_and_a_roll_for_me_says_who_rolled(server, pages):
+    """'you roll the crash die at the end of the phase and take the damage shown; rolling the
+    "1+" face means you take 1 damage and roll again'. The table's last roll showed a bare "2";
+    and a "Roll for me" tapped on a phone read "tapped on a phone · Rolled by the companion"."""
+    _engine, state, view = play_to(server, lambda s: s.phase == "crash", seed=1)
+    table = pages(server.url + "/table", 1280, 720)
+    hero = view["expect"]["player"]
+    _, view = server.post("/api/actions", {"type": "crash_roll", "player": hero,
+                                           "data": {"hero": hero, "faces": ["2"]}})
+    wait_rendered(table, view["seq"])
+    assert "2 damage" in table.inner_text("#dice"), table.inner_text("#dice")
+    server.post("/api/actions", {"type": "undo"})
+    status, view = server.post("/api/actions", {"type": "crash_roll", "player": hero,   # Roll for me
+                                                "data": {"hero": hero}, "source": "dashboard"})
+    assert status == 200, view
+    wait_rendered(table, view["seq"])
+    shown = table.inner_text("#dice")
+    assert "asked for on a phone" in shown and "tapped on a phone" not in shown, shown

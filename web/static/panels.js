@@ -232,7 +232,8 @@
         readDice[i] ? P.crop(photo.image, readDice[i].box, table ? 2.2 : 3.2) : null, C.faceTag(view.game, d.face, d.die))));
     const fixed = photo ? changesOf(photo) : "";
     const detail = r.lastRoll ? r.lastRoll(view, last) : null;
-    const by = BY[last.source] || last.source;
+    // "Roll for me" tapped on a phone: the phone asked, the companion rolled
+    const by = !last.dice.length && last.source === "dashboard" ? "asked for on a phone" : BY[last.source] || last.source;
     box.replaceChildren(title,
       el("p", { class: "roll-who", "data-drop": "4" }, (who ? who + ": " : "") + (C.human(last.type).toLowerCase()), el("span", { class: "by" }, " · " + by +
         (last.confirmed_by ? ", confirmed " + (CONFIRMED[last.confirmed_by] || "by " + last.confirmed_by) : ""))),

@@ -391,6 +391,13 @@
     mine: (view) => mine(view.state),
     hotTimer: (view) => (["hero", "hero_end"].includes(view.state.phase) ? "hero_time" : null),
     askDone: (view) => (view.state.phase === "hero" ? "stop pulling (ready cubes are dropped)" : "done training"),
+    // a die's face in the table's words: the crash die's damage, the rescue die's outcome
+    face(f, die) {
+      const d = (comps()[die + "_die"] || []).find((x) => x.id === f);
+      if (!d) return null;
+      if (die === "crash") return { icon: "burst", word: d.damage + " damage" + (d.again ? ", roll again" : "") };
+      return { icon: "die", word: ({ epic: "Epic Rescue", rescue: "Rescue", failure: "Failure" }[d.result] || C.human(d.result)) + " (" + d.zone + " zone)" };
+    },
     playerName: (view, id) => { const h = view.state.heroes.find((x) => x.id === id); return h ? h.name : id; },
     // the table's next step without the asides in brackets (each screen's controls give them)
     next(view) {
