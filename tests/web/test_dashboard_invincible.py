@@ -637,3 +637,16 @@ def test_the_crash_die_on_the_table_says_its_damage_and_a_roll_for_me_says_who_r
     wait_rendered(table, view["seq"])
     shown = table.inner_text("#dice")
     assert "asked for on a phone" in shown and "tapped on a phone" not in shown, shown
+
+
+def test_the_table_says_who_plays_each_hero(server, pages):
+    """docs/dashboard.md: 'Players are called by the names they gave on every screen'. The
+    phones said "Invincible (Ana)"; the table's hero boxes named the heroes alone."""
+    _, view = server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    table = pages(server.url + "/table", 1280, 720)
+    wait_rendered(table, view["seq"])
+    for hero, name in (("invincible", "Ana"), ("atom-eve", "Ben")):
+        assert name in table.inner_text(f'#board [data-hero="{hero}"]')
+    assert_fits(table)

@@ -371,6 +371,8 @@
   function tvHero(h) {
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
       el("h3", {}, el("span", { class: "shrink" }, h.name), h.done ? C.tag("check", "done") : null, el("span", { class: "by shrink", "data-drop": "4" }, zoneName(h.zone))),
+      // who plays the hero, by the name they gave (the phones say "Invincible (Mom)")
+      h.player && h.player !== h.name ? el("p", { class: "by", "data-drop": "5" }, el("span", { class: "shrink" }, h.player)) : null,
       el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blackChips(h)),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " rescued" : " crashed") : null);
   }
