@@ -16,6 +16,7 @@ whether it is allowed now (a reachable space, a card in hand) is the rule's own 
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -86,6 +87,14 @@ class Text(Schema):
         if self.fold:
             out["x-folded"] = "trimmed, lower case"
         return out
+
+
+def shown(text: str) -> bool:
+    """A name a screen can show: no control character (a NUL, an escape, a line break), and at
+    least one character that is seen (not only spaces or zero-width marks; an emoji family's
+    zero-width joiners are welcome)."""
+    cats = [unicodedata.category(c) for c in text]
+    return "Cc" not in cats and any(c not in ("Cf", "Zs", "Zl", "Zp", "Mn") for c in cats)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,16 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _plain(exc: ValueError) -> str:
+    """The parser's complaint in a reader's words, not Python's advice to its programmer."""
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "a number with more than 4300 digits"
+    if "BOM" in text:
+        return "it begins with a byte-order mark: send UTF-8 without one"
+    return text
+
+
 def loads(raw: bytes | str, *, what: str = "the body", max_depth: int = MAX_DEPTH) -> Any:
     """Parse untrusted JSON; raise BadJSON naming the field for anything JSON does not allow."""
     if isinstance(raw, (bytes, bytearray)):
@@ -57,7 +67,7 @@ def loads(raw: bytes | str, *, what: str = "the body", max_depth: int = MAX_DEPT
     except RecursionError:
         raise BadJSON(f"{what} is nested more than {max_depth} levels deep") from None
     except ValueError as exc:
-        raise BadJSON(f"{what} is not valid JSON ({exc})") from None
+        raise BadJSON(f"{what} is not valid JSON ({_plain(exc)})") from None
     _check(value, what, max_depth)
     return value
 

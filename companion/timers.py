@@ -13,7 +13,9 @@ from typing import Any
 
 from companion.actions import Action
 from companion.errors import BadAction
-from companion.schema import Number
+from companion.schema import Number, shown
+
+MAX_LABEL = 16_000
 
 TIMER_ACTIONS = ("timer.start", "timer.pause", "timer.resume", "timer.add", "timer.cancel",
                  "timer.expire")
@@ -87,7 +89,7 @@ def check_timer_action(action: Action, default_name: str = "turn") -> dict[str, 
         raise BadAction(f"{action.type} is not a timer action ({', '.join(TIMER_ACTIONS)})")
     data = action.data
     name = data.get("name", default_name)
-    if not isinstance(name, str) or not name or len(name) > 200:
+    if not isinstance(name, str) or not name or len(name) > 200 or not shown(name):
         raise BadAction(f"{action.type}: data.name must be a timer's name")
     out: dict[str, Any] = {"name": name}
     if action.type in ("timer.start", "timer.add"):
@@ -96,5 +98,10 @@ def check_timer_action(action: Action, default_name: str = "turn") -> dict[str, 
         out["seconds"] = SECONDS.check(data["seconds"], f"{action.type}: data.seconds")
     if action.type == "timer.start":
         out["warn"] = WARN.check(data.get("warn", 60), "timer.start: data.warn")
-        out["label"] = str(data.get("label", name.replace("_", " ").title()))
+        label = data.get("label", name.replace("_", " ").title())
+        # the screens cut a long label; the cap keeps a runaway one from filling the journal
+        if not isinstance(label, str) or not 0 < len(label) <= MAX_LABEL or not shown(label):
+            raise BadAction(f"timer.start: data.label must be the timer's name as the table "
+                            f"reads it: 1 to {MAX_LABEL} characters, no control characters")
+        out["label"] = label
     return out

@@ -77,7 +77,7 @@ def close_session():
 def act():
     body = json_body()
     if_seq = body.pop("if_seq", None)
-    if if_seq is not None and (isinstance(if_seq, bool) or not isinstance(if_seq, int)):
+    if if_seq is not None and (isinstance(if_seq, bool) or not isinstance(if_seq, int) or if_seq < 0):
         raise BadAction("if_seq must be the seq number you last saw")
     body.setdefault("source", "api")
     return answer(session().submit(body, if_seq=if_seq))

@@ -46,7 +46,7 @@ class Catalog:
         if name not in self._engines:
             names = available(self.registry)
             if name not in self.registry or name not in names:
-                raise SetupError(f"unknown game {name!r}: choose one of {', '.join(names)}")
+                raise SetupError(f"unknown game {name[:40]!r}: choose one of {', '.join(names)}")
             module, cls = self.registry[name]
             self._engines[name] = getattr(importlib.import_module(module), cls)(
                 self.components_dir

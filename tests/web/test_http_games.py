@@ -153,6 +153,17 @@ def test_a_refused_action_is_heard_on_every_event_stream_and_moves_no_seq(server
     (b'{"type": "move", "data": {"to": "2"}}', 422, "roll the Movement Die"),
     (b'{"type": "roll", "if_seq": 0}', 409, "changed since"),
     (b'{"type": "roll", "data": {"pad": "' + b"x" * 70000 + b'"}}', 413, "larger than"),
+    # found by a hostile-input audit: a stale-looking 409 for a number no seq can be; Python's
+    # advice to its programmer in the answer; a timer's label of any type and length
+    (b'{"type": "roll", "if_seq": -1}', 400, "if_seq must be the seq number"),
+    (b'{"type": "roll", "data": {"face": ' + b"1" * 5000 + b"}}", 400, "more than 4300 digits"),
+    ('\ufeff{"type": "roll"}'.encode(), 400, "byte-order mark"),
+    (b'{"type": "timer.start", "data": {"seconds": 60, "label": {"a": 1}}}', 400, "data.label"),
+    (b'{"type": "timer.start", "data": {"seconds": 60, "label": "' + b"x" * 16001 + b'"}}', 400,
+     "1 to 16000 characters"),
+    (b'{"type": "timer.start", "data": {"seconds": 60, "label": "a\\u0000b"}}', 400,
+     "no control characters"),
+    (b'{"type": "timer.start", "data": {"name": "\\u0000", "seconds": 60}}', 400, "data.name"),
 ])
 def test_bad_input_is_refused_clearly_and_changes_nothing(server, raw, status, words):
     start(server, players=["dash", "violet"])
@@ -216,3 +227,21 @@ def test_a_broken_component_file_is_refused_naming_the_file(server_factory, tmp_
     server = server_factory(data=data)
     status, err = server.post("/api/session", {"game": "incredibles", "players": ["dash"]})
     assert status == 400 and "incredibles.toml" in err["error"] and "TOML" in err["error"]
+
+
+@pytest.mark.parametrize("game, options", [
+    ("xmen-alert", {"players": ["\u200b", "Ana"]}),
+    ("xmen-alert", {"players": ["An\u0000a", "Ben"]}),
+    ("incredibles", {"players": [{"hero": "dash", "name": "\u200b\u200b"}]}),
+    ("invincible", {"heroes": [{"hero": "invincible", "name": "Mo\u001bm"}, "atom-eve"]}),
+])
+def test_a_name_no_screen_can_show_is_refused(server, game, options):
+    """A player's name of zero-width spaces, or with a NUL or an escape in it, started a game
+    whose screens showed a blank or garbled name (found by a hostile-input audit); a name with
+    an emoji family's zero-width joiners is a name."""
+    status, body = server.post("/api/session", {"game": game, "options": options, "seed": 1})
+    assert status == 400 and "name" in body["error"], body
+    ok = {"xmen-alert": {"players": ["\U0001F468\u200d\U0001F469\u200d\U0001F467", "Ana"]},
+          "incredibles": {"players": [{"hero": "dash", "name": "Zo\u00eb"}]},
+          "invincible": {"heroes": [{"hero": "invincible", "name": "Mom"}, "atom-eve"]}}[game]
+    assert server.post("/api/session", {"game": game, "options": ok, "seed": 1})[0] == 201

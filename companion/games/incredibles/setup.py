@@ -13,6 +13,7 @@ from typing import Any
 from companion.errors import SetupError
 from companion.games.incredibles.data import Hero, IncrediblesData
 from companion.games.incredibles.state import IncrediblesState, Mover, Slot
+from companion.schema import shown
 
 
 def setup(d: IncrediblesData, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
@@ -62,7 +63,7 @@ def players(d: IncrediblesData, given: Any) -> list[Mover]:
             hero_key, name = p, None
         elif isinstance(p, dict) and isinstance(p.get("hero"), str):
             hero_key, name = p["hero"], p.get("name")
-            if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 40):
+            if name is not None and (not isinstance(name, str) or not shown(name) or len(name) > 40):
                 raise SetupError(f"players[{i}].name must be a short non-empty string")
         else:
             raise SetupError(f"players[{i}] must be a hero name or {{\"name\": ..., \"hero\": ...}}")

@@ -11,6 +11,7 @@ from companion.games.base import check_option_names
 from companion.games.invincible import campaign as campaign_mod, experimental
 from companion.games.invincible.data import BASIC_SLOTS, COLOURS, DIFFICULTIES, InvincibleData
 from companion.games.invincible.state import HeroState, InvincibleState, Played, ZoneState
+from companion.schema import shown
 from companion.timers import Timer
 
 OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
@@ -154,7 +155,7 @@ def _heroes(d: InvincibleData, value: Any, solo: bool) -> list[dict[str, str]]:
             raise SetupError(f"heroes[{i}]: {hero_id!r} is not a hero; choose from {names}")
         if hero_id in seen:
             raise SetupError(f"heroes[{i}]: {hero_id} is already taken")
-        if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 40):
+        if name is not None and (not isinstance(name, str) or not shown(name) or len(name) > 40):
             raise SetupError(f"heroes[{i}].name must be a short non-empty string")
         seen.add(hero_id)
         out.append({"id": hero_id, "name": name or ("Solo player" if solo else d.heroes[hero_id].name)})

@@ -21,6 +21,7 @@ from companion.games.xmen import data as xmen_data
 from companion.games.xmen import draws, turn
 from companion.games.xmen.data import XMenData
 from companion.games.xmen.state import Hero, Team, XMenState, Zone
+from companion.schema import shown
 
 OPTIONS = {"players", "advanced", "stat_cards", "first_player", "alert_deck", "stat_deck",
            "luck_deck", "serious_remainder", "typed_cards", "box", "unconfirmed",
@@ -101,7 +102,7 @@ def setup(d: XMenData, options: dict[str, Any], rng: random.Random,
 
 def _players(players: Any) -> list[str]:
     if (not isinstance(players, list) or not 2 <= len(players) <= 4
-            or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players)
+            or not all(isinstance(p, str) and shown(p) and len(p) <= 40 for p in players)
             or len(set(players)) != len(players)):
         raise SetupError("players: give 2 to 4 different names (short strings), in seating "
                          "order clockwise: play passes to the left, the next name")
