@@ -112,6 +112,17 @@ class TableMap:
         return Action(filled["type"], player=player if player else None,
                       data=filled.get("data") or {}, source=source)
 
+    def now(self, phase: str) -> dict[str, str]:
+        """What each button means in ``phase``, in the map's words (the Devices page's list):
+        what a press does, or why it does nothing."""
+        out = {}
+        for button in BUTTONS:
+            m = self.meaning(button, phase)
+            note = self.notes.get(button)
+            out[button] = (m.say or m.describe(self.timer)) if m is not None else (
+                "nothing now" + (f": {note}" if note else ""))
+        return out
+
     def rows(self) -> list[tuple[str, str, str]]:
         """(input, phase, meaning) for the docs' tables."""
         out = []

@@ -235,6 +235,11 @@ class HardwareHandle:
                          else {"state": "closed", "reason": "no serial device configured"})
         if self.device_events is not None:
             out["serial"]["unknown_tags"] = list(self.device_events.unknown_tags)
+            # the device's own buttons, by number, as the config gives them (the Devices page)
+            out["serial"]["buttons"] = {
+                str(n): {"press": press.describe() if press else None,
+                         "hold": hold.describe() if hold else None}
+                for n, (press, hold) in sorted(self.device_events.serial.buttons.items())}
         if self.dispatcher is not None:
             out["actions"] = dict(self.dispatcher.counts, last_refusal=self.dispatcher.last_refusal)
         return out

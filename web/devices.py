@@ -40,7 +40,21 @@ def hardware_status():
     pulls = _ext().get("pulls")
     if pulls is not None:
         out["pulls"] = pulls.status()
+    if hw is not None:
+        out["meanings"] = _meanings()
     return jsonify(out)
+
+
+def _meanings() -> dict | None:
+    """What each table button means now, by the running game's table map: a family learns it
+    here, not from the refusal of a press."""
+    session = _ext()["session"]
+    view = session.view()
+    if not view.get("game"):
+        return None
+    phase = (view.get("expect") or {}).get("phase") or "over"
+    table = session.catalog(view["game"]).table_map()
+    return {"game": view["game"], "phase": phase, "buttons": table.now(phase)}
 
 
 @devices.post("/camera/pull")

@@ -4,8 +4,8 @@
 (function () {
   const C = Companion;
   const el = C.el;
-  const WORDS = { confirm: "confirm (or the waiting dice read)", undo: "undo", read_dice: "read the dice", draw_card: "draw a card",
-    timer_toggle: "start or pause the turn timer", done: "say done" };
+  const WORDS = { confirm: "confirm", undo: "undo", read_dice: "read the dice", draw_card: "draw a card",
+    timer_toggle: "start or pause the timer", done: "say done" };
 
   function ago(epoch) {
     if (!epoch) return "";
@@ -36,10 +36,17 @@
       cam.error ? "check the camera's cable and the [camera] source in the config, then restart; `companion doctor` tells more." : null);
   }
 
-  function buttons(status) {
+  // what a command means in this game and phase (GET /api/hardware's meanings, from the game's
+  // table map), beside the generic word: "next (now: stay: end the move on your own space)"
+  const now = (hw, cmd) => {
+    const m = hw.meanings && hw.meanings.buttons[cmd];
+    return m ? " (now: " + m + ")" : "";
+  };
+
+  function buttons(status, hw) {
     const list = Object.entries(status.buttons || {});
     if (!list.length) return null;
-    const lines = list.map(([name, b]) => C.human(name) + " button: " + [b.press && "press to " + does(b.press), b.hold && "hold to " + does(b.hold)].filter(Boolean).join(", ") +
+    const lines = list.map(([name, b]) => C.human(name) + " button: " + [b.press && "press to " + does(b.press) + now(hw, b.press), b.hold && "hold to " + does(b.hold) + now(hw, b.hold)].filter(Boolean).join(", ") +
       ". Pressed " + b.presses + (b.presses === 1 ? " time" : " times") + (b.bounces > 20 ? "; it bounces a lot" : "") + ".");
     const bouncy = list.some(([, b]) => b.bounces > 20);
     return card("press", "Table buttons", !bouncy, bouncy ? "one bounces a lot" : "work (" + list.length + ")", lines,
@@ -54,7 +61,7 @@
     return card("light", "Lights and buzzer", true, "work", lines, null);
   }
 
-  function controller(status) {
+  function controller(status, hw) {
     const link = status.serial;
     if (!link) return null;
     if (link.state === "closed" && /no serial/.test(link.reason || "")) return card("devices", "Table controller (USB)", true, "none configured", [],
@@ -64,6 +71,10 @@
     const lines = ok ? ["Connected to " + (dev.id || "the device") + (dev.firmware ? ", firmware " + dev.firmware : "") + ", " + ago(link.since).replace(" ago", "") + "."]
       : ["Not connected " + ago(link.since) + ": " + String(link.reason || "").replace(/\s+on \/\S+/, "") + "."];
     if ((link.unknown_tags || []).length) lines.push(link.unknown_tags.length + " token(s) it does not know yet: add them to [tokens.tags].");
+    for (const [n, b] of Object.entries(link.buttons || {})) {
+      lines.push("Button " + n + ": " + ([b.press && "press to " + does(b.press) + now(hw, b.press), b.hold && "hold to " + does(b.hold) + now(hw, b.hold)]
+        .filter(Boolean).join(", ") || "nothing (give it a meaning in [serial.buttons])") + ".");
+    }
     return card("devices", "Table controller (USB)", ok, ok ? "works" : link.state === "connecting" ? "connecting" : "not connected", lines,
       ok ? null : "check the USB cable; it reconnects by itself as soon as the device answers.");
   }
@@ -80,7 +91,7 @@
     if (!res.ok) { summary.textContent = "Cannot ask the table about its devices: " + res.data.error; return; }
     const hw = res.data;
     const status = hw.status || {};
-    const cards = [camera(hw)].concat(hw.status ? [controller(status), buttons(status), lights(status), refusals(status)] : []).filter(Boolean);
+    const cards = [camera(hw)].concat(hw.status ? [controller(status, hw), buttons(status, hw), lights(status), refusals(status)] : []).filter(Boolean);
     const bad = cards.filter((c) => c.querySelector(".state-bad")).length;
     summary.className = "banner " + (bad ? "lost" : "won");
     summary.replaceChildren(C.icon(bad ? "warn" : "check"), " " + (hw.simulate ? "Simulation: every device is simulated. " : "") +
