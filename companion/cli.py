@@ -33,7 +33,7 @@ TICK_SECONDS = 0.2
 
 def _serve(args: argparse.Namespace) -> int:
     from web import create_app  # imported here: only `serve` needs a web server
-    from web.serving import listen, run_until
+    from web.serving import listen, phones_line, run_until
 
     data = data_dir(args.data)
     config = config_mod.load(args.config, data)
@@ -69,7 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)
-        print(_phones_line(app, host, server.effective_port), flush=True)
+        print(phones_line(app, host, server.effective_port), flush=True)
         # The camera stack (OpenCV) takes longer to import than all the rest of start-up: the
         # dashboard answers first, and /api/health lists what is still "starting".
         adapters.thread = threading.Thread(target=adapters.attach, name="adapters", daemon=True,
@@ -223,25 +223,6 @@ def _confirm_waiting_read(session: Session) -> bool:
     return True
 
 
-def _phones_line(app, host: str, port: int) -> str:
-    """How a phone at the table joins, in plain words: the address to open and the code."""
-    from web.access import is_loopback, lan_address
-
-    ext = app.extensions["companion"]
-    code = ext["access"].code
-    public = ext["dashboard"].public_url
-    if public:
-        return f"  phones at the table open {public.rstrip('/')}/play (join code {code})"
-    if host == "localhost" or is_loopback(host):
-        return (f"  phones cannot reach {host}: to let phones join, start with --host 0.0.0.0 "
-                "(make run does)")
-    address = lan_address() if host in ("0.0.0.0", "::") else host
-    if is_loopback(address):
-        return "  no network found: phones can join once this computer is on the table's Wi-Fi"
-    return (f"  phones on the same Wi-Fi open http://{address}:{port}/play and type the join code "
-            f"{code} (or scan the QR code on the table view)")
-
-
 def _display_host(host: str) -> str:
     return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
 
@@ -324,8 +305,18 @@ def _doctor(args: argparse.Namespace) -> int:
     def camera_probe(simulate: bool) -> list[dict]:
         from vision.checks import camera_checks
         from vision.sources import open_source
+        from vision.table_camera import settings as camera_settings
+        from web.settings import load as dashboard_settings
 
-        config = config_mod.load(None, data_dir(args.data))
+        # the config doctor itself reads (its own --data and --config, after "doctor")
+        config = config_mod.load(_option(args.rest, "--config"),
+                                 data_dir(_option(args.rest, "--data") or args.data))
+        try:        # the sections serve checks that the hardware's checks do not
+            camera_settings(config.section("camera"), str(config.path or "config.toml"))
+            dashboard_settings(config)
+        except CompanionError as exc:
+            return [{"check": "config", "status": "fail", "detail": str(exc),
+                     "fix": "correct that key (deploy/config.example.toml shows every key)"}]
         spec = config.section("camera").get("source")
         if spec is None:
             if not simulate:
@@ -337,6 +328,16 @@ def _doctor(args: argparse.Namespace) -> int:
         return camera_checks(open_source, spec)
 
     return run_doctor((["--data", args.data] if args.data else []) + args.rest, camera=camera_probe)
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    """``name``'s value in arguments passed on whole ("--config X" or "--config=X")."""
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:

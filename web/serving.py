@@ -20,6 +20,7 @@ from waitress import wasyncore
 
 from companion.config import host_ok
 from companion.errors import SetupError
+from web.access import is_loopback, lan_address
 
 log = logging.getLogger(__name__)
 POLL = 0.2          # seconds between looks at the stop flag
@@ -54,6 +55,23 @@ def listen(app, host: str, port: int, threads: int):
                          "another)") from None
     except ValueError as exc:
         raise SetupError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def phones_line(app, host: str, port: int) -> str:
+    """How a phone at the table joins, in plain words: the address to open and the code."""
+    ext = app.extensions["companion"]
+    code = ext["access"].code
+    public = ext["dashboard"].public_url
+    if public:
+        return f"  phones at the table open {public.rstrip('/')}/play (join code {code})"
+    if host == "localhost" or is_loopback(host):
+        return (f"  phones cannot reach {host}: to let phones join, start with --host 0.0.0.0 "
+                "(make run does)")
+    address = lan_address() if host in ("0.0.0.0", "::") else host
+    if is_loopback(address):
+        return "  no network found: phones can join once this computer is on the table's Wi-Fi"
+    return (f"  phones on the same Wi-Fi open http://{address}:{port}/play and type the join code "
+            f"{code} (or scan the QR code on the table view)")
 
 
 def run_until(server, stopping: threading.Event, drain: float = DRAIN) -> None:

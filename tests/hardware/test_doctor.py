@@ -55,3 +55,21 @@ def test_a_camera_probe_is_reported_like_any_check(tmp_path, capsys):
     assert run(["--data", str(tmp_path), "--simulate"], camera=probe) == 1
     out = capsys.readouterr().out
     assert "OK    camera frames" in out and "fix: move the lamp" in out
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[camera]\nzzz = 1\n", "camera"),
+    ("[dashboard]\nzzz = 1\n", "dashboard.zzz: unknown setting"),
+])
+def test_doctor_checks_the_sections_serve_checks_in_the_config_it_was_given(tmp_path, capsys,
+                                                                             monkeypatch, text, words):
+    """`serve` stopped on a misspelt [camera] or [dashboard] key while `doctor` said every check
+    passed; and `companion doctor --data X --config Y` read another folder's config for its
+    camera check (found by a hostile-input audit)."""
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "elsewhere"))
+    config = tmp_path / "mine.toml"
+    config.write_text(text)
+    assert companion(["doctor", "--data", str(tmp_path), "--config", str(config), "--simulate"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  config" in out and str(config) in out and words in out, out
