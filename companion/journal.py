@@ -205,7 +205,15 @@ class Journal:
         """The game's entries after its start, oldest first, each parsed; JournalDamage at the
         first one that is damaged or missing."""
         record = self.game(game_id)
-        return [read_entry(row) for row in self._game_rows(record)]
+        return [self._entry(row) for row in self._game_rows(record)]
+
+    def _entry(self, row: tuple) -> Entry:
+        """A row's entry; a row whose checksum holds but whose payload is no entry (written so
+        by something else than the companion) is damage too, never a ValueError's traceback."""
+        try:
+            return read_entry(row)
+        except ValueError as exc:
+            raise JournalDamage(f"{self.path}: entry {row[0]} is damaged: {exc}", seq=row[0]) from None
 
     def steps(self, record: GameRecord) -> list[tuple[int, str, str]]:
         """(seq, kind, payload text) of the game's entries after its start, checked as
@@ -215,7 +223,7 @@ class Journal:
         for row in self._game_rows(record):
             seq, _gid, kind, _raw, _at, crc = row
             out.append((seq, kind, entry_text(row) if crc is not None else
-                        encode(read_entry(row).payload, "the entry")))
+                        encode(self._entry(row).payload, "the entry")))
         return out
 
     def snapshots(self, game_id: int) -> dict[int, int]:

@@ -321,3 +321,35 @@ def test_a_damaged_page_stops_no_count_of_what_came_after_it(image, tmp_path, ma
     report = assert_sound(image, data, floor=image.backup_seq)
     assert report is not None and report.seen_through == image.last_seq, report.text()
     assert report.lost and "Nothing was lost" not in report.text(), report.text()
+
+
+def test_an_entry_whose_checksum_holds_but_which_is_no_json_is_damage_not_a_traceback(tmp_path):
+    """A row written by something else than the companion: its checksum made to fit, its payload
+    no JSON. `serve` stopped with a JSONDecodeError and systemd restarted it for ever; `journal
+    check` raised a ValueError. Both now call it damage: check names the entry, start-up
+    recovers the entries before it (found by a hostile-input audit)."""
+    from companion.journal_rows import entry_crc
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with Journal(data / "journal.sqlite3") as journal:
+        session = Session(journal, CATALOG)
+        session.start("incredibles", PLAYERS, seed=5)
+        for action in moves(4, 0):
+            session.submit(action)
+        last = session.seq
+    db = sqlite3.connect(data / "journal.sqlite3")
+    gid, kind, at = db.execute("SELECT game_id, kind, at FROM entries WHERE seq = ?", (last,)).fetchone()
+    db.execute("UPDATE entries SET payload = ?, crc = ? WHERE seq = ?",
+               ("not json", entry_crc(last, gid, kind, "not json", at), last))
+    db.commit()
+    db.close()
+    with Journal(data / "journal.sqlite3") as journal:
+        health = journal.check()
+        assert not health.ok and any(f"entry {last} is damaged" in p for p in health.problems)
+    journal, session, report = start(data)
+    try:
+        assert report is not None and session.view()["seq"] == last - 1, report
+        assert report.lost == [(last, last)] or report.lost == [[last, last]], report.lost
+    finally:
+        journal.close()
