@@ -56,6 +56,9 @@ class Journal:
         self.wal: journal_wal.WalScan | None = None   # what the log of an unclean stop held
         try:
             if self.path != ":memory:":
+                if Path(self.path).is_dir():    # no damage to recover: a mistake to put right
+                    raise JournalError(f"{self.path} is a folder, not a journal file: move it "
+                                       "aside (or give --data another folder)")
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self.wal = journal_wal.scan(self.path + "-wal")
                 if self.wal is not None and self.wal.lost_commits:

@@ -57,6 +57,8 @@ def check(path: Path, full: bool = True) -> tuple[Health, str]:
     """What the journal at ``path`` holds and what is wrong with it; and how it was looked at."""
     if not path.exists():
         return Health(), "no journal yet (one is made when the service first starts)"
+    if path.is_dir():
+        return Health(problems=[f"{path} is a folder, not a journal file: move it aside"]), "not read"
     with _snapshot(path) as (copy, with_log):
         how = ("the files as they are, the write-ahead log included" if with_log else
                "a snapshot of the running service's journal (it read the log when it started)")

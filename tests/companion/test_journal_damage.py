@@ -353,3 +353,19 @@ def test_an_entry_whose_checksum_holds_but_which_is_no_json_is_damage_not_a_trac
         assert report.lost == [(last, last)] or report.lost == [[last, last]], report.lost
     finally:
         journal.close()
+
+
+def test_a_folder_where_the_journal_goes_is_said_plainly_not_recovered(tmp_path):
+    """A folder named journal.sqlite3 in the data folder: start-up took it for a damaged journal
+    and its recovery raised IsADirectoryError; `journal check` too (found by a hostile-input
+    audit). It is a mistake to put right: said, and nothing is moved."""
+    from companion.errors import JournalError
+    from companion.journal_commands import check
+
+    data = tmp_path / "data"
+    (data / "journal.sqlite3").mkdir(parents=True)
+    with pytest.raises(JournalError, match="is a folder, not a journal file"):
+        start(data)
+    health, _how = check(data / "journal.sqlite3")
+    assert not health.ok and "is a folder" in health.problems[0]
+    assert (data / "journal.sqlite3").is_dir() and not (data / "damaged").exists()
