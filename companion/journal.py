@@ -56,9 +56,7 @@ class Journal:
         self.wal: journal_wal.WalScan | None = None   # what the log of an unclean stop held
         try:
             if self.path != ":memory:":
-                if Path(self.path).is_dir():    # no damage to recover: a mistake to put right
-                    raise JournalError(f"{self.path} is a folder, not a journal file: move it "
-                                       "aside (or give --data another folder)")
+                _not_a_folder(self.path)
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self.wal = journal_wal.scan(self.path + "-wal")
                 if self.wal is not None and self.wal.lost_commits:
@@ -208,15 +206,7 @@ class Journal:
         """The game's entries after its start, oldest first, each parsed; JournalDamage at the
         first one that is damaged or missing."""
         record = self.game(game_id)
-        return [self._entry(row) for row in self._game_rows(record)]
-
-    def _entry(self, row: tuple) -> Entry:
-        """A row's entry; a row whose checksum holds but whose payload is no entry (written so
-        by something else than the companion) is damage too, never a ValueError's traceback."""
-        try:
-            return read_entry(row)
-        except ValueError as exc:
-            raise JournalDamage(f"{self.path}: entry {row[0]} is damaged: {exc}", seq=row[0]) from None
+        return [_entry(self.path, row) for row in self._game_rows(record)]
 
     def steps(self, record: GameRecord) -> list[tuple[int, str, str]]:
         """(seq, kind, payload text) of the game's entries after its start, checked as
@@ -226,7 +216,7 @@ class Journal:
         for row in self._game_rows(record):
             seq, _gid, kind, _raw, _at, crc = row
             out.append((seq, kind, entry_text(row) if crc is not None else
-                        encode(self._entry(row).payload, "the entry")))
+                        encode(_entry(self.path, row).payload, "the entry")))
         return out
 
     def snapshots(self, game_id: int) -> dict[int, int]:
@@ -354,3 +344,18 @@ class Journal:
         except ValueError as exc:
             raise JournalDamage(f"{self.path}: game {row[0]}'s record is damaged ({exc})",
                                 seq=row[5] if isinstance(row[5], int) else None) from None
+
+
+def _entry(path: str, row: tuple) -> Entry:
+    """A row's entry; a row whose checksum holds but whose payload is no entry (written so by
+    something else than the companion) is damage too, never a ValueError's traceback."""
+    try:
+        return read_entry(row)
+    except ValueError as exc:
+        raise JournalDamage(f"{path}: entry {row[0]} is damaged: {exc}", seq=row[0]) from None
+
+
+def _not_a_folder(path: str) -> None:
+    if Path(path).is_dir():         # no damage to recover: a mistake to put right
+        raise JournalError(f"{path} is a folder, not a journal file: move it aside (or give "
+                           "--data another folder)")
