@@ -219,6 +219,34 @@ def test_two_phones_acting_at_once_get_a_clear_answer_each(server, pages):
         assert "The table changed" in loser.inner_text("#notice")
 
 
+def test_a_tap_on_a_button_drawn_for_the_state_before_is_made_against_that_state(server, pages):
+    """A tap sent the newest seq the page had received, not the one its buttons were drawn from:
+    in the moment between a new state arriving and the redraw, a button of the old state was
+    taken as a choice made on the new one (found by reading the code in a two-phone audit). The
+    tap's request is caught on its way out and its if_seq read."""
+    import json
+
+    _, view = server.post("/api/session", FIXED_DASH)
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    sent = []
+
+    def catch(route):
+        sent.append(json.loads(route.request.post_data))
+        route.abort()
+
+    phone.route("**/api/actions", catch)
+    phone.evaluate("""() => {
+        Companion.receive(Object.assign({}, Companion.view, {seq: Companion.view.seq + 1}));
+        document.querySelector('#controls [data-key="roll-1"]').click();   // before the redraw
+    }""")
+    for _ in range(100):
+        if sent:
+            break
+        phone.wait_for_timeout(20)
+    assert sent and sent[0]["type"] == "roll" and sent[0]["if_seq"] == view["seq"], sent
+
+
 def test_a_wrong_join_code_is_refused_and_the_right_one_lets_a_phone_play(server_factory, tmp_path, pages):
     data = tmp_path / "data"
     data.mkdir()

@@ -147,7 +147,10 @@
     const body = { type, data: data || {}, source: "dashboard" };
     const who = player === undefined ? v && v.expect && v.expect.player : player;
     if (who) body.player = who;
-    if (v) body.if_seq = v.seq;
+    // the state the controls were drawn from, not the newest received: a tap on a button drawn
+    // for the state before, in the moment before the redraw, is made against that state
+    const seen = C.drawnSeq !== undefined && C.drawnSeq !== null ? C.drawnSeq : v && v.seq;
+    if (seen !== undefined && seen !== null) body.if_seq = seen;
     return C.send("POST", "/api/actions", body);
   };
 

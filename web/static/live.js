@@ -166,6 +166,7 @@
     // a panel someone opened stays open when another phone's move redraws the controls
     const opened = [...box.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key);
     box.replaceChildren(...parts);
+    C.drawnSeq = view.seq;
     C.drawingDrafts(false);
     for (const key of opened) {
       const again = box.querySelector('details[data-key="' + CSS.escape(key) + '"]');
