@@ -55,6 +55,7 @@ class Indicators:
         self._error_until = 0.0
         self._wake: threading.Timer | None = None
         self._flash_over: threading.Timer | None = None
+        self._ran_out: dict[str, Any] = {}       # timer -> the phase it ran out in
         self._text = None
         self._closed = False
         try:
@@ -80,6 +81,11 @@ class Indicators:
             newly = expired - self._expired
             self._expired = expired
             expect = view.get("expect") or {}
+            # a timer that ran out is news for the phase it ran out in: hero time's stayed lit
+            # through the Training, Villain and Advance phases after it
+            phase = expect.get("phase")
+            self._ran_out = {n: self._ran_out.get(n, phase) for n in expired}
+            ran_out = any(p == phase for p in self._ran_out.values())
             read = view.get("dice_read")
             read_waits = bool(read) and not read.get("confirmed")
             # steady: Confirm takes the waiting read; blinking: a choice waits on a screen (the
@@ -90,7 +96,7 @@ class Indicators:
             self._set("confirm", "on" if read_waits else "blink" if choosing else "off")
             self._set("reading", "on" if self._reading else "off")
             warning = any(t.get("warning") for t in timers.values())
-            self._set("timer", "fast" if warning else "on" if expired else "off")
+            self._set("timer", "fast" if warning else "on" if ran_out else "off")
             self._set_error()
             self._schedule(view)
             over = (view.get("outcome") or {}) if view.get("game") and not playing else {}

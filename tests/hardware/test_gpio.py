@@ -182,6 +182,11 @@ def test_timer_last_minute_blinks_and_the_end_buzzes(table, session):
     assert wait_until(lambda: [b["kind"] for b in ind.beeps] == ["timer"], cond=ind.beeped)
     assert table.status()["leds"]["timer"]["lit"] is True
     assert wait_until(lambda: any(s.state for s in ind.buzzer.pin.states[1:]), 2)
+    # news for the phase it ran out in: Invincible's hero time stayed lit through the three
+    # phases after it, until the next Hero Phase
+    session.submit(Action("roll", data={"face": "2"}))
+    assert session.view()["timers"]["turn"]["expired"] is True
+    assert wait_until(lambda: ind.modes["timer"] == "off", cond=ind.changed), ind.modes
 
 
 def test_quiet_mode_records_but_never_sounds(session):
