@@ -184,6 +184,10 @@ class Game:
         """Every name that identifies a player (empty: players are not checked)."""
         return ()
 
+    def shown_name(self, state: Any, player: str) -> str:
+        """The name players read for ``player`` (an id an action names it by)."""
+        return player
+
     def is_over(self, state: Any) -> bool:
         return self.outcome(state)["status"] != "playing"
 
@@ -235,8 +239,8 @@ class Game:
         if everyone and action.player not in everyone:
             return BadAction(f"{action.type}: {action.player!r} is not a player of this game "
                              f"({', '.join(everyone)})")
-        return IllegalAction(f"it is {self.turn_of(state)[-1]}'s turn, not {action.player}'s",
-                             self.turn_rule)
+        return IllegalAction(f"it is {self.turn_of(state)[-1]}'s turn, not "
+                             f"{self.shown_name(state, action.player)}'s", self.turn_rule)
 
     # -- random play from the move table ------------------------------------------------------
 

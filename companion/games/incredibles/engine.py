@@ -127,6 +127,9 @@ class Incredibles(Game):
     def players_of(self, s: IncrediblesState) -> tuple[str, ...]:
         return tuple(x for m in s.movers for x in (m.hero, m.name))
 
+    def shown_name(self, s: IncrediblesState, player: str) -> str:
+        return next((m.name for m in s.movers if m.hero == player), player)
+
     def expect(self, s: IncrediblesState) -> dict[str, Any]:
         return view.expect(s, self.open_moves(s))
 

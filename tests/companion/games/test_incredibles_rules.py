@@ -88,9 +88,10 @@ def test_youngest_player_first_then_in_turn():
 def test_a_turn_move_by_someone_not_playing_is_refused_as_such():
     """"The youngest player goes first." A move of Dash's turn named for Violet, who is in the
     game, is another player's turn; named for someone not in the game, it says so (it said "it is
-    Dash's turn, not violet's" with Violet not playing)."""
+    Dash's turn, not violet's" with Violet not playing). Each is named as the players read it
+    (a token's refusal said "not mr-incredible's")."""
     s = game(players=("dash", "mr-incredible"))
-    with pytest.raises(IllegalAction, match="it is Dash's turn, not mr-incredible's"):
+    with pytest.raises(IllegalAction, match="it is Dash's turn, not Mr. Incredible's"):
         do(s, "roll", "mr-incredible", face="1")
     with pytest.raises(BadAction, match="'violet' is not a player of this game"):
         do(s, "roll", "violet", face="1")
