@@ -208,15 +208,15 @@ class Journal:
         record = self.game(game_id)
         return [_entry(self.path, row) for row in self._game_rows(record)]
 
-    def steps(self, record: GameRecord) -> list[tuple[int, str, str]]:
-        """(seq, kind, payload text) of the game's entries after its start, checked as
-        ``entries`` checks them but parsed only where no checksum vouches for the text: what
-        start-up reads of a game of thousands of actions."""
+    def steps(self, record: GameRecord) -> list[tuple[int, str, str, bool]]:
+        """(seq, kind, payload text, vouched) of the game's entries after its start, checked as
+        ``entries`` checks them but parsed only where no checksum vouches for the text (an
+        older journal's): what start-up reads of a game of thousands of actions."""
         out = []
         for row in self._game_rows(record):
             seq, _gid, kind, _raw, _at, crc = row
             out.append((seq, kind, entry_text(row) if crc is not None else
-                        encode(_entry(self.path, row).payload, "the entry")))
+                        encode(_entry(self.path, row).payload, "the entry"), crc is not None))
         return out
 
     def snapshots(self, game_id: int) -> dict[int, int]:

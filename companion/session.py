@@ -24,12 +24,12 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
-from companion import dice_reads, fold, snapshots
+from companion import dice_reads, fold, resume, snapshots
 from companion.actions import Action
-from companion.errors import (BadAction, CompanionError, IllegalAction, JournalDamage, NoGame,
-                              SetupError, Stale, Unplayable)
+from companion.errors import (BadAction, CompanionError, IllegalAction, NoGame, SetupError,
+                              Stale, Unplayable)
 from companion.events import EventBus, Listener
 from companion.fold import Table
 from companion.games.base import Game
@@ -65,6 +65,7 @@ class Session:
         self._notices: list[dict[str, Any]] = []   # recovery notices: in the view until read
         self._held: dict[str, Any] | None = None   # why the game in progress is not resumed
         self._latest: Change | None = None       # the latest change on disk: what all see
+        self._unvouched: set[int] = set()        # entries no checksum vouches for (old journals)
         journal.on_durable = self._durable
         self._load()
 
@@ -72,42 +73,41 @@ class Session:
 
     def _load(self) -> None:
         """Rebuild the game in progress: its effective actions, replayed from the deepest usable
-        snapshot. An entry the rules refuse on replay is JournalDamage (start-up recovers what
-        comes before it), never a rules message about a move nobody made."""
+        snapshot (companion/resume.py: what is damage, and what is a game held back)."""
         with self._lock:
             self._seq = self.journal.last_seq()
             self._record = self._engine = self._stack = None
             record = self.journal.current_game()
             if record is not None:
                 try:
-                    self._begin(record)
+                    self._resume(record)
                 except Unplayable as exc:
-                    # the journal keeps it as it is: put the data back, and it goes on
                     log.warning("%s", exc)
+                    self._record = self._engine = self._stack = None
                     self._held = {"kind": "held", "text": str(exc)}
                     self._notices = [*self._notices, self._held]
-                    self._show(self._make_change(self.clock()))
-                    return
-                steps = _effective(self.journal.steps(record))
-                self._stack.restore(steps, self.journal.snapshots(record.id))
-                self._keep_checkpoint()
             self._show(self._make_change(self.clock()))
 
+    def _resume(self, record: GameRecord) -> None:
+        self._begin(record)
+        rows = self.journal.steps(record)
+        self._unvouched = {seq for seq, _kind, _text, vouched in rows if not vouched}
+        self._stack.restore(resume.effective(rows), self.journal.snapshots(record.id))
+        self._keep_checkpoint()
+
     def _begin(self, record: GameRecord) -> None:
-        engine, game = _set_up_again(self.catalog, record)
+        engine, game = resume.set_up_again(self.catalog, record)
         self._record, self._engine, self._written = record, engine, record.result
         self._stack = History(Table(game), self._replay, self._fetch)
 
     def _replay(self, table: Table, depth: int, step: Step) -> Table:
         seq, text = step
-        payload: Any = None
+        payload = resume.payload(self.journal.path, seq, text)
         try:
-            payload = json.loads(text)
             return self._step(table, Action.from_json(payload), depth)
-        except Exception as exc:  # noqa: BLE001 - any refusal here is damage
-            kind = payload.get("type") if isinstance(payload, dict) else "not an action"
-            raise JournalDamage(f"{self.journal.path}: entry {seq} ({kind}) cannot be replayed: "
-                                f"{exc}", seq=seq, refused=True) from exc
+        except Exception as exc:  # noqa: BLE001 - damage, or a companion changed since
+            raise resume.refused(self.journal.path, self._record, seq, payload, exc,
+                                 vouched=seq not in self._unvouched) from exc
 
     def _fetch(self, seq: int, depth: int) -> Table | None:
         return snapshots.fetch(self.journal, self._engine, self.read_threshold,
@@ -343,32 +343,6 @@ class Session:
                 log.exception("sink %r failed on change %s", sink, change.seq)
         self._bus.publish(change.view)
         return change
-
-
-def _set_up_again(catalog: Callable[[str], Game], record: GameRecord) -> tuple[Game, Any]:
-    """``record``'s engine and game as set up. The record is intact (its CRC checks) and was set
-    up once: if it cannot be now, this companion changed (a version without the game, component
-    data edited since), not the journal, and cutting the journal would mend nothing."""
-    try:
-        engine = catalog(record.game)
-        return engine, engine.setup(record.options, rng_for(record.seed, "setup"))
-    except Exception as exc:  # noqa: BLE001 - whatever the data or the version now refuse
-        raise Unplayable(
-            f"The game in progress ({record.game}, game {record.id}) cannot be set up again "
-            f"with this companion as it is now: {exc}. The journal keeps it as it is: put back "
-            "the component data (or the version) it was played with and restart to go on with "
-            "it; a new game leaves it in the history.") from exc
-
-
-def _effective(entries: Iterable[tuple[int, str, str]]) -> list[Step]:
-    """A game's entries (seq, kind, text) less the ones undone, each undo with them."""
-    steps: list[Step] = []
-    for seq, kind, text in entries:
-        if kind != "undo":
-            steps.append((seq, text))
-        elif steps:
-            steps.pop()
-    return steps
 
 
 def _undo(step: Step | None) -> dict[str, Any] | None:

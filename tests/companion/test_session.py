@@ -242,3 +242,39 @@ def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_d
         back = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
         assert back.view()["state"] == played["state"]
         back.journal.close()
+
+
+def test_an_intact_move_this_companion_now_refuses_holds_the_game_back_and_cuts_nothing(tmp_path):
+    """The owner corrects the movement die's faces mid-game (the "2" face becomes a "5": the
+    file marks the faces as assumed). The game still sets up, but its journaled "rolled a 2"
+    is refused on replay. Start-up took that for damage: it cut the journal at that roll and
+    every acknowledged move after it was gone from the table. The entries are intact (their
+    checksums hold), so the game is held back, the journal kept as it is, and it goes on once
+    the faces are put back."""
+    components = tmp_path / "components"
+    first = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
+    first.start("incredibles", {"players": ["dash", "violet"],
+                                "starting_problems": ["A", "B", "C"]}, seed=3)
+    rolled = first.submit(Action("roll", "dash", {"face": "2"}))
+    played = first.submit(Action("move", "dash", {"to": rolled["expect"]["reachable"][0]}))
+    assert played["seq"] > rolled["seq"]
+    first.journal.close()
+    shipped = Path(companion.games.incredibles.__file__).parent / "incredibles.toml"
+    components.mkdir()
+    (components / "incredibles.toml").write_text(
+        shipped.read_text().replace('{ id = "2", move = 2 }', '{ id = "5", move = 5 }'))
+
+    again = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
+    view = again.view()
+    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
+    told = view["notices"][0]["text"]
+    assert "The game in progress (incredibles, game 1) cannot be replayed" in told, told
+    assert f"its entry {rolled['seq']} (roll), intact in the journal, is refused" in told, told
+    assert "put back the component data" in told, told
+    assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
+    again.journal.close()
+
+    (components / "incredibles.toml").unlink()                # the faces put back: it goes on
+    back = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
+    assert back.view()["state"] == played["state"] and back.view()["notices"] == []
+    back.journal.close()

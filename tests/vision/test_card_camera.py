@@ -45,7 +45,7 @@ def journaled_draws(path):
 
     with Journal(path) as journal:
         steps = journal.steps(journal.current_game())
-        actions = [json.loads(text) for _, kind, text in steps if kind != "undo"]
+        actions = [json.loads(text) for _, kind, text, _vouched in steps if kind != "undo"]
     return [(a["data"]["card"], a["source"]) for a in actions if a["type"] == "draw"]
 
 
