@@ -207,6 +207,23 @@ def test_every_view_shows_the_state_as_made_afresh_though_unchanged_heroes_reuse
     assert n > 100 and 0 < len(fresh) < shown * 3 / 4, (n, len(fresh), shown)
 
 
+def edit_shipped_incredibles(components, old, new):
+    """The owner's copy of the shipped Incredibles file in ``components``, ``old`` made ``new``."""
+    shipped = Path(companion.games.incredibles.__file__).parent / "incredibles.toml"
+    components.mkdir()
+    text = shipped.read_text()
+    assert old in text, old
+    (components / "incredibles.toml").write_text(text.replace(old, new))
+
+
+def held_back(journal, components):
+    """A session started on ``journal`` that holds its game back: it and the notice's text."""
+    again = Session(Journal(journal), Catalog(components), Clock())
+    view = again.view()
+    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
+    return again, view["notices"][0]["text"]
+
+
 @pytest.mark.parametrize("change", ["the game gone from this version", "the data edited"])
 def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_damage(tmp_path, change):
     """The journal's game in progress is intact (its CRC checks), but this companion cannot set
@@ -223,15 +240,10 @@ def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_d
     played = first.submit(Action("roll", "dash", {"face": "2"}))
     first.journal.close()
     if change == "the data edited":
-        shipped = Path(companion.games.incredibles.__file__).parent / "incredibles.toml"
-        components.mkdir()
-        (components / "incredibles.toml").write_text(
-            shipped.read_text().replace('id = "dash"\nname = "Dash"', 'id = "dashiell"\nname = "Dashiell"'))
+        edit_shipped_incredibles(components, 'id = "dash"\nname = "Dash"',
+                                 'id = "dashiell"\nname = "Dashiell"')
 
-    again = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
-    view = again.view()
-    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
-    told = view["notices"][0]["text"]
+    again, told = held_back(tmp_path / "j", components)
     assert f"The game in progress ({game}, game 1) cannot be set up again" in told, told
     assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
     again.set_notices([])                                     # the table read it
@@ -259,15 +271,9 @@ def test_an_intact_move_this_companion_now_refuses_holds_the_game_back_and_cuts_
     played = first.submit(Action("move", "dash", {"to": rolled["expect"]["reachable"][0]}))
     assert played["seq"] > rolled["seq"]
     first.journal.close()
-    shipped = Path(companion.games.incredibles.__file__).parent / "incredibles.toml"
-    components.mkdir()
-    (components / "incredibles.toml").write_text(
-        shipped.read_text().replace('{ id = "2", move = 2 }', '{ id = "5", move = 5 }'))
+    edit_shipped_incredibles(components, '{ id = "2", move = 2 }', '{ id = "5", move = 5 }')
 
-    again = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
-    view = again.view()
-    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
-    told = view["notices"][0]["text"]
+    again, told = held_back(tmp_path / "j", components)
     assert "The game in progress (incredibles, game 1) cannot be replayed" in told, told
     assert f"its entry {rolled['seq']} (roll), intact in the journal, is refused" in told, told
     assert "put back the component data" in told, told
