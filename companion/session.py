@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from companion import dice_reads, fold, resume, snapshots
+from companion import crossed_taps, dice_reads, fold, resume, snapshots
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, IllegalAction, NoGame, SetupError,
                               Stale, Unplayable)
@@ -166,11 +166,9 @@ class Session:
 
     def submit(self, action: Action | dict[str, Any], if_seq: int | None = None) -> View:
         """Check, journal, apply and publish one action; returns the new view (its bytes as
-        ``.body``).
-
-        Raises BadAction or IllegalAction (nothing journaled), Stale when ``if_seq`` is
-        stale, NoGame when no game is in progress. Returns only once the journal has it on disk.
-        """
+        ``.body``), once the journal has it on disk. Raises BadAction or IllegalAction (nothing
+        journaled), Stale when ``if_seq`` is stale (companion/crossed_taps.py: when a tap that
+        crossed others' stands), NoGame when no game is in progress."""
         if not isinstance(action, Action):
             action = Action.from_json(action)
         while True:
@@ -180,7 +178,8 @@ class Session:
                     raise NoGame("no game is in progress: start one first")
                 before = self._seq
                 if if_seq is None or self._latest.seq == before:
-                    if if_seq is not None and if_seq != before:
+                    if if_seq is not None and if_seq != before and not crossed_taps.stands(
+                            self._engine, self._stack, action, if_seq, before):
                         raise Stale(
                             f"the table changed since you looked (now at {before}, you saw "
                             f"{if_seq}): look again and retry")

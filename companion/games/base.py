@@ -188,6 +188,13 @@ class Game:
         """The name players read for ``player`` (an id an action names it by)."""
         return player
 
+    def chosen_on(self, state: Any, action: Action) -> Any:
+        """What of ``state`` a player's own ``action`` was chosen on, for a move the rules let
+        players make at the same moment (Invincible's Hero Phase); None for every other move.
+        A tap that crossed others' moves stands while this is as the player saw it
+        (companion/crossed_taps.py)."""
+        return None
+
     def is_over(self, state: Any) -> bool:
         return self.outcome(state)["status"] != "playing"
 

@@ -26,8 +26,8 @@ from companion.dice import DiceRequest
 from companion.errors import CompanionError, IllegalAction
 from companion.games.base import Game, unconfirmed_mode
 from companion.games.invincible import (
-    args, board, campaign, card_powers, data, hero_time, moves_hero, moves_pull, moves_round,
-    moves_training, moves_villain, resolve, robot, sampler, setup, view, view_dice,
+    args, at_once, board, campaign, card_powers, data, hero_time, moves_hero, moves_pull,
+    moves_round, moves_training, moves_villain, resolve, robot, sampler, setup, view, view_dice,
 )
 from companion.games.invincible.invariants import invariants
 from companion.games.invincible.scoring import score
@@ -239,6 +239,9 @@ class Invincible(Game):
     def players_of(self, s: InvincibleState) -> tuple[str, ...]:
         """A hero is named by its id or name, or by its player's name."""
         return tuple(dict.fromkeys(x for h in s.heroes for x in (h.id, h.name, h.player)))
+
+    def chosen_on(self, s: InvincibleState, action: Action) -> Any:
+        return at_once.chosen_on(s, action)
 
     def timers(self, s: InvincibleState) -> dict[str, Timer]:
         return {HERO_TIMER: s.timer} if s.timer is not None else {}
