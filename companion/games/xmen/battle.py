@@ -222,7 +222,11 @@ def resolve(s: XMenState, z: int, fighter: str, score: int, hit_list: list[str],
         side.order.remove(hid)
         card = data.characters[hid]
         worse = " seriously wounded," if hero.hits > card.durability else ""
-        s.log.append(f"{card.name} takes {hero.hits} hits,{worse} and returns to Headquarters.")
+        # the hit chips placed are this roll's: the table already has the earlier ones on
+        taken = hit_list.count(hid)
+        total = f" ({hero.hits} in all)" if hero.hits != taken else ""
+        s.log.append(f"{card.name} takes {taken} hit{'s' if taken != 1 else ''}{total},{worse} "
+                     "and returns to Headquarters.")
     # a backer sent home by his own roll still moves the leader where the table reads the
     # printed order so (setup.BACKER_READINGS)
     moves = fighter not in out or (fighter != side.leader and s.options.get(

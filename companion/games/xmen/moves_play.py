@@ -107,7 +107,7 @@ def _fight(state: XMenState, play: Play, kind: str) -> XMenState:
                    "faces": faces, "points": score, "hits": n_hits, "attack": attack}
     s.log.append(f"{d.characters[hid].name} {'battles' if kind == 'battle' else 'tries to recruit'} "
                  f"{what} with {count} dice{' (' + attack + ')' if attack else ''}: {score} "
-                 f"points, {n_hits} Evil Mutant{'s' if n_hits != 1 else ''}.")
+                 f"point{'s' if score != 1 else ''}, {n_hits} Evil Mutant{'s' if n_hits != 1 else ''}.")
     battle.resolve(s, z, hid, score, hit_list, new_leader)
     side = s.zones[z].side(team.player)
     open_now = side is not None and battle.next_fighter(side, s.current) is not None

@@ -80,6 +80,12 @@ def test_wolverine_worked_example_seriously_wounded(game):
     assert hq["seriously_wounded"] and hq["where"] == "headquarters"
     # "Return to Headquarters (See Step 4: Seriously Wounded Characters)."
     assert t.zone(1).side("Ana") is None
+    # "The character who is fighting receives one Hit Chip for each Evil Mutant rolled": the
+    # table places four chips (three are on already), so the log says four, not seven
+    log = t.state.log[-3:]
+    assert log[0].endswith(" points, 4 Evil Mutants."), log
+    assert log[1] == ("Wolverine takes 4 hits (7 in all), seriously wounded, and returns to "
+                      "Headquarters."), log
 
 
 def test_a_wounded_character_with_every_x_covered_cannot_deploy(game):
