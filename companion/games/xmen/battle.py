@@ -120,7 +120,8 @@ def _not_free(data: XMenData, team: Team, hid: str) -> IllegalAction:
     if hero.where != HQ:
         why = f"is already in Battle Zone {hero.where + 1}"
     elif hero.acted:
-        why = "has already battled or recovered this turn (one of the two per turn)"
+        why = ("has already acted this turn: battled or recovered (one of the two per turn), or "
+               "joined the team")
     else:
         why = (f"has {hero.hits} hits, not fewer than a Durability of "
                f"{data.characters[hid].durability}: recover at Headquarters first")

@@ -173,8 +173,8 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
     left = s.unfought(team)
     if left:
         z, h = left[0]
-        return IllegalAction(f"{d.characters[h].name} must still battle in Battle Zone {z + 1}: "
-                             "recovery (Step 4) comes after the battles", R_PLAYING)
+        return IllegalAction(f"{d.characters[h].name} must still {_rolls(s, z)} in Battle Zone "
+                             f"{z + 1}: recovery (Step 4) comes after the battles", R_PLAYING)
     if hero_id is None:
         if not any(may_recover(s, h) for h in team.heroes):
             return IllegalAction("nobody at Headquarters has hit chips to remove", R_RECOVER)
@@ -186,8 +186,9 @@ def recover_problem(s: XMenState, hero_id: str | None = None) -> IllegalAction |
         return IllegalAction(f"{name} is in Battle Zone {hero.where + 1}: only characters at "
                              "Headquarters recover", R_RECOVER)
     if hero.acted:
-        return IllegalAction(f"{name} has already battled or recovered this turn: a character "
-                             "does only one of the two in a turn", R_PLAYING)
+        return IllegalAction(f"{name} has already acted this turn: battled or recovered (a "
+                             "character does only one of the two in a turn), or joined the team",
+                             R_PLAYING)
     if hero.hits == 0:
         return IllegalAction(f"{name} has no hit chips to remove", R_RECOVER)
     if wounded_now(s, hero) and s.trusted(hero_id):
@@ -238,7 +239,8 @@ def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
     if left:
         z, h = left[0]
         return IllegalAction(f"{d.characters[h].name} is in Battle Zone {z + 1} and must "
-                             "continue to battle before the turn ends", R_FIGHT)
+                             f"continue to {_rolls(s, z)} before the turn ends",
+                             R_RECRUIT if s.zones[z].kind == "recruit" else R_FIGHT)
     pending = s.pending_recovery()
     if lenient and pending:
         unchecked = unchecked_serious(s)
@@ -247,6 +249,12 @@ def end_problem(s: XMenState, lenient: bool = False) -> IllegalAction | None:
         return IllegalAction(f"{d.characters[pending[0]].name} is seriously wounded and must "
                              "roll to recover this turn", R_SERIOUS)
     return None
+
+
+def _rolls(s: XMenState, z: int) -> str:
+    """What a character in zone ``z`` rolls for: "The same rules apply when recruiting another
+    team member as the rules for battling an Evil Mutant", with Intelligence dice."""
+    return "roll to recruit" if s.zones[z].kind == "recruit" else "battle"
 
 
 def can_end(s: XMenState) -> bool:

@@ -8,7 +8,8 @@ from typing import Any
 
 from companion.games.xmen import cards, choices, dice, draws, recovery
 from companion.games.xmen.state import (HQ, R_BONUS, R_FIGHT, R_FIRST, R_JOIN, R_LUCK, R_PLAYING,
-                                        R_SERIOUS, R_STEP1, R_TURN_IN, Hero, XMenState)
+                                        R_RECRUIT, R_SERIOUS, R_STEP1, R_TURN_IN, Hero,
+                                        XMenState)
 
 NAME = "xmen-alert"
 
@@ -101,9 +102,14 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
     out = [{"text": "Each character either battles (or recruits) or recovers in a turn, never "
                     "both.", "rule": R_PLAYING}]
     team = s.current
-    if s.unfought(team):
+    if s.unfought(team, "battle"):
         out.append({"text": "Characters already in a Battle Zone must continue to battle: the "
                             "leader first, then each backer.", "rule": R_FIGHT})
+    if s.unfought(team, "recruit"):
+        out.append({"text": "Characters already recruiting in a Battle Zone must continue to "
+                            "roll to recruit, with Intelligence dice: the leader first, then "
+                            "each backer.",
+                    "rule": R_RECRUIT})
     if s.pending_recovery():
         out.append({"text": "A seriously wounded character must clear every chip on its picture "
                             "in one recovery roll, or it is lost.", "rule": R_SERIOUS})

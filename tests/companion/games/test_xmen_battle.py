@@ -468,7 +468,7 @@ def test_one_battle_or_recovery_per_character_per_turn(game):
     assert t.hero("Ana", "wolverine").where == HQ
     with pytest.raises(IllegalAction, match="only one of the two"):
         t.do("recover.roll", "Ana", hero="wolverine", faces=roll(5))
-    with pytest.raises(IllegalAction, match="already battled or recovered"):
+    with pytest.raises(IllegalAction, match="already acted this turn: battled or recovered"):
         t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
 
 
@@ -511,6 +511,39 @@ def test_recruiting_on_reaching_the_indicator(game):
     assert [h.id for h in t.team("Ana").heroes] == ["wolverine", "storm", "jubilee"]
     assert t.hero("Ana", "jubilee").where == HQ and t.zone(1).card is None
     assert "recruit-1" in t.s.alert_discard
+
+
+def test_a_character_recruiting_is_told_to_roll_to_recruit_not_to_battle(game):
+    """ "The same rules apply when recruiting another team member as the rules for battling an
+    Evil Mutant. Remember that when your team is recruiting, your X-Men characters will use their
+    Intelligence number to roll dice, not their Fighting Skill." Wolverine stays in the recruit
+    zone into the next turn: he must roll to recruit again, and what the players read says so
+    (it said 'must continue to battle', which sends a family for Fighting Skill dice)."""
+    t = recruiting(game)
+    t.hero("Ana", "storm").hits = 2
+    t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
+    t.do("recruit.roll", "Ana", zone=1, faces=roll(2, xmen=1))
+    t.do("turn.end", "Ana")
+    t.do("turn.end", "Ben")
+    with pytest.raises(IllegalAction, match="Wolverine must still roll to recruit in Battle Zone 1"):
+        t.do("recover.roll", "Ana", hero="storm", faces=roll(3))
+    with pytest.raises(IllegalAction, match="must continue to roll to recruit before the turn"):
+        t.do("turn.end", "Ana")
+    said = [r["text"] for r in t.engine.reminders(t.s)]
+    assert any("must continue to roll to recruit, with Intelligence dice" in x for x in said), said
+    assert not any("must continue to battle" in x for x in said), said
+
+
+def test_a_character_recruited_this_turn_is_refused_naming_why(game):
+    """ "That X-Men is now part of your team at Headquarters." A character that joined this turn
+    does nothing more that turn (docs/xmen-alert.md); refused, the players read that it joined,
+    not only 'already battled or recovered', which it never did."""
+    t = recruiting(game)
+    t.zone(1).indicator = 4
+    t.do("deploy", "Ana", zone=1, heroes=["wolverine"])
+    t.do("recruit.roll", "Ana", zone=1, faces=["marvel", "marvel"])
+    with pytest.raises(IllegalAction, match="Jubilee has already acted this turn: .*or joined the team"):
+        t.do("recover.roll", "Ana", hero="jubilee", faces=roll(3))
 
 
 def test_a_team_of_four_cannot_recruit(game):
