@@ -108,10 +108,12 @@ def frozone(s: IncrediblesState, card: Card) -> None:
 
 def jackjack(s: IncrediblesState, card: Card) -> None:
     s.discard.append(card.id)
-    if any(m.space == card.space for m in s.movers):
+    there = [m.name for m in s.movers if m.space == card.space]
+    if there:
         # "If a Mover is on the space where Jack-Jack appears, Jack-Jack is immediately rescued"
         s.jackjack = None
-        s.log.append(f"Jack-Jack teleports to {card.space}, right next to a hero: rescued at once!")
+        s.log.append(f"Jack-Jack teleports to space {card.space}, where {' and '.join(there)} "
+                     f"{'stands' if len(there) == 1 else 'stand'}: rescued at once!")
     else:
         s.jackjack = card.space
         s.log.append(f"Jack-Jack teleports to space {card.space}.")

@@ -363,6 +363,9 @@ def test_jackjack_appearing_on_a_mover_is_rescued_at_once():
     and his die is removed from the game board.\""""
     s = do(at(game(deck=["jackjack-7"]), "7"), "roll", face="alarm")
     assert s.jackjack is None
+    # on the space, not 'right next to a hero' (which reads as the next space)
+    mover = next(m for m in s.movers if m.space == "7")
+    assert f"Jack-Jack teleports to space 7, where {mover.name} stands: rescued at once!" in s.log
 
 
 def test_edna_rescues_jackjack():
