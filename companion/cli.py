@@ -168,15 +168,15 @@ def _open_journal(data: Path, config) -> tuple[Journal, Session, Backups]:
 
 
 def _attach_camera(args: argparse.Namespace, config, session: Session, data: Path):
-    """The camera over the dice tray: the configured one, or a simulated tray in simulation."""
+    """The camera over the dice tray; in simulation a simulated tray for none or a real one."""
     section = config.section("camera")
     if not section and not args.simulate:
         return None   # no camera configured
-    from vision.sources import open_source  # imported here: only a camera needs OpenCV
+    from vision.sources import is_device, open_source  # only a camera needs OpenCV
     from vision.table_camera import TableCamera, settings
 
     options = settings(section, str(config.path or "config.toml"))
-    if options["source"] is None and args.simulate:
+    if args.simulate and (options["source"] is None or is_device(options["source"])):
         from vision.simulated_tray import SimulatedTray
 
         source = SimulatedTray()
@@ -300,7 +300,7 @@ def _journal(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from hardware.doctor import run as run_doctor  # imported here: only `doctor` needs devices
+    from hardware.doctor import config_fix, run as run_doctor  # only `doctor` needs devices
 
     def camera_probe(simulate: bool) -> list[dict]:
         from vision.checks import camera_checks
@@ -308,15 +308,14 @@ def _doctor(args: argparse.Namespace) -> int:
         from vision.table_camera import settings as camera_settings
         from web.settings import load as dashboard_settings
 
-        # the config doctor itself reads (its own --data and --config, after "doctor")
-        config = config_mod.load(_option(args.rest, "--config"),
-                                 data_dir(_option(args.rest, "--data") or args.data))
         try:        # the sections serve checks that the hardware's checks do not
+            # the config doctor itself reads (its own --data and --config, after "doctor")
+            config = config_mod.load(_option(args.rest, "--config"),
+                                     data_dir(_option(args.rest, "--data") or args.data))
             camera_settings(config.section("camera"), str(config.path or "config.toml"))
             dashboard_settings(config)
         except CompanionError as exc:
-            return [{"check": "config", "status": "fail", "detail": str(exc),
-                     "fix": "correct that key (deploy/config.example.toml shows every key)"}]
+            return [{"check": "config", "status": "fail", "detail": str(exc), "fix": config_fix(exc)}]
         spec = config.section("camera").get("source")
         if spec is None:
             if not simulate:
@@ -390,8 +389,10 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         return args.func(args)
-    except CompanionError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+    except (CompanionError, PermissionError) as exc:
+        # PermissionError: another user's files (on the Pi, the service user's data)
+        owner = ": run it as their owner (sudo -u companion ...)" * isinstance(exc, OSError)
+        print(f"companion: {exc}{owner}", file=sys.stderr)
         return 2
 
 

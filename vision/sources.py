@@ -238,6 +238,13 @@ class SyntheticSource(FrameSource):
         return f"set={self.set_name!r} rolls={self.rolls}"
 
 
+def is_device(spec: str | int | None) -> bool:
+    """Whether a camera argument names a camera (an index, a device, the Pi camera): what a
+    simulation stands a simulated tray in for, where a folder or a video plays as it is."""
+    return (isinstance(spec, int) or spec == "picamera"
+            or isinstance(spec, str) and (spec.isdigit() or spec.startswith("/dev/")))
+
+
 def open_source(spec: str | int | None, **kwargs) -> FrameSource:
     """A source from a camera argument: an index ("0"), a device or video path, a folder of
     images, "picamera" or "synthetic" (optionally "synthetic:SET")."""

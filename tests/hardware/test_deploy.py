@@ -76,3 +76,35 @@ def test_the_example_config_is_accepted(tmp_path):
     assert serial.usb == ((0x2E8A, 0x0005),) and serial.enabled is False
     tokens = token_settings(config.section("tokens"), source)
     assert tokens.tags["04A1B2C3"].place.action.data == {"to": "{space}"}
+
+
+def test_the_example_config_shows_every_key_and_its_camera_and_screens_are_accepted(tmp_path):
+    """The README: 'deploy/config.example.toml shows every key'. It had no [camera] source, so
+    a Pi installed with it read no dice, and no [dashboard] or [components] at all."""
+    import re
+
+    from companion.config import SERVER_KEYS
+    from vision.table_camera import settings as camera_settings
+    from web.settings import load as dashboard_settings
+
+    text = (DEPLOY / "config.example.toml").read_text()
+    shown = set(re.findall(r"^#? ?([a-z_]+) ?[=:]", text, re.M))
+    with pytest.raises(Exception, match="known: ") as refused:      # every key the camera takes
+        camera_settings({"nonsense": 1}, "x")
+    camera = set(str(refused.value).split("known: ")[1].split(", "))
+    dashboard = {"public_url", "kid_mode", "table_sound", "phone_sound"}
+    every = SERVER_KEYS | camera | dashboard | {"dir"}
+    assert len(camera) == 8 and not every - shown, sorted(every - shown)
+    config = load(DEPLOY / "config.example.toml", tmp_path)
+    assert camera_settings(config.section("camera"), str(config.path))["source"] == "picamera"
+    assert dashboard_settings(config).table_sound is True
+
+
+def test_a_simulation_with_the_example_config_answers_with_a_simulated_tray(server_factory):
+    """`serve --simulate` is 'simulated camera, buttons and serial device (no hardware
+    needed)': with the Pi's config (its camera the Pi camera) it stopped, asking for picamera2.
+    A configured camera is stood in for by the simulated tray; the buttons are mock pins."""
+    server = server_factory("--simulate", "--config", str(DEPLOY / "config.example.toml"))
+    status, hardware = server.get("/api/hardware")
+    assert status == 200 and hardware["can_throw"] is True, hardware
+    assert hardware["status"]["simulated"] is True
