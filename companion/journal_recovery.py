@@ -234,7 +234,12 @@ class DataLock:
         import fcntl
 
         self.path = Path(data_dir) / "companion.lock"
-        self._file = open(self.path, "a+")
+        _as_its_owner(Path(data_dir))
+        try:
+            self._file = open(self.path, "a+")
+        except PermissionError as exc:
+            raise JournalError(f"this user may not write in {data_dir} ({exc.strerror}): run it "
+                               f"as the user the service runs as ({_owner(Path(data_dir))})") from None
         try:
             fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -248,11 +253,46 @@ class DataLock:
 
     @staticmethod
     def held(data_dir: str | Path) -> bool:
+        """Whether the running service holds the lock: a look that creates and changes
+        nothing (a lock file made by root here would keep the service out)."""
+        import fcntl
+
         try:
-            DataLock(data_dir).release()
-        except JournalError:
-            return True
-        return False
+            probe = open(Path(data_dir) / "companion.lock")
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True           # cannot tell from here: read as if it ran
+        with probe:
+            try:
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
+
+
+def _owner(folder: Path) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(folder.stat().st_uid).pw_name
+    except (KeyError, OSError):
+        return "its owner"
+
+
+def _as_its_owner(folder: Path) -> None:
+    """Root writing in a folder another user owns (``sudo companion journal restore`` on the
+    Pi) would leave a journal the service, run as that user, can no longer write: every move
+    refused. So root is sent to run as the folder's owner."""
+    try:
+        uid = folder.stat().st_uid
+    except OSError:
+        return                    # a folder not made yet: whoever makes it owns it
+    if os.geteuid() == 0 and uid != 0:
+        name = _owner(folder)
+        raise JournalError(f"{folder} belongs to {name}: run this as {name} (sudo -u {name} "
+                           "companion ...), or the files it writes would be root's and the "
+                           "service could not write its journal")
 
 
 # -- where the damaged files go ------------------------------------------------------------------

@@ -51,6 +51,15 @@ class _Collector:
         self.arrived.set()
 
 
+def config_fix(exc: Exception) -> str:
+    """What to do about a config file doctor could not use: a file this user may not read
+    (the Pi's is the service user's) is no key to correct."""
+    if isinstance(exc.__cause__, PermissionError):
+        return ("this user may not read it: run doctor as the service's user, as install.sh "
+                "prints (sudo -u companion ... doctor --config ...)")
+    return "correct that key (the README's configuration section shows every key with an example)"
+
+
 def check_config(args) -> tuple[list[Finding], dict[str, Any], str]:
     from companion.config import load
     from hardware.settings import gpio_settings, serial_settings, token_settings
@@ -60,8 +69,7 @@ def check_config(args) -> tuple[list[Finding], dict[str, Any], str]:
         from companion.paths import data_dir
         config = load(args.config, data or data_dir(None))
     except DataFileError as exc:
-        return [Finding("config", "fail", str(exc), "correct that key (deploy/config.example.toml "
-                        "shows every key with an example)")], {}, "config.toml"
+        return [Finding("config", "fail", str(exc), config_fix(exc))], {}, "config.toml"
     source = str(config.path) if config.path else "config.toml"
     sections = {name: config.section(name) for name in ("gpio", "serial", "tokens")
                 if name in config.sections}
@@ -70,8 +78,7 @@ def check_config(args) -> tuple[list[Finding], dict[str, Any], str]:
             if name in sections:
                 check(sections[name], source)
     except DataFileError as exc:
-        return [Finding("config", "fail", str(exc), "correct that key (deploy/config.example.toml "
-                        "shows every key with an example)")], sections, source
+        return [Finding("config", "fail", str(exc), config_fix(exc))], sections, source
     where = str(config.path) if config.path else "no config file: built-in defaults"
     return [Finding("config", "ok", f"{where}; sections: {', '.join(sections) or 'none'}")], sections, source
 
