@@ -105,7 +105,32 @@ if [ -n "$os_numpy" ]; then
         "$PREFIX/venv/bin/pip" uninstall --quiet --yes numpy
     fi
 fi
-"$PREFIX/venv/bin/pip" install --quiet "${pip_args[@]}" "$SRC"
+case "$os_numpy" in
+    1.*) printf 'opencv-python-headless<4.12\n' >> "$PREFIX/constraints.txt" ;;  # the last for numpy 1
+esac
+# Built from a copy: pip builds in the tree it is given, and root's build/ and *.egg-info left in
+# the owner's clone would break their `make run`, and a stale build/lib would put back files
+# deleted since (a module, a game's page).
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+    --exclude=./data -cf - . | tar -C "$build" -xf -
+"$PREFIX/venv/bin/pip" install --quiet "${pip_args[@]}" "$build"
+
+say "the companion command"
+# As the service runs it: its user, config and data, so that `companion doctor` and
+# `companion journal restore` look at and write what the service uses, as files it can write.
+cat > /usr/local/bin/companion <<WRAPPER
+#!/bin/sh
+# companion as the service runs it (written by deploy/install.sh)
+export COMPANION_DATA=$DATA_DIR COMPANION_CONFIG=$CONFIG_DIR/config.toml
+if [ "\$(id -un)" = "$SERVICE_USER" ]; then
+    exec $PREFIX/venv/bin/companion "\$@"
+fi
+exec sudo -u $SERVICE_USER env COMPANION_DATA=$DATA_DIR COMPANION_CONFIG=$CONFIG_DIR/config.toml \\
+    $PREFIX/venv/bin/companion "\$@"
+WRAPPER
+chmod 0755 /usr/local/bin/companion
 
 say "config $CONFIG_DIR/config.toml"
 if [ ! -e "$CONFIG_DIR/config.toml" ]; then
@@ -156,5 +181,5 @@ elif [ "$START" -eq 1 ]; then
     say "starting"
     systemctl restart companion.service
     systemctl --no-pager --lines=5 status companion.service || true
-    echo "check the hardware any time with: sudo -u $SERVICE_USER $PREFIX/venv/bin/companion --data $DATA_DIR doctor --config $CONFIG_DIR/config.toml"
+    echo "check the hardware any time with: companion doctor (stop the service first: sudo systemctl stop companion)"
 fi
