@@ -17,9 +17,11 @@ The box file (``<components>/box/<game>.toml``, also what export and import carr
     links = [["start", "1"], ...]
     confirmed = true
 
-A game started with a box records ``options["box"] = {"hash", "patch"}``: the patch itself (small:
-only what the owner changed) and the SHA-256 of the component data it produced, so the game and
-its replay keep that data after the owner edits the box again.
+Every game records ``options["box"] = {"base", "hash", "patch"}``: the SHA-256 of the base data
+it began with, and with a box the patch itself (small: only what the owner changed) and the
+SHA-256 of the component data it produced, so the game and its replay keep that data after the
+owner edits the box again. A game whose base changed since it began (the file edited, an update)
+is not replayed with the new data: start-up holds it back until the data is put back.
 
 A box remembers the base it was made against (``base``): when the base file changes under it (an
 update of the companion, the owner's full copy edited by hand), the patch may no longer say what
@@ -189,6 +191,7 @@ class Boxed:
             if twice:
                 raise DataFileError(f"{path}: {sorted(twice)[0]}: also in another of the game's files")
             self.base.update(raw)
+        self._base_hash: str | None = None
         self.store = BoxStore(components_dir)
         self.box = self.store.load(game)
         self._parsed: dict[str, Any] = {}
@@ -207,7 +210,9 @@ class Boxed:
         return self._parsed[key]
 
     def base_hash(self) -> str:
-        return content_hash(self.base)
+        if self._base_hash is None:          # the base is read once: hash it once
+            self._base_hash = content_hash(self.base)
+        return self._base_hash
 
     def base_warning(self) -> str | None:
         """What to tell the owner when the base data changed under their box (None: it did not,
@@ -220,18 +225,29 @@ class Boxed:
                 "record the box against this data.")
 
     def record(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The options a new game journals: the owner's box in them (nothing when there is none)."""
-        if not self.box.patch or "box" in options:
+        """The options a new game journals: the base data it began with (its hash) and the
+        owner's box (when there is one), so that neither can change under it."""
+        if "box" in options:
             return options
-        return {**options, "box": {"hash": content_hash(self.raw()), "patch": self.box.patch}}
+        box: dict[str, Any] = {"base": self.base_hash()}
+        if self.box.patch:
+            box.update(hash=content_hash(self.raw()), patch=self.box.patch)
+        return {**options, "box": box}
 
     def for_options(self, options: dict[str, Any]) -> Any:
-        """The data a game with these options plays with: the box it recorded, else the base."""
+        """The data a game with these options plays with: the base with the box it recorded.
+        A game whose base data changed since it began is refused: replayed with other data (an
+        edited file, an update), it would silently no longer be the game on the table."""
         given = options.get("box")
-        if given is None:
+        if given is None:                     # an older game: it recorded nothing
             return self.resolve({}, self.where)
-        if not isinstance(given, dict) or not isinstance(given.get("patch"), dict):
-            raise SetupError("box: expected {hash, patch} (the owner's box the game began with)")
+        if not isinstance(given, dict) or not isinstance(given.get("patch", {}), dict):
+            raise SetupError("box: expected {base, hash, patch} (the data the game began with)")
+        if given.get("base", self.base_hash()) != self.base_hash():
+            raise SetupError(f"the component data in {self.path} is not what this game began "
+                             "with (edited since, or changed by an update of the companion)")
+        if "patch" not in given:
+            return self.resolve({}, self.where)
         try:
             return self.resolve(check_patch(given["patch"], "box.patch"), "the game's box")
         except DataFileError as exc:

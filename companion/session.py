@@ -200,14 +200,14 @@ class Session:
                 return None
         return self.view()
 
-    def set_notices(self, notices: list[dict[str, Any]]) -> None:
-        """What the table must be told that is not the game (a journal recovered at start-up):
-        in every view as ``notices`` until cleared."""
+    def set_notices(self, notices: list[dict[str, Any]], read: bool = False) -> None:
+        """What the table must be told that is not the game (a journal recovered at start-up),
+        with a game held back, in every view as ``notices``; ``read``: the table read them all."""
         with self._lock:
             self._heal()
             self.journal.flush()               # the table shown must be on disk
-            if not notices:
-                self._held = None               # read: the game held back stays in the journal
+            if read:
+                self._held = None               # the game held back stays in the journal
             self._notices = list(notices) + ([self._held] if self._held else [])
             self._show(self._make_change(self.clock()))
 

@@ -89,7 +89,7 @@ def dismiss_notices():
     book = current_app.extensions["companion"].get("notices")
     if book is not None:
         book.acknowledge()
-    session().set_notices([])
+    session().set_notices([], read=True)
     return jsonify(session().view())
 
 

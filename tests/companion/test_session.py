@@ -9,6 +9,7 @@ import companion.games.incredibles
 
 from companion.actions import Action
 from companion.errors import BadAction, Conflict, IllegalAction, NoGame
+from companion.games.incredibles import Incredibles
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
@@ -246,7 +247,9 @@ def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_d
     again, told = held_back(tmp_path / "j", components)
     assert f"The game in progress ({game}, game 1) cannot be set up again" in told, told
     assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
-    again.set_notices([])                                     # the table read it
+    again.set_notices([])                                     # start-up: no recovery to tell
+    assert [n["kind"] for n in again.view()["notices"]] == ["held"]
+    again.set_notices([], read=True)                          # the table read it
     assert again.view()["notices"] == []
     again.journal.close()
     if change == "the data edited":                           # the data put back: it goes on
@@ -256,14 +259,7 @@ def test_a_game_this_companion_can_no_longer_set_up_is_held_back_not_taken_for_d
         back.journal.close()
 
 
-def test_an_intact_move_this_companion_now_refuses_holds_the_game_back_and_cuts_nothing(tmp_path):
-    """The owner corrects the movement die's faces mid-game (the "2" face becomes a "5": the
-    file marks the faces as assumed). The game still sets up, but its journaled "rolled a 2"
-    is refused on replay. Start-up took that for damage: it cut the journal at that roll and
-    every acknowledged move after it was gone from the table. The entries are intact (their
-    checksums hold), so the game is held back, the journal kept as it is, and it goes on once
-    the faces are put back."""
-    components = tmp_path / "components"
+def played_two_moves(tmp_path, components):
     first = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
     first.start("incredibles", {"players": ["dash", "violet"],
                                 "starting_problems": ["A", "B", "C"]}, seed=3)
@@ -271,16 +267,60 @@ def test_an_intact_move_this_companion_now_refuses_holds_the_game_back_and_cuts_
     played = first.submit(Action("move", "dash", {"to": rolled["expect"]["reachable"][0]}))
     assert played["seq"] > rolled["seq"]
     first.journal.close()
-    edit_shipped_incredibles(components, '{ id = "2", move = 2 }', '{ id = "5", move = 5 }')
+    return rolled, played
 
-    again, told = held_back(tmp_path / "j", components)
-    assert "The game in progress (incredibles, game 1) cannot be replayed" in told, told
-    assert f"its entry {rolled['seq']} (roll), intact in the journal, is refused" in told, told
-    assert "put back the component data" in told, told
-    assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
-    again.journal.close()
 
-    (components / "incredibles.toml").unlink()                # the faces put back: it goes on
+def goes_on(tmp_path, components, played):
     back = Session(Journal(tmp_path / "j"), Catalog(components), Clock())
     assert back.view()["state"] == played["state"] and back.view()["notices"] == []
     back.journal.close()
+
+
+@pytest.mark.parametrize("old, new", [('{ id = "2", move = 2 }', '{ id = "5", move = 5 }'),
+                                      ("edna = 3", "edna = 1")], ids=["a face", "a card count"])
+def test_a_game_whose_component_data_changed_since_it_began_is_held_back_not_replayed(tmp_path, old, new):
+    """The owner corrects the movement die's faces mid-game (the "2" face becomes a "5": the
+    file marks the faces as assumed). Start-up took the journaled "rolled a 2", now refused, for
+    damage and cut every acknowledged move from it on; an edit the moves still passed (fewer
+    Edna cards) replayed the game with other cards, silently. The game records the data it began
+    with: it is held back, the journal kept as it is, and goes on once the data is put back."""
+    components = tmp_path / "components"
+    rolled, played = played_two_moves(tmp_path, components)
+    edit_shipped_incredibles(components, old, new)
+
+    again, told = held_back(tmp_path / "j", components)
+    assert "The game in progress (incredibles, game 1) cannot be set up again" in told, told
+    assert f"the component data in {components / 'incredibles.toml'} is not what this game " \
+           "began with" in told, told
+    assert "put back the component data" in told, told
+    assert again.journal.last_seq() == played["seq"]          # nothing cut, nothing lost
+    again.journal.close()
+    (components / "incredibles.toml").unlink()                # the data put back: it goes on
+    goes_on(tmp_path, components, played)
+
+
+class RefusesTwos(Incredibles):
+    """A later version of the rules that refuses a move the journal holds (its die has no 2)."""
+
+    def apply(self, state, action, rng):
+        if action.type == "roll" and action.data.get("face") == "2":
+            raise IllegalAction("this version's movement die has no 2")
+        return super().apply(state, action, rng)
+
+
+def test_an_intact_move_a_later_version_refuses_holds_the_game_back_and_cuts_nothing(tmp_path):
+    """The same data, rules that changed: the roll the journal holds intact (its checksum holds)
+    is refused on replay. That is no damage: the game is held back, nothing is cut."""
+    components = tmp_path / "components"
+    rolled, played = played_two_moves(tmp_path, components)
+    later = Catalog(components, engines={"incredibles": ("test_session", "RefusesTwos")})
+    again = Session(Journal(tmp_path / "j"), later, Clock())
+    view = again.view()
+    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"]
+    told = view["notices"][0]["text"]
+    assert "The game in progress (incredibles, game 1) cannot be replayed" in told, told
+    assert f"its entry {rolled['seq']} (roll), intact in the journal, is refused: this " \
+           "version's movement die has no 2" in told, told
+    assert again.journal.last_seq() == played["seq"]
+    again.journal.close()
+    goes_on(tmp_path, components, played)

@@ -7,8 +7,11 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[2]
 
 WIN = [  # Dash alone, starting problems A (Strength), B (Defense), C (Agility); no Alarms.
     ("roll", {"face": "1"}), ("move", {"to": "1"}),                                 # rescues Jack-Jack
@@ -227,6 +230,31 @@ def test_a_broken_component_file_is_refused_naming_the_file(server_factory, tmp_
     server = server_factory(data=data)
     status, err = server.post("/api/session", {"game": "incredibles", "players": ["dash"]})
     assert status == 400 and "incredibles.toml" in err["error"] and "TOML" in err["error"]
+
+
+def test_a_game_held_back_for_edited_data_is_said_on_every_screen_until_read(server_factory, tmp_path):
+    """The owner edits a component file while a game is in progress. After the restart the
+    game was held back, but every screen said 'No game in progress': start-up's empty list of
+    recovery notices wiped the one saying why (found by an owner's-box audit)."""
+    data = tmp_path / "data"
+    first = server_factory(data=data)
+    start(first)
+    _, played = first.act("roll", "dash", face="2")
+    first.stop()
+    shipped = (REPO / "companion" / "games" / "incredibles" / "incredibles.toml").read_text()
+    (data / "components").mkdir()
+    (data / "components" / "incredibles.toml").write_text(shipped.replace("edna = 3", "edna = 2"))
+
+    again = server_factory(data=data)
+    _, view = again.get("/api/state")
+    assert view["game"] is None and [n["kind"] for n in view["notices"]] == ["held"], view
+    assert "is not what this game began with" in view["notices"][0]["text"]
+    _, view = again.request("DELETE", "/api/notices")
+    assert view["notices"] == []
+    again.stop()
+    (data / "components" / "incredibles.toml").unlink()
+    _, view = server_factory(data=data).get("/api/state")      # the data put back: it goes on
+    assert (view["seq"], view["state"]) == (played["seq"], played["state"])
 
 
 @pytest.mark.parametrize("game, options", [
