@@ -208,6 +208,8 @@ def _episode(ep: Reader, zones, villains, events, helpers, challenges, bosses) -
     sides = []
     for i, side in enumerate(ep.tables("sides")):
         counts = tuple(side.get("heroes", list))
+        if not all(type(c) is int and 1 <= c <= 4 for c in counts):
+            raise side.fail("heroes", "hero counts are whole numbers from 1 to 4, e.g. [3, 4]")
         track = side.get("track", list)
         if not track:
             raise side.fail("track", "needs at least one space")
