@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 import companion
 from companion import strict_json
-from companion.errors import BadAction, SetupError
+from companion.errors import BadAction, DataFileError, SetupError
 from companion.games import available
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -103,7 +103,11 @@ def games():
     catalog = session().catalog
     out = []
     for name in available():
-        engine = catalog(name)
+        try:
+            engine = catalog(name)
+        except DataFileError as exc:      # one game's broken file leaves the others startable
+            out.append({"name": name, "title": name, "actions": {}, "error": str(exc)})
+            continue
         out.append({"name": name, "title": engine.title, "actions": engine.actions})
     return jsonify({"games": out})
 

@@ -16,7 +16,7 @@ import math
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion import box_items
-from companion.errors import BadAction, Conflict, SetupError
+from companion.errors import BadAction, Conflict, DataFileError, SetupError
 from companion.games import available
 from web.access import Denied
 from web.api import json_body
@@ -29,7 +29,24 @@ def _catalog():
 
 
 def _boxed_games() -> list[str]:
-    return [n for n in available() if getattr(_catalog()(n), "boxed", None) is not None]
+    """The games with a box, those whose files do not load included (their page says why)."""
+    out = []
+    for name in available():
+        try:
+            boxed = getattr(_catalog()(name), "boxed", None) is not None
+        except DataFileError:
+            boxed = True              # every engine that reads files has a box
+        if boxed:
+            out.append(name)
+    return out
+
+
+def _loads(game: str) -> bool:
+    try:
+        _catalog()(game)
+    except DataFileError:
+        return False
+    return True
 
 
 def _engine(game: str):
@@ -48,7 +65,7 @@ def _owner_only() -> None:
 @box.get("/box")
 def page():
     games = _boxed_games()
-    game = request.args.get("game") or games[0]
+    game = request.args.get("game") or next((g for g in games if _loads(g)), games[0])
     described = box_items.describe(_engine(game))
     board = next((i for i in described["items"] if i.get("kind") == "board"), None)
     return render_template("box.html", view="box", renderers=[], games=games, game=game,
@@ -57,8 +74,13 @@ def page():
 
 @box.get("/api/box")
 def overview():
-    return jsonify({"games": [{"game": g, **box_items.describe(_engine(g))["checklist"]}
-                              for g in _boxed_games()]})
+    out = []
+    for g in _boxed_games():
+        try:
+            out.append({"game": g, **box_items.describe(_engine(g))["checklist"]})
+        except DataFileError as exc:          # one game's broken file leaves the others usable
+            out.append({"game": g, "error": str(exc)})
+    return jsonify({"games": out})
 
 
 @box.get("/api/box/<game>")

@@ -405,3 +405,28 @@ def test_every_state_of_random_incredibles_games_renders_on_the_phone_and_the_ta
     one is expected (as the X-Men and Invincible dashboards' tests do)."""
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
                       "incredibles", (1, 2, 3), 60, 1)
+
+
+def test_one_games_broken_file_leaves_the_other_games_startable_from_setup(server_factory, tmp_path, pages):
+    """An owner's copy of the Incredibles file with a typo made the setup page's list of games
+    empty, so no game could be started from it (found by an owner's-box audit). The broken game
+    stays listed, cannot be picked, and says why; the others start as before."""
+    data = tmp_path / "data"
+    (data / "components").mkdir(parents=True)
+    (data / "components" / "incredibles.toml").write_text("powers = [unclosed\n")
+    server = server_factory(data=data)
+    page = pages(server.url + "/setup", 800, 900)
+    broken = page.locator('#game-pick input[value="incredibles"]')
+    broken.wait_for(state="attached", timeout=WAIT)
+    assert broken.is_disabled()
+    said = page.inner_text("#game-pick")
+    assert "cannot start: " in said and "incredibles.toml" in said and "not valid TOML" in said
+    page.locator('#game-pick input[value="invincible"]').check()
+    page.wait_for_selector('[name="inv-hero"]', timeout=WAIT)
+    for hero in ("atom-eve", "invincible"):
+        page.locator(f'[name="inv-hero"][value="{hero}"]').check()
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    assert server.get("/api/state")[1]["game"] == "invincible"
+    status, box = server.get("/api/box")
+    assert status == 200 and [g["game"] for g in box["games"] if "error" in g] == ["incredibles"]

@@ -65,12 +65,15 @@
     games = res.ok ? res.data.games : [];
     const pick = C.$("game-pick");
     pick.replaceChildren(el("legend", {}, "Which game?"));
-    games.forEach((g, i) => {
-      const input = el("input", { type: "radio", name: "game", value: g.name, checked: i === 0 });
+    // a game whose component file does not load stays listed, with why, and cannot be picked
+    const first = games.find((g) => !g.error);
+    games.forEach((g) => {
+      const input = el("input", { type: "radio", name: "game", value: g.name, checked: g === first, disabled: !!g.error });
       input.addEventListener("change", () => chooseGame(g.name));
-      pick.append(el("label", { class: "check game-choice" }, input, " " + g.title + (C.hasRenderer(g.name) ? "" : " (generic controls)")));
+      pick.append(el("label", { class: "check game-choice" }, input, " " + g.title + (C.hasRenderer(g.name) ? "" : " (generic controls)"),
+        g.error ? el("span", { class: "error game-error" }, " cannot start: " + g.error) : null));
     });
-    if (games.length) await chooseGame(games[0].name);
+    if (first) await chooseGame(first.name);
   }
 
   function when(epoch) {
