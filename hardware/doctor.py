@@ -83,6 +83,29 @@ def check_config(args) -> tuple[list[Finding], dict[str, Any], str]:
     return [Finding("config", "ok", f"{where}; sections: {', '.join(sections) or 'none'}")], sections, source
 
 
+def check_components(args) -> list[Finding]:
+    """Every game's component files load (the owner's copies in the components folder first):
+    a mistake in one is found here, not when the family starts that game at the table."""
+    from companion.config import load
+    from companion.games import Catalog, available
+    from companion.paths import data_dir
+
+    try:
+        catalog = Catalog(load(args.config, data_dir(args.data)).components_dir)
+    except CompanionError:
+        return []            # the config's own finding says why
+    out = []
+    for name in available():
+        try:
+            catalog(name)
+        except CompanionError as exc:
+            out.append(Finding(f"data {name}", "fail", str(exc), "correct that key in your copy, "
+                               "or remove your copy to use the shipped file"))
+        else:
+            out.append(Finding(f"data {name}", "ok", "the component files load"))
+    return out
+
+
 def check_data(folder: Path) -> list[Finding]:
     out = []
     try:
@@ -293,6 +316,7 @@ def run(argv: list[str], camera: Callable[[bool], list[dict]] | None = None) -> 
                      for f in journal_findings(folder)]
     except OSError as exc:
         findings.append(Finding("data folder", "fail", str(exc), "give --data a folder you can write"))
+    findings += check_components(args)
     if config_ok:
         for name, check in (("gpio", lambda: check_gpio(sections.get("gpio"), args.simulate, source,
                                                         args.interactive, args.wait)),

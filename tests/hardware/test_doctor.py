@@ -73,3 +73,19 @@ def test_doctor_checks_the_sections_serve_checks_in_the_config_it_was_given(tmp_
     assert companion(["doctor", "--data", str(tmp_path), "--config", str(config), "--simulate"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  config" in out and str(config) in out and words in out, out
+
+
+def test_a_mistake_in_an_owners_component_file_is_named_by_doctor(tmp_path, capsys, monkeypatch):
+    """doctor printed '23 checks passed' over any mistake in the component files, found only
+    when a family started that game (found by an owner's-box audit)."""
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    assert run(["--data", str(tmp_path), "--simulate"]) == 0
+    out = capsys.readouterr().out
+    for game in ("incredibles", "xmen-alert", "invincible"):
+        assert f"OK    data {game}" in out, out
+    (tmp_path / "components").mkdir()
+    (tmp_path / "components" / "xmen-alert.toml").write_text("characters = 3\n")
+    assert run(["--data", str(tmp_path), "--simulate"]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL  data xmen-alert    {tmp_path / 'components' / 'xmen-alert.toml'}: " in out, out
+    assert "OK    data incredibles" in out and "remove your copy to use the shipped file" in out
