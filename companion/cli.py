@@ -92,7 +92,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-ATTACH_WAIT_S = 10.0   # inside the unit's TimeoutStopSec=15 (deploy/companion.service)
+ATTACH_WAIT_S = 10.0   # with the server's 6 s, inside the unit's TimeoutStopSec=30
 
 
 class _Adapters:

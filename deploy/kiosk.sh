@@ -5,10 +5,9 @@ set -euo pipefail
 
 URL=${COMPANION_URL:-http://127.0.0.1:8000/}
 
-for _ in $(seq 1 90); do
-    if curl -fsS -o /dev/null --max-time 2 "$URL"; then
-        break
-    fi
+# However long the Pi takes to boot: a browser opened before the service answers shows an
+# error page that never retries.
+until curl -fsS -o /dev/null --max-time 2 "$URL"; do
     sleep 1
 done
 

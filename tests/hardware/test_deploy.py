@@ -108,3 +108,17 @@ def test_a_simulation_with_the_example_config_answers_with_a_simulated_tray(serv
     status, hardware = server.get("/api/hardware")
     assert status == 200 and hardware["can_throw"] is True, hardware
     assert hardware["status"]["simulated"] is True
+
+
+def test_the_unit_waits_for_the_longest_clean_stop():
+    """A clean stop drains requests (web/serving.py DRAIN), closes the server's threads (1 s)
+    and waits for the adapters (ATTACH_WAIT_S): 16 s at worst, which the unit's 15 s cut short
+    with a SIGKILL (found by an install audit)."""
+    import re
+
+    from companion.cli import ATTACH_WAIT_S
+    from web.serving import DRAIN
+
+    unit = (DEPLOY / "companion.service").read_text()
+    allowed = int(re.search(r"^TimeoutStopSec=(\d+)$", unit, re.M).group(1))
+    assert allowed >= DRAIN + 1.0 + ATTACH_WAIT_S + 5, allowed       # and a margin
