@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.components import component_file, load_toml
+from companion.components import component_file, every_key_read, load_toml
 from companion.errors import DataFileError, SetupError
 from companion.paths import write_whole
 
@@ -195,7 +195,9 @@ class Boxed:
         self.store = BoxStore(components_dir)
         self.box = self.store.load(game)
         self._parsed: dict[str, Any] = {}
-        self.data = self.resolve(self.box.patch, self.where)
+        # a mistake that only the box makes is the box file's: name it, not the base file
+        self.data = self.resolve(self.box.patch, self.where if not self.box.patch else
+                                 f"{self.store.path(game)} (your box over {self.path})")
 
     def raw(self, patch: dict[str, Any] | None = None) -> dict[str, Any]:
         return merge(self.base, patch if patch is not None else self.box.patch)
@@ -206,7 +208,8 @@ class Boxed:
         if key not in self._parsed:
             if len(self._parsed) >= 32:       # replays of many old boxes: keep memory bounded
                 self._parsed.clear()
-            self._parsed[key] = self.parse(merge(self.base, patch), where)
+            with every_key_read():
+                self._parsed[key] = self.parse(merge(self.base, patch), where)
         return self._parsed[key]
 
     def base_hash(self) -> str:
@@ -300,4 +303,5 @@ def check_box(boxed: Boxed, box: Box, where: str = "box file") -> Any:
     field: nothing is saved or used before this passes."""
     if box.game != boxed.game:
         raise DataFileError(f"{where}: game: this is a box for {box.game!r}, not {boxed.game!r}")
-    return boxed.parse(merge(boxed.base, box.patch), where)
+    with every_key_read():
+        return boxed.parse(merge(boxed.base, box.patch), where)

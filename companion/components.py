@@ -5,11 +5,17 @@ on their table.
 
 from __future__ import annotations
 
+import threading
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from companion.errors import DataFileError
+
+# Keys any table may carry for the people who edit the file, read by no rule.
+NOTES = frozenset({"title", "note", "assumption", "confirmed"})
+_parsing = threading.local()
 
 
 def component_file(name: str, override_dir: str | Path | None, shipped_dir: Path) -> Path:
@@ -44,6 +50,14 @@ class Reader:
         self.data = data
         self.path = path
         self.where = where
+        self.read: set[str] = set()          # the keys the parser asked for
+        made = getattr(_parsing, "readers", None)
+        if made is not None:
+            made.append(self)
+
+    def took(self, *keys: str) -> None:
+        """Keys read from ``data`` directly (all of them without any)."""
+        self.read.update(keys or self.data)
 
     def _key(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else key
@@ -52,6 +66,7 @@ class Reader:
         return DataFileError(f"{self.path}: {self._key(key)}: {message}")
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        self.read.add(key)
         if key not in self.data:
             if default is ...:
                 raise self.fail(key, "missing")
@@ -87,3 +102,27 @@ class Reader:
         if value not in choices:
             raise self.fail(key, f"{value!r} is not one of {', '.join(sorted(choices))}")
         return value
+
+
+@contextmanager
+def every_key_read() -> Iterator[None]:
+    """A file parsed inside may hold no key its parser never asked for: a misspelt optional key
+    (``cuont = 6``, ``rign``) was dropped without a word and the default used instead. The
+    first one is refused, naming the keys that table may hold."""
+    outer = getattr(_parsing, "readers", None)
+    _parsing.readers = made = []
+    try:
+        yield
+    finally:
+        _parsing.readers = outer
+    read: dict[int, set[str]] = {}           # a table may be read through several readers
+    for reader in made:
+        read.setdefault(id(reader.data), set()).update(reader.read)
+    for reader in made:
+        if not isinstance(reader.data, dict):
+            continue
+        for key in reader.data:
+            if key not in read[id(reader.data)] and key not in NOTES:
+                known = sorted(read[id(reader.data)] | NOTES)
+                raise reader.fail(key, f"not a key read here (a typo?); this table may hold "
+                                       f"{', '.join(known)}")

@@ -57,3 +57,35 @@ def test_a_value_of_the_wrong_shape_is_refused_naming_where(game):
             except Exception as exc:  # noqa: BLE001 - the defect under test
                 pytest.fail(f"{game}: {'.'.join(map(str, path))} = {wrong!r}: "
                             f"{type(exc).__name__}: {exc}")
+
+
+@pytest.mark.parametrize("game, file, right, typo, where", [
+    ("incredibles", "incredibles.toml", "\nring = true", "\nrign = true", "board.rign"),
+    ("xmen-alert", "xmen-alert.toml", "\ncount = 6", "\ncuont = 6", ".cuont"),
+    ("invincible", "invincible_episodes.toml", " extra_4 = 1", " extra4 = 1", "abilities[0].extra4"),
+])
+def test_a_misspelt_key_is_refused_naming_it_and_the_keys_that_table_may_hold(
+        tmp_path, game, file, right, typo, where):
+    """`ring` spelt `rign` took the ring road off the board; `count = 6` spelt `cuont` left one
+    Recruit card of six; both without a word (found by an owner's-box audit)."""
+    shipped = Catalog()(game).boxed.paths[0].parent / file
+    text = shipped.read_text()
+    assert right in text
+    (tmp_path / file).write_text(text.replace(right, typo, 1))
+    with pytest.raises(DataFileError) as refused:
+        Catalog(tmp_path)(game)
+    said = str(refused.value)
+    assert str(tmp_path / file) in said and where in said and "a typo?" in said, said
+    assert right.split()[0] in said.split("may hold ")[1], said     # the right spelling
+
+
+def test_a_mistake_in_the_box_file_names_the_box_file(tmp_path):
+    """A box file saying `max_health = -5` was reported against the shipped invincible.toml,
+    which the owner never touched (found by an owner's-box audit)."""
+    (tmp_path / "box").mkdir()
+    box = tmp_path / "box" / "invincible.toml"
+    box.write_text('format = 1\ngame = "invincible"\n[patch]\nheros = []\n')
+    with pytest.raises(DataFileError) as refused:
+        Catalog(tmp_path)("invincible")
+    said = str(refused.value)
+    assert said.startswith(f"{box} (your box over ") and "heros: not a key read here" in said, said

@@ -193,7 +193,8 @@ def parse(raw: dict[str, Any], where: Any) -> InvincibleData:
     """``raw``: the three files' tables together; ``where``: their paths (or one label for all,
     a box's), for errors that name the file and the key."""
     paths = [Path(w) for w in where] if isinstance(where, tuple) else [Path(str(where))] * 3
-    parts = [{k: v for k, v in raw.items() if k not in SPLIT},
+    split = {k for keys in SPLIT.values() for k in keys}
+    parts = [{k: v for k, v in raw.items() if k not in split},
              *({k: raw[k] for k in keys if k in raw} for keys in SPLIT.values())]
     main, powers_r, episodes_r = (Reader(part, p) for part, p in zip(parts, paths))
     assumptions: dict[str, str] = {}

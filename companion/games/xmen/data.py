@@ -225,6 +225,8 @@ def parse(raw: dict[str, Any], path: Path | str) -> XMenData:
     zones = _count(board, "battle_zones", 1, 9)
     strength_track = _count(board, "strength_track", 2, 60)
     max_team = _count(board, "max_team", 2, 18)
+    if "hit_chips" in board.data:     # the printed count, shown, not enforced (coins do)
+        _count(board, "hit_chips", 1, 999)
     track = _track(top.table("experience_track"), note)
     characters = _characters(top, strength_track, assumptions)
     alert = _alert(top.table("alert"), strength_track, track["track_spaces"], note)
