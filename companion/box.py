@@ -187,6 +187,8 @@ class Boxed:
         self.base: dict[str, Any] = {}
         for path in self.paths:
             raw = load_toml(path)
+            if not raw:
+                raise DataFileError(f"{path}: the file is empty (remove it to use the shipped one)")
             twice = set(raw) & set(self.base)
             if twice:
                 raise DataFileError(f"{path}: {sorted(twice)[0]}: also in another of the game's files")

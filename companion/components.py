@@ -30,8 +30,8 @@ def component_file(name: str, override_dir: str | Path | None, shipped_dir: Path
 
 def load_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
+        # utf-8-sig: Windows' Notepad starts a file it saves as UTF-8 with a byte-order mark
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
     except FileNotFoundError as exc:
         raise DataFileError(f"{path}: file not found") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -67,6 +67,9 @@ class Reader:
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
         self.read.add(key)
+        if key == "name" and key in self.data and isinstance(self.data[key], str) \
+                and not self.data[key].strip():
+            raise self.fail(key, "empty: a name the table can read")
         if key not in self.data:
             if default is ...:
                 raise self.fail(key, "missing")

@@ -89,3 +89,20 @@ def test_a_mistake_in_the_box_file_names_the_box_file(tmp_path):
         Catalog(tmp_path)("invincible")
     said = str(refused.value)
     assert said.startswith(f"{box} (your box over ") and "heros: not a key read here" in said, said
+
+
+def test_a_file_saved_by_notepad_an_empty_file_and_an_empty_name(tmp_path):
+    """Notepad's UTF-8 starts with a byte-order mark: refused as 'Invalid statement (at line 1,
+    column 1)'. An empty file said 'powers: missing'; an empty name showed a blank on the table
+    (found by an owner's-box audit)."""
+    shipped = Catalog()("incredibles").boxed.paths[0]
+    text = shipped.read_text()
+    copy = tmp_path / "incredibles.toml"
+    copy.write_bytes(b"\xef\xbb\xbf" + text.replace('name = "Dash"', 'name = "Dashiell"').encode())
+    assert "Dashiell" in {h.name for h in Catalog(tmp_path)("incredibles").data.heroes.values()}
+    copy.write_text("")
+    with pytest.raises(DataFileError, match=r"incredibles.toml: the file is empty \(remove it"):
+        Catalog(tmp_path)("incredibles")
+    copy.write_text(text.replace('name = "Dash"', 'name = "  "'))
+    with pytest.raises(DataFileError, match=r"heroes\[\d\]\.name: empty"):
+        Catalog(tmp_path)("incredibles")
