@@ -79,6 +79,17 @@ def _keyed(value: Any) -> str | None:
     return None
 
 
+WORDS = frozenset({"note", "title"})     # read by people only
+
+
+def _without(node: Any, keys: frozenset[str]) -> Any:
+    if isinstance(node, dict):
+        return {k: _without(v, keys) for k, v in node.items() if k not in keys}
+    if isinstance(node, list):
+        return [_without(v, keys) for v in node]
+    return node
+
+
 def content_hash(raw: dict[str, Any]) -> str:
     """The component data's identity: SHA-256 of its canonical JSON."""
     text = json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
@@ -193,7 +204,7 @@ class Boxed:
             if twice:
                 raise DataFileError(f"{path}: {sorted(twice)[0]}: also in another of the game's files")
             self.base.update(raw)
-        self._base_hash: str | None = None
+        self._data_hash: str | None = None
         self.store = BoxStore(components_dir)
         self.box = self.store.load(game)
         self._parsed: dict[str, Any] = {}
@@ -215,9 +226,14 @@ class Boxed:
         return self._parsed[key]
 
     def base_hash(self) -> str:
-        if self._base_hash is None:          # the base is read once: hash it once
-            self._base_hash = content_hash(self.base)
-        return self._base_hash
+        return content_hash(self.base)
+
+    def data_hash(self) -> str:
+        """What a game pins of its base data: its identity, the notes to the reader left out
+        (a note reworded changes no rule, and must not hold a game in progress back)."""
+        if self._data_hash is None:          # the base is read once: hash it once
+            self._data_hash = content_hash(_without(self.base, WORDS))
+        return self._data_hash
 
     def base_warning(self) -> str | None:
         """What to tell the owner when the base data changed under their box (None: it did not,
@@ -234,7 +250,7 @@ class Boxed:
         owner's box (when there is one), so that neither can change under it."""
         if "box" in options:
             return options
-        box: dict[str, Any] = {"base": self.base_hash()}
+        box: dict[str, Any] = {"base": self.data_hash()}
         if self.box.patch:
             box.update(hash=content_hash(self.raw()), patch=self.box.patch)
         return {**options, "box": box}
@@ -248,7 +264,7 @@ class Boxed:
             return self.resolve({}, self.where)
         if not isinstance(given, dict) or not isinstance(given.get("patch", {}), dict):
             raise SetupError("box: expected {base, hash, patch} (the data the game began with)")
-        if given.get("base", self.base_hash()) != self.base_hash():
+        if given.get("base", self.data_hash()) != self.data_hash():
             raise SetupError(f"the component data in {self.path} is not what this game began "
                              "with (edited since, or changed by an update of the companion)")
         if "patch" not in given:

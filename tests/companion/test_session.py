@@ -299,6 +299,14 @@ def test_a_game_whose_component_data_changed_since_it_began_is_held_back_not_rep
     goes_on(tmp_path, components, played)
 
 
+def test_a_note_reworded_mid_game_holds_nothing_back(tmp_path):
+    """A note is for the people who read the file: rewording one changes no rule."""
+    components = tmp_path / "components"
+    _, played = played_two_moves(tmp_path, components)
+    edit_shipped_incredibles(components, 'note = "Faces not printed.', 'note = "Not printed.')
+    goes_on(tmp_path, components, played)
+
+
 class RefusesTwos(Incredibles):
     """A later version of the rules that refuses a move the journal holds (its die has no 2)."""
 
