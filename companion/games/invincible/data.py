@@ -243,13 +243,17 @@ def _table(main: Reader, note) -> dict[str, Any]:
     if not set(colored) <= set(COLOURS):
         raise slots_r.fail("colored", f"slots are coloured {', '.join(COLOURS)}")
     rescue, crash = _dice(main, zones, note)
+    bag = {c: count(bag_r, c) for c in ("black", *COLOURS)}
+    for c in COLOURS:     # "2 to 4 heroes": every bag is filled from the supply at setup
+        if count(cubes_r, c) < bag[c] * 4:
+            raise cubes_r.fail(c, f"{count(cubes_r, c)} cannot fill four heroes' bags of "
+                                  f"{bag[c]} (bag.{c})")
     return dict(
         zones=zones, safety=count(board, "safety"), danger=count(board, "danger"),
         villain_slots=positive(board, "villain_slots"), minion_cap=count(board, "minion_cap"),
         limits={k: positive(limits_r, k) for k in
                 ("kos", "dead", "crash_black", "pull", "hand", "solo_hand", "hq_heal")},
-        bag={c: count(bag_r, c) for c in ("black", *COLOURS)},
-        cubes={c: count(cubes_r, c) for c in (*COLOURS, "red")},
+        bag=bag, cubes={c: count(cubes_r, c) for c in (*COLOURS, "red")},
         rescue_die=rescue, crash_die=crash, scoring=_scoring(main, note),
         difficulty=_difficulty(main, note), hero_time_minutes=minutes,
         hero_time_warn=ht.get("warn", int, 60), colored_slots=colored,

@@ -153,6 +153,12 @@ def test_owner_can_replace_the_data_and_errors_name_file_and_key(tmp_path):
         episodes.replace('health = [5, 6, 7]', 'health = [5, 6]', 1))
     with pytest.raises(DataFileError, match=r"invincible_episodes.toml: villains\[0\].health"):
         Catalog(tmp_path)("invincible")
+    # a supply too small for four bags refused every setup ("the cube supply cannot fill every
+    # hero's bag") without naming the file
+    (tmp_path / "invincible_episodes.toml").write_text(episodes)
+    (tmp_path / "invincible.toml").write_text(text.replace("\nyellow = 27\n", "\nyellow = 0\n", 1))
+    with pytest.raises(DataFileError, match=r"invincible.toml: cubes.yellow: 0 cannot fill four heroes"):
+        Catalog(tmp_path)("invincible")
 
 
 def test_components_mark_every_assumption(engine):
