@@ -155,6 +155,9 @@ def check_changes(data: dict[str, Any]) -> tuple[list[str | None] | None, list[s
     read, its face or None where the camera read something that is not a die; ``added`` the
     faces of dice the camera missed. Whether they fit the read and the roll is checked against
     them (``confirmed``, ``check_count``). The dashboard's endpoint checks a body with this too."""
+    unknown = set(data) - {"id", "faces", "added"}
+    if unknown:
+        raise BadAction(f"confirm takes id, faces and added, not {', '.join(sorted(unknown))[:80]}")
     faces, added = data.get("faces"), data.get("added")
     if faces is not None and (not isinstance(faces, list) or len(faces) > MAX_DICE
                               or not all(f is None or _face(f) for f in faces)):

@@ -102,6 +102,9 @@ def test_removing_and_adding_together_and_a_count_still_wrong_is_refused_in_its_
     ({"faces": [None] * 4}, IllegalAction, "none is added"),
     ({"faces": ["xmen", "marvel", "blank", "skull"], "added": ["xmen"]}, BadAction, "not a face"),
     ({"added": ["xmen", "xmen"]}, IllegalAction, "this roll is 5 dice and with your changes the read has 6"),
+    # what the dashboard's endpoint refuses, the action refuses in the same words (it was taken
+    # and journaled with the stray field)
+    ({"add": ["marvel"]}, BadAction, "confirm takes id, faces and added, not add"),
 ])
 def test_a_confirmation_that_does_not_fit_is_refused_and_the_read_still_waits(xmen, data, error, words):
     waiting = xmen.submit(five_dice_read([("xmen", 0.9), ("marvel", 0.9), ("blank", 0.9),
