@@ -74,10 +74,13 @@ def doctor_findings(data: Path) -> list[dict[str, str]]:
     """The journal's health, its newest backup, and a recovery the table has not seen yet."""
     path = journal_path(data)
     out = []
+    mendable = not path.is_dir()
     try:
         health, how = check(path, full=False)
     except (CompanionError, sqlite3.DatabaseError, OSError) as exc:
         health, how = Health(problems=[str(exc)]), "could not be copied"
+        # a folder, a foreign file, a newer companion's journal: nothing recovery mends
+        mendable = not isinstance(exc, JournalError) or isinstance(exc, JournalDamage)
     if health.ok:
         out.append({"check": "journal", "status": "ok",
                     "detail": f"{health.games} game(s), {health.last_seq} entries, every entry "
@@ -85,7 +88,8 @@ def doctor_findings(data: Path) -> list[dict[str, str]]:
     else:
         out.append({"check": "journal", "status": "fail", "detail": "; ".join(health.problems),
                     "fix": "stop the service and run `companion journal recover` (the service "
-                           "also recovers by itself when it starts)"})
+                           "also recovers by itself when it starts)" if mendable else
+                           "not damage that recovery mends: do what the message says"})
     newest = backups_mod.listing(Path(data) / "backups")
     if not newest:
         out.append({"check": "journal backup", "status": "warn", "detail": "no backup yet",

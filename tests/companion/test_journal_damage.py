@@ -368,4 +368,8 @@ def test_a_folder_where_the_journal_goes_is_said_plainly_not_recovered(tmp_path)
         start(data)
     health, _how = check(data / "journal.sqlite3")
     assert not health.ok and "is a folder" in health.problems[0]
+    # doctor says so too, without sending the owner to `journal recover`, which mends no folder
+    from companion.journal_commands import doctor_findings
+    found = doctor_findings(data)[0]
+    assert found["status"] == "fail" and "journal recover" not in found["fix"], found
     assert (data / "journal.sqlite3").is_dir() and not (data / "damaged").exists()
