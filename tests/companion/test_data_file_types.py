@@ -106,3 +106,18 @@ def test_a_file_saved_by_notepad_an_empty_file_and_an_empty_name(tmp_path):
     copy.write_text(text.replace('name = "Dash"', 'name = "  "'))
     with pytest.raises(DataFileError, match=r"heroes\[\d\]\.name: empty"):
         Catalog(tmp_path)("incredibles")
+
+
+@pytest.mark.parametrize("game, file, first, second", [
+    ("incredibles", "incredibles.toml", 'name = "Dash"', 'name = "Violet"'),
+    ("xmen-alert", "xmen-alert.toml", 'name = "Storm"', 'name = "Wolverine"'),
+    ("invincible", "invincible.toml", 'name = "Atom Eve"', 'name = "Invincible"'),
+])
+def test_two_heroes_of_one_name_are_refused(tmp_path, game, file, first, second):
+    """Two heroes named "Violet" showed as Violet and Violet on the table (found by an
+    owner's-box audit)."""
+    text = (Catalog()(game).boxed.paths[0].parent / file).read_text()
+    assert first in text and second in text
+    (tmp_path / file).write_text(text.replace(first, second.lower(), 1))
+    with pytest.raises(DataFileError, match="names two (heroes|characters): the table could not"):
+        Catalog(tmp_path)(game)

@@ -165,6 +165,9 @@ def _heroes(top: Reader, powers: tuple[str, ...], note) -> dict[str, Hero]:
         hero = Hero(h.get("id", str), h.get("name", str), own, die)
         if hero.id in heroes:
             raise h.fail("id", f"hero {hero.id!r} appears twice")
+        if any(other.name.casefold() == hero.name.casefold() for other in heroes.values()):
+            raise h.fail("name", f"{hero.name!r} names two heroes: the table could not tell "
+                                 "them apart")
         heroes[hero.id] = hero
         note(h, f"hero {hero.id}")
     if not heroes:

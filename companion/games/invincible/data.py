@@ -341,6 +341,9 @@ def _heroes(main: Reader, powers: dict[str, Power], powers_file: str, note) -> d
                 raise h.fail(key, f"{getattr(hero, key)!r} is not a power in {powers_file}")
         if hero.id in heroes:
             raise h.fail("id", f"hero {hero.id!r} appears twice")
+        if any(other.name.casefold() == hero.name.casefold() for other in heroes.values()):
+            raise h.fail("name", f"{hero.name!r} names two heroes: the table could not tell "
+                                 "them apart")
         heroes[hero.id] = hero
         note(h, f"hero {hero.id}")
     if len(heroes) < 2:

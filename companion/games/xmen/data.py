@@ -267,6 +267,9 @@ def _characters(top: Reader, strength_track: int, assumptions: dict[str, str]) -
         if cid in characters:
             raise c.fail("id", f"character {cid!r} appears twice")
         card = character(c, strength_track)
+        if any(other.name.casefold() == card.name.casefold() for other in characters.values()):
+            raise c.fail("name", f"{card.name!r} names two characters: the table could not tell "
+                                 "them apart")
         if card.assumption:
             assumptions[f"character {cid}"] = c.get("note", str, "assumed, not printed")
         characters[cid] = card
