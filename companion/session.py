@@ -232,6 +232,7 @@ class Session:
             {"id": r.id, "game": r.game, "options": r.options, "seed": r.seed,
              "started_at": r.started_at, "closed_at": r.closed_at,
              "outcome": r.result or {"status": "playing"},
+             "held": r.closed_at is None and self._record is None,   # the journal keeps it
              "current": self._record is not None and r.id == self._record.id}
             for r in self.journal.history(limit)
         ]

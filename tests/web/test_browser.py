@@ -8,6 +8,7 @@ import re
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -430,3 +431,36 @@ def test_one_games_broken_file_leaves_the_other_games_startable_from_setup(serve
     assert server.get("/api/state")[1]["game"] == "invincible"
     status, box = server.get("/api/box")
     assert status == 200 and [g["game"] for g in box["games"] if "error" in g] == ["incredibles"]
+
+
+def test_a_held_back_game_is_said_on_the_setup_page_and_a_new_game_asks_first(server_factory, tmp_path, pages):
+    """A game held back after its data changed: the table and phones said why, but the setup
+    page said 'No game in progress', listed it as 'Put away' and started a new game without a
+    word, which put it away for good; and on a phone the notice (a long file path) made the page
+    scroll sideways (found by a verification audit)."""
+    data = tmp_path / "data" / "home" / "someone" / ".local" / "share" / "companion" / "data"
+    first = server_factory(data=data)
+    first.post("/api/session", FIXED_DASH)
+    _, played = first.act("roll", "dash", face="2")
+    first.stop()
+    shipped = Path(__file__).resolve().parents[2] / "companion" / "games" / "incredibles" / "incredibles.toml"
+    (data / "components").mkdir()
+    (data / "components" / "incredibles.toml").write_text(shipped.read_text().replace("edna = 3", "edna = 2"))
+    server = server_factory(data=data)
+
+    phone = pages(server.url + "/play")
+    phone.wait_for_selector("#alerts:not([hidden])", timeout=WAIT)
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the phone scrolls sideways"
+    setup = pages(server.url + "/setup", 800, 900)
+    setup.wait_for_selector("#held", timeout=WAIT)
+    assert "is not what this game began with" in setup.inner_text("#held")
+    setup.wait_for_function("document.getElementById('history').textContent.includes('Held back')")
+    asked = []
+    setup.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    setup.locator('#game-pick input[value="incredibles"]').wait_for(state="attached", timeout=WAIT)
+    setup.locator("#start").click()
+    setup.wait_for_function("true")
+    assert asked and "A game is held back" in asked[0] and "for good" in asked[0], asked
+    server.stop()
+    (data / "components" / "incredibles.toml").unlink()       # nothing was put away: it goes on
+    assert server_factory(data=data).get("/api/state")[1]["seq"] == played["seq"]

@@ -86,7 +86,11 @@
     if (!res.ok) { body.replaceChildren(el("p", { class: "error" }, res.data.error)); return; }
     const view = res.data;
     C.receive(view);
-    if (!view.game) { body.replaceChildren(el("p", {}, "No game in progress.")); return; }
+    const held = heldNotice(view);
+    if (!view.game) {
+      body.replaceChildren(held ? el("p", { class: "recovery", id: "held" }, C.icon("warn"), " Held back: " + held.text) : el("p", {}, "No game in progress."));
+      return;
+    }
     const status = view.outcome && view.outcome.status;
     body.replaceChildren(
       el("p", {}, el("b", {}, view.title), " — ", status === "playing" ? C.tag("play", "playing") : status === "won" ? C.tag("star", "won") : C.tag("burst", "lost"),
@@ -100,11 +104,18 @@
         }, { id: "abandon" })));
   }
 
+  // a game the companion could not resume as it is now (its data changed): the journal keeps it
+  let heldGame = null;   // from the history: still held after its notice was read
+  function heldNotice(view) {
+    return (view.notices || []).find((n) => n.kind === "held") || null;
+  }
+
   async function loadHistory() {
     const res = await C.api("GET", "/api/history");
+    heldGame = res.ok ? res.data.games.find((g) => g.held) || null : null;
     const rows = (res.ok ? res.data.games : []).map((g) => {
       const out = g.outcome || {};
-      const result = out.status === "won" ? "Won" : out.status === "lost" ? "Lost" : g.current ? "In progress" : "Put away";
+      const result = out.status === "won" ? "Won" : out.status === "lost" ? "Lost" : g.current ? "In progress" : g.held ? "Held back" : "Put away";
       return el("tr", {}, el("td", {}, g.game), el("td", {}, when(g.started_at)),
         el("td", {}, result + (out.reason ? ": " + out.reason : "")),
         el("td", {}, out.score === undefined ? "—" : typeof out.score === "object" ? JSON.stringify(out.score) : String(out.score)));
@@ -132,6 +143,9 @@
     const now = C.view;
     if (now && now.game && !confirm("A game of " + now.title + " is in progress (step " + now.seq + "). " +
       "Starting a new game puts it away: it stays in the history, but you cannot go back to it. Start anyway?")) return;
+    const held = heldNotice(now || {}) || (heldGame && { text: "a game of " + heldGame.game + " the companion could not resume as it is now." });
+    if (now && !now.game && held && !confirm("A game is held back: " + held.text + "\n\n" +
+      "Starting a new game puts it away for good: it stays in the history, but you cannot go back to it. Start anyway?")) return;
     const res = await C.send("POST", "/api/session", body);
     if (res.ok) location.href = "/play";
   });
