@@ -408,3 +408,25 @@ def test_a_character_joining_its_teams_zone_is_deployed_under_the_leader_already
     side = server.get("/api/state")[1]["state"]["zones"][0]["teams"][0]
     assert side["leader"] == "wolverine" and side["backers"] == ["storm"]
     assert not phone.errors
+
+
+def test_a_recruit_zone_names_the_x_men_to_recruit_and_the_table_the_goal(server, pages):
+    """ "When an X-Men Alert Card is drawn that reads, 'Recruit Next X-Men,' turn over the top
+    X-Men Power Stat Card. The Strength Indicator is placed on the number space that corresponds
+    to that X-Men character's Total Power Number." The zone showed the card's title and
+    "Str 0 · Exp 0", never who was to be recruited; and the Advanced table said "recruit at 30"
+    of its Victory space (found by a verification audit)."""
+    options = {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+               "stat_cards": {"Ana": ["wolverine", "storm"], "Ben": ["cable", "colossus"]},
+               "alert_deck": ["recruit-1", "sabretooth", "blob", "toad"], "stat_deck": ["jubilee", "beast"]}
+    status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": 1})
+    assert status == 201, view
+    zone = view["state"]["zones"][0]
+    assert zone["recruit"]["name"] == "Jubilee", zone
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
+    for page in (phone, table):
+        wait_rendered(page, view["seq"])
+        shown = page.inner_text('[data-zone="1"]')
+        assert f"Recruit Jubilee (Total Power {zone['recruit']['total_power']})" in shown, shown
+        assert "Str 0" not in shown and "Strength 0" not in shown, shown
+    assert "wins at 30" in table.inner_text("body") and "recruit at 30" not in table.inner_text("body")

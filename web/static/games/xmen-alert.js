@@ -41,8 +41,10 @@
 
   function cardLine(zone) {
     const card = zone.card;
-    return card ? el("p", { class: "xm-card " + card.kind }, C.icon(card.kind === "evil_mutant" ? "skull" : "flag"), " ", el("b", {}, card.name))
-      : zone.recruit ? el("p", { class: "xm-card recruit" }, C.icon("plus"), " ", el("b", {}, "Recruit " + zone.recruit))
+    // a recruit card stands for the X-Men turned over for it: who may be recruited is the news
+    return zone.recruit ? el("p", { class: "xm-card recruit" }, C.icon("plus"), " ", el("b", {}, "Recruit " + zone.recruit.name),
+        " (Total Power " + zone.recruit.total_power + ")")
+      : card ? el("p", { class: "xm-card " + card.kind }, C.icon(card.kind === "evil_mutant" ? "skull" : "flag"), " ", el("b", {}, card.name))
       : el("p", { class: "none" }, "empty");
   }
 
@@ -52,7 +54,7 @@
       (t.backers.length ? " (+" + t.backers.length + " backing)" : "") + (t.started ? "" : " (not rolled yet)")));
     return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
       el("h3", {}, C.icon("battle"), "Zone " + zone.number), cardLine(zone),
-      card ? el("p", {}, "Strength " + card.strength + " · Experience " + card.experience) : null,
+      card && !zone.recruit ? el("p", {}, "Strength " + card.strength + " · Experience " + card.experience) : null,
       zone.indicator ? el("p", { class: "xm-ind" }, "indicator on " + zone.indicator + " of " + zone.strength_track) : null,
       strengthTrack(zone, marks), el("ul", { class: "xm-sides" }, teams.length ? teams : el("li", { class: "none" }, "no team here")));
   }
@@ -64,7 +66,7 @@
     return el("section", { class: "xm-zone", "data-zone": zone.number, "aria-label": "Battle Zone " + zone.number },
       el("h3", {}, C.icon("battle"), "Zone " + zone.number, " ",
         el("span", { class: "more", "data-tally": "zone " + zone.number, "data-all": "fighting", hidden: "" })), cardLine(zone),
-      card ? el("p", { "data-drop": "4" }, "Str " + card.strength + " · Exp " + card.experience) : null,
+      card && !zone.recruit ? el("p", { "data-drop": "4" }, "Str " + card.strength + " · Exp " + card.experience) : null,
       zone.indicator ? [trackBar(zone), el("p", { class: "xm-ind", "data-drop": "5" }, "Track " + zone.indicator + "/" + zone.strength_track)] : null,
       zone.teams.map((t) => el("p", { "data-drop": "3", "data-tallied": "zone " + zone.number }, el("b", {}, t.player), " " + t.position,
         el("span", { "data-drop": "6" }, " " + heroName(view, t.leader)))));
@@ -134,7 +136,7 @@
     return el("section", { class: "xm-exp-box", "data-drop": "1", "aria-label": "Experience Track" },
       el("div", { class: "bar-track", "aria-hidden": "true" }, Object.values(x.movers).map((p) => el("span", { class: "team", style: at(p) }))),
       el("p", {}, C.icon("up"), " Experience: " + Object.entries(x.movers).map(([n, p]) => n + " " + p).join(" · "),
-        el("span", { "data-drop": "5" }, " · recruit at " + x.goal)));
+        el("span", { "data-drop": "5" }, " · wins at " + x.goal)));
   }
 
   // Who takes an alternative attack's hits, who jumps in should the leader fall: chosen before
