@@ -109,6 +109,29 @@ def doctor_findings(data: Path) -> list[dict[str, str]]:
     return out
 
 
+def held_finding(data: Path, catalog) -> list[dict[str, str]]:
+    """Whether the game in progress will be held back at the next start (its component data
+    changed since it began, or its game is gone from this version): said before the family
+    finds it so at the table. Replaying it is left to start-up."""
+    from companion import resume
+    from companion.errors import Unplayable
+
+    path = journal_path(data)
+    if not path.is_file():
+        return []
+    try:
+        with _snapshot(path) as (copy, _with_log), Journal(copy) as journal:
+            record = journal.current_game()
+            if record is not None:
+                resume.set_up_again(catalog, record)
+    except Unplayable as exc:
+        return [{"check": "game in progress", "status": "warn", "detail": str(exc),
+                 "fix": "put the data back before the table plays on (or start a new game)"}]
+    except (CompanionError, sqlite3.DatabaseError, OSError):
+        return []                  # the journal's own finding says why
+    return []
+
+
 def _ago(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s ago"

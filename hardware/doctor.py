@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.errors import CompanionError, DataFileError
-from companion.journal_commands import doctor_findings as journal_findings
+from companion.journal_commands import doctor_findings as journal_findings, held_finding
 
 MIN_FREE = 200 * 2**20        # below this the journal may not be able to grow
 WARN_FREE = 1024 * 2**20
@@ -103,6 +103,8 @@ def check_components(args) -> list[Finding]:
                                "or remove your copy to use the shipped file"))
         else:
             out.append(Finding(f"data {name}", "ok", "the component files load"))
+    out += [Finding(f["check"], f["status"], f["detail"], f["fix"])
+            for f in held_finding(data_dir(args.data), catalog)]
     return out
 
 

@@ -89,3 +89,31 @@ def test_a_mistake_in_an_owners_component_file_is_named_by_doctor(tmp_path, caps
     out = capsys.readouterr().out
     assert f"FAIL  data xmen-alert    {tmp_path / 'components' / 'xmen-alert.toml'}: " in out, out
     assert "OK    data incredibles" in out and "remove your copy to use the shipped file" in out
+
+
+def test_doctor_warns_of_a_game_in_progress_the_next_start_will_hold_back(tmp_path, capsys, monkeypatch):
+    """A valid edit of a component file while a game is in progress: doctor said every file
+    loads and the journal is healthy, and the next start held the game back (found by a
+    verification audit). Now doctor says so first."""
+    from pathlib import Path
+
+    from companion.actions import Action
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    session = Session(Journal(tmp_path / "journal.sqlite3"), Catalog(tmp_path / "components"))
+    session.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]}, seed=3)
+    session.submit(Action("roll", "dash", {"face": "2"}))
+    session.journal.close()
+    assert run(["--data", str(tmp_path), "--simulate"]) == 0
+    assert "game in progress" not in capsys.readouterr().out
+    shipped = Path(Catalog()("incredibles").boxed.paths[0])
+    (tmp_path / "components").mkdir()
+    (tmp_path / "components" / "incredibles.toml").write_text(
+        shipped.read_text().replace("edna = 3", "edna = 2"))
+    run(["--data", str(tmp_path), "--simulate"])
+    out = capsys.readouterr().out
+    assert "WARN  game in progress   The game in progress (incredibles, game 1) cannot be set up" in out, out
+    assert "fix: put the data back" in out
