@@ -79,26 +79,34 @@
 
   // Invincible: a hero lays the three cubes drawn from their bag in their pull area; the pull
   // camera reads them once they lie still (vision/pull_camera.py).
+  // the name the table reads for a hero (the box may rename it), not its id made readable
+  function heroName(id) {
+    const heroes = (C.view && C.view.state && C.view.state.heroes) || [];
+    const hero = heroes.find((h) => h.id === id);
+    return hero && hero.name ? hero.name : C.human(id);
+  }
+
   function pulls(hw) {
     const seats = hw.pulls && hw.pulls.can_lay ? hw.pulls.seats.filter((s) => s.hero) : [];
     if (!seats.length) return null;
     return el("div", { class: "sim-row" }, el("span", { class: "label" }, "Pull areas"),
-      seats.map((s) => C.button("box", "Pull: " + C.human(s.hero), () => C.send("POST", "/api/camera/pull", { hero: s.hero }), { "data-key": "sim-pull-" + s.hero })));
+      seats.map((s) => C.button("box", "Pull: " + heroName(s.hero), () => C.send("POST", "/api/camera/pull", { hero: s.hero }), { "data-key": "sim-pull-" + s.hero })));
   }
 
   const SECTIONS = [tray, pulls, buttons, tokens, cardArea];
 
-  // A new game brings its own seats (Invincible's heroes' pull areas): the panel follows it.
-  let game;
+  // A new game brings its own seats (Invincible's heroes' pull areas) and their names: the
+  // panel follows it, and is drawn again once the first state arrives if it came before.
+  let drawnFor;
   C.onView((v) => {
     const id = v ? v.game_id : null;
-    if (game !== undefined && id !== game && C.$("simulator")) P.simulator();
-    game = id;
+    if (id !== drawnFor && C.$("simulator")) P.simulator();
   });
 
   P.simulator = async function () {
     const box = C.$("simulator");
     if (!box) return;
+    drawnFor = C.view ? C.view.game_id : undefined;
     const res = await C.api("GET", "/api/hardware");
     const hw = res.ok ? res.data : {};
     if ((hw.starting || []).length) setTimeout(P.simulator, 2000);  // serve attaches them after it answers
