@@ -294,7 +294,7 @@ def _dice(args: argparse.Namespace) -> int:
 def _journal(args: argparse.Namespace) -> int:
     from companion import journal_commands
 
-    data = data_dir(args.data)
+    data = data_dir(args.data, create=False)     # a look at a journal makes no folder
     config = config_mod.load(None, data)
     return journal_commands.run(args.rest, data, lambda j: Session(j, Catalog(config.components_dir)))
 

@@ -240,6 +240,8 @@ class DataLock:
         except PermissionError as exc:
             raise JournalError(f"this user may not write in {data_dir} ({exc.strerror}): run it "
                                f"as the user the service runs as ({_owner(Path(data_dir))})") from None
+        except OSError as exc:
+            raise JournalError(f"{data_dir}: {exc.strerror}: no journal there to work on") from None
         try:
             fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -10,8 +10,8 @@ def default_data_dir() -> Path:
     return Path(base) / "companion"
 
 
-def data_dir(arg: str | os.PathLike | None = None) -> Path:
-    """The data folder for this run, created if missing."""
+def data_dir(arg: str | os.PathLike | None = None, create: bool = True) -> Path:
+    """The data folder for this run, created if missing (unless only looked at: ``create``)."""
     if arg:
         path = Path(arg)
     elif os.environ.get("COMPANION_DATA"):
@@ -19,7 +19,8 @@ def data_dir(arg: str | os.PathLike | None = None) -> Path:
     else:
         path = default_data_dir()
     path = path.expanduser().resolve()
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 

@@ -89,3 +89,15 @@ def test_doctor_says_to_run_as_the_service_user_for_a_config_it_may_not_read(tmp
         (tmp_path / "c.toml").write_text("x = ")
         load_toml(tmp_path / "c.toml")
     assert config_fix(bad.value).startswith("correct that key")
+
+
+def test_a_look_at_a_folder_that_is_not_there_makes_none(tmp_path):
+    """`journal check` on a mistyped folder made it (as root: root's), answering 'OK, 0 games'
+    as if it were a new table's (found by a verification audit)."""
+    missing = tmp_path / "no-such-data"
+    looked = companion("--data", str(missing), "journal", "check")
+    assert looked.returncode == 0 and "no journal yet" in looked.stdout, looked
+    restored = companion("--data", str(missing), "journal", "restore")
+    assert restored.returncode == 2 and "Traceback" not in restored.stderr, restored.stderr
+    assert "no journal there to work on" in restored.stderr
+    assert not missing.exists()
