@@ -122,3 +122,33 @@ def test_the_unit_waits_for_the_longest_clean_stop():
     unit = (DEPLOY / "companion.service").read_text()
     allowed = int(re.search(r"^TimeoutStopSec=(\d+)$", unit, re.M).group(1))
     assert allowed >= DRAIN + 1.0 + ATTACH_WAIT_S + 5, allowed       # and a margin
+
+
+def test_the_companion_command_install_sh_writes_runs_as_the_service_does(tmp_path):
+    """`companion doctor` on the Pi was 'command not found' (the venv is not on the PATH), and
+    with sudo the journal commands left root's files the service could not write (found by an
+    install audit). install.sh writes a `companion` that runs the installed one with the
+    service's data and config, as the service's user: here, the written script run as that user
+    reaches a stand-in of the installed command with both set and every argument kept."""
+    import getpass
+    import re
+
+    text = (DEPLOY / "install.sh").read_text()
+    block = re.search(r"cat > /usr/local/bin/companion <<WRAPPER\n(.*?\nWRAPPER\n)", text, re.S)
+    assert block, "install.sh writes no companion command"
+    prefix = tmp_path / "opt"
+    (prefix / "venv" / "bin").mkdir(parents=True)
+    stand_in = prefix / "venv" / "bin" / "companion"
+    stand_in.write_text('#!/bin/sh\necho "$COMPANION_DATA|$COMPANION_CONFIG|$*"\n')
+    stand_in.chmod(0o755)
+    wrapper = tmp_path / "companion"
+    script = f"cat > {wrapper} <<WRAPPER\n{block.group(1)}"
+    env = {"PATH": "/usr/bin:/bin", "PREFIX": str(prefix), "DATA_DIR": "/var/lib/companion",
+           "CONFIG_DIR": "/etc/companion", "SERVICE_USER": getpass.getuser()}
+    subprocess.run(["bash", "-c", script], env=env, check=True)
+    wrapper.chmod(0o755)
+    if shutil.which("shellcheck"):
+        subprocess.run(["shellcheck", str(wrapper)], check=True)
+    ran = subprocess.run([str(wrapper), "journal", "check", "--quick"], capture_output=True,
+                         text=True, env={"PATH": "/usr/bin:/bin"}, check=True)
+    assert ran.stdout.strip() == "/var/lib/companion|/etc/companion/config.toml|journal check --quick"
