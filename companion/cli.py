@@ -304,7 +304,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
     def camera_probe(simulate: bool) -> list[dict]:
         from vision.checks import camera_checks
-        from vision.sources import open_source
+        from vision.sources import is_device, open_source
         from vision.table_camera import settings as camera_settings
         from web.settings import load as dashboard_settings
 
@@ -317,10 +317,9 @@ def _doctor(args: argparse.Namespace) -> int:
         except CompanionError as exc:
             return [{"check": "config", "status": "fail", "detail": str(exc), "fix": config_fix(exc)}]
         spec = config.section("camera").get("source")
-        if spec is None:
-            if not simulate:
-                return [{"check": "camera", "status": "skip",
-                         "detail": "no [camera] source configured"}]
+        if spec is None and not simulate:
+            return [{"check": "camera", "status": "skip", "detail": "no [camera] source configured"}]
+        if simulate and (spec is None or is_device(spec)):    # the tray serve --simulate uses
             from vision.simulated_tray import SimulatedTray
 
             return camera_checks(lambda _spec: SimulatedTray(fps=0), None)

@@ -117,3 +117,16 @@ def test_doctor_warns_of_a_game_in_progress_the_next_start_will_hold_back(tmp_pa
     out = capsys.readouterr().out
     assert "WARN  game in progress   The game in progress (incredibles, game 1) cannot be set up" in out, out
     assert "fix: put the data back" in out
+
+
+def test_doctor_simulate_with_the_pis_config_checks_the_simulated_tray(tmp_path, capsys, monkeypatch):
+    """The example config names the Pi camera; `doctor --simulate` with it failed the camera
+    check ('the Pi camera needs picamera2') where `serve --simulate` stands the simulated tray
+    in, and `make pi-check` failed on it."""
+    from pathlib import Path
+
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    example = Path(__file__).resolve().parents[2] / "deploy" / "config.example.toml"
+    assert companion(["--data", str(tmp_path), "doctor", "--simulate", "--config", str(example)]) == 0
+    out = capsys.readouterr().out
+    assert "picamera2" not in out and "FAIL" not in out, out
