@@ -650,3 +650,38 @@ def test_the_table_says_who_plays_each_hero(server, pages):
     for hero, name in (("invincible", "Ana"), ("atom-eve", "Ben")):
         assert name in table.inner_text(f'#board [data-hero="{hero}"]')
     assert_fits(table)
+
+
+def test_a_campaign_goes_on_from_the_setup_page_by_its_id(server, pages):
+    """Campaign Mode: 'If you lose, you may try the episode again if this was your first
+    attempt'. The setup page sent the campaign with an empty history, so the next game by the
+    same id began the campaign again (Episode 1, attempt 1), and a second record of attempt 1
+    then refused every later start (found by an Invincible campaign audit)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "companion" / "games"))
+    from invincible_helpers import stopping
+
+    heroes = [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}]
+    server.post("/api/session", {"game": "invincible", "seed": 3,
+                                 "options": {"heroes": heroes, "campaign": {"id": "family"}}})
+    for _ in range(600):                                   # the heroes only ever stop: a loss
+        view = server.get("/api/state")[1]
+        if view["outcome"]["status"] != "playing":
+            break
+        assert server.post("/api/actions", stopping(view))[0] == 200
+    assert view["outcome"]["status"] == "lost"
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="game"][value="invincible"]').check()
+    phone.wait_for_selector('[name="inv-hero"]', timeout=WAIT)
+    for hero in ("invincible", "atom-eve"):
+        phone.locator(f'[name="inv-hero"][value="{hero}"]').check()
+    phone.fill("#inv-campaign", "family")
+    asked = []
+    phone.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    assert asked and "(lost) is still on the table" in asked[0], asked
+    camp = server.get("/api/state")[1]["state"]["campaign"]
+    assert (camp["id"], camp["attempt"], len(camp["results"])) == ("family", 2, 1), camp

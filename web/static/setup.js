@@ -141,7 +141,9 @@
     if (seed) body.seed = Number(seed);
     // Starting puts away the game in progress: never without asking.
     const now = C.view;
-    if (now && now.game && !confirm("A game of " + now.title + " is in progress (step " + now.seq + "). " +
+    const over = now && now.outcome && now.outcome.status !== "playing";
+    if (now && now.game && !confirm((over ? "A game of " + now.title + " (" + now.outcome.status + ") is still on the table. "
+      : "A game of " + now.title + " is in progress (step " + now.seq + "). ") +
       "Starting a new game puts it away: it stays in the history, but you cannot go back to it. Start anyway?")) return;
     const held = heldNotice(now || {}) || (heldGame && { text: "a game of " + heldGame.game + " the companion could not resume as it is now." });
     if (now && !now.game && held && !confirm("A game is held back: " + held.text + "\n\n" +

@@ -586,8 +586,8 @@
           el("label", { class: "check" }, el("input", { type: "checkbox", id: "inv-solo" }), " Solo: one player runs both heroes")),
         el("label", {}, "Hero time per Hero Phase ", time, custom),
         el("label", {}, "Campaign id ", campaign),
-        el("fieldset", {}, el("legend", {}, "Helper cards (up to two; not with a campaign)"), checks("inv-helper", components.helpers || [])),
-        el("fieldset", {}, el("legend", {}, "Challenge cards (up to two; not with a campaign)"), checks("inv-challenge", components.challenges || [])));
+        el("fieldset", {}, el("legend", {}, "Helper cards (up to two; a campaign gains its own)"), checks("inv-helper", components.helpers || [])),
+        el("fieldset", {}, el("legend", {}, "Challenge cards (up to two; in a campaign, only the episode's own, after a won episode)"), checks("inv-challenge", components.challenges || [])));
       const ticked = [];
       heroes.addEventListener("change", (ev) => {
         if (ev.target.name !== "inv-hero") return;
@@ -607,7 +607,8 @@
           if (box.querySelector("#inv-solo").checked) out.solo = true;
           if (time.value === "custom") out.hero_time = { seconds: Number(custom.value) };
           else if (time.value) out.hero_time = Number(time.value);
-          if (campaign.value.trim()) out.campaign = { id: campaign.value.trim(), history: [] };
+          // the id alone: the companion reads the campaign's earlier episodes from its history
+          if (campaign.value.trim()) out.campaign = { id: campaign.value.trim() };
           const helpers = values("inv-helper");
           const challenges = values("inv-challenge");
           if (helpers.length) out.helpers = helpers;
