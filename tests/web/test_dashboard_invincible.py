@@ -685,3 +685,39 @@ def test_a_campaign_goes_on_from_the_setup_page_by_its_id(server, pages):
     assert asked and "(lost) is still on the table" in asked[0], asked
     camp = server.get("/api/state")[1]["state"]["campaign"]
     assert (camp["id"], camp["attempt"], len(camp["results"])) == ("family", 2, 1), camp
+
+
+def test_learn_by_punching_offers_an_empty_slot_first_and_names_what_a_full_one_replaces(server, pages):
+    """'Each slot holds one power; if you're out of room, you may discard an existing power to
+    make space'. The Learn By Punching menu began on the Yellow slot, which held Whirlwind Mode,
+    with both flex slots empty: one tap on "Discard ..." threw the learned power away without a
+    word (found by an Invincible campaign audit). An empty slot comes first; a full one says
+    which power it replaces, on the learn buttons too."""
+    from companion.games import Catalog
+
+    engine = Catalog()(GAME)
+
+    def learned_and_room(s):
+        if s.phase != "training":
+            return False
+        punch = engine.expect(s).get("training", {}).get("invincible", {}).get("punch")
+        h = s.heroes[0]
+        return bool(punch) and any(h.powers.get(x) for x in punch["slots"]) and any(
+            not h.powers.get(x) for x in punch["slots"])
+
+    _engine, state, view = play_to(server, learned_and_room, seed=2)
+    offered = view["expect"]["training"]["invincible"]["punch"]
+    assert offered, view["expect"]["training"]
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    menu = phone.locator('#controls [data-key="punch-invincible-slot"]')
+    menu.wait_for(timeout=WAIT)
+    hero = view["state"]["heroes"][0]
+    first = menu.evaluate("m => m.value")
+    assert not hero["powers"].get(first), (first, hero["powers"].get(first))
+    full = [x for x in offered["slots"] if hero["powers"].get(x)]
+    labels = menu.evaluate("m => [...m.options].map(o => o.textContent)")
+    for slot in full:
+        name = hero["powers"][slot]["name"]
+        assert any(label.endswith(f"(replaces {name})") for label in labels), labels

@@ -154,6 +154,9 @@
   function trainingPanel(view, h, tr) {
     const power = (c) => (comps().powers || []).find((p) => p.id === String(c).split("#")[0]) || { name: C.human(c) };
     const slotName = (x) => (x.startsWith("under:") ? "beneath " + C.human(x.slice(6)) : slotWords(x));
+    // a slot already holding a power says so: learning into it discards that power
+    const into = (x) => slotName(x) + (h.powers[x] ? " (replaces " + h.powers[x].name + ")" : "");
+    const freeFirst = (slots) => [...slots].sort((a, b) => (h.powers[a] ? 1 : 0) - (h.powers[b] ? 1 : 0));
     const left = (view.expect.confidence || {})[h.id];
     const box = el("div", { class: "inv-training", "data-training": h.id });
     // one row a card, its choices as small buttons beside its name
@@ -161,15 +164,16 @@
     if (tr.learn.length) {
       box.append(el("h4", {}, C.icon("up"), " Learn (" + left + " confidence left)"), ...byCard(tr.learn).map(([c, slots]) =>
         el("div", { class: "row" }, el("b", {}, power(c).name + " (" + power(c).cost + ")"), " into",
-          slots.map((o) => C.button("plus", slotName(o.slot), () => C.act("learn", { hero: h.id, card: c, slot: o.slot }, h.id),
+          slots.map((o) => C.button("plus", into(o.slot), () => C.act("learn", { hero: h.id, card: c, slot: o.slot }, h.id),
             { class: "small", "data-key": "learn-" + h.id + "-" + c + "-" + o.slot })))));
     }
     if (tr.punch) {
-      const into = el("select", { "aria-label": "Learn By Punching into", "data-key": "punch-" + h.id + "-slot" },
-        tr.punch.slots.map((x) => el("option", { value: x }, slotName(x))));
-      box.append(el("h4", {}, C.icon("burst"), " Or Learn By Punching instead: discard a card"), el("label", {}, "Into the ", into),
+      // an empty slot first: the one a tap takes without changing the menu discards nothing
+      const pick = el("select", { "aria-label": "Learn By Punching into", "data-key": "punch-" + h.id + "-slot" },
+        freeFirst(tr.punch.slots).map((x) => el("option", { value: x }, into(x))));
+      box.append(el("h4", {}, C.icon("burst"), " Or Learn By Punching instead: discard a card"), el("label", {}, "Into the ", pick),
         el("div", { class: "faces" }, tr.punch.discard.map((c) => C.button("cross", "Discard " + power(c).name,
-          () => C.act("punch", { hero: h.id, discard: c, slot: into.value }, h.id), { class: "face small", "data-key": "punch-" + h.id + "-" + c }))));
+          () => C.act("punch", { hero: h.id, discard: c, slot: pick.value }, h.id), { class: "face small", "data-key": "punch-" + h.id + "-" + c }))));
     }
     if (tr.cube.length) {
       box.append(el("h4", {}, C.icon("cube"), " Gain a cube (once): discard a power of its colour"), ...byCard(tr.cube).map(([c, colours]) =>
