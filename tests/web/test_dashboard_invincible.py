@@ -721,3 +721,16 @@ def test_learn_by_punching_offers_an_empty_slot_first_and_names_what_a_full_one_
     for slot in full:
         name = hero["powers"][slot]["name"]
         assert any(label.endswith(f"(replaces {name})") for label in labels), labels
+
+
+def test_a_hero_may_take_an_ultimate_power_in_the_refill_from_a_phone(server, pages):
+    """'When resetting and drawing new cards, you may draw at most one card from the Ultimate
+    Power deck per refill'. The phone's done sent nothing of it: every refill came from the
+    Super Power deck (found by an Invincible campaign audit)."""
+    phone, table = to_training(server, pages)
+    assert server.get("/api/state")[1]["expect"]["training"]["invincible"]["ultimates"] == 1
+    tap(phone, table, "done-ultimates-invincible-1")
+    view = server.get("/api/state")[1]
+    assert view["state"]["heroes"][0]["done"] is True
+    assert view["undo"]["action"]["data"] == {"hero": "invincible", "ultimates": 1}
+    assert phone.locator('[data-key="done-ultimates-invincible-2"]').count() == 0

@@ -364,6 +364,8 @@ def _training_choices(s: InvincibleState, h) -> dict[str, Any]:
             "punch": ({"discard": list(dict.fromkeys(s.hand_of(h))), "slots": training.punch_slots(s)}
                       if punch else None),
             "cube": [{"card": c, "colour": colour} for c, colour in cube],
+            # how many of its refill cards it may take from the Ultimate deck (full game only)
+            "ultimates": 0 if s.data.episodes[s.episode].fixed_order else 2 if s.solo else 1,
             "discard": discard,
             "arrange": [[a, b] for a, b in swaps if a < b and (a in h.powers or b in h.powers)]}
 

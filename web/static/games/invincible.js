@@ -193,6 +193,12 @@
         el("div", { class: "faces" }, tr.discard.map((x) => C.button("cross", "Discard " + here(x).name, () => C.act("discard_power", { hero: h.id, slot: x }, h.id),
           { class: "small", "data-key": "discard-" + h.id + "-" + x })))));
     }
+    // 'you may draw at most one card from the Ultimate Power deck per refill': the plain done
+    // button draws Super Powers only, so this done says how many come from the Ultimate deck
+    for (let n = 1; n <= (tr.ultimates || 0); n++) {
+      box.append(el("div", { class: "row" }, C.button("check", "Done, " + n + " Ultimate Power" + (n > 1 ? "s" : "") + " in the refill",
+        () => C.act("done", { hero: h.id, ultimates: n }, h.id), { class: "small", "data-key": "done-ultimates-" + h.id + "-" + n })));
+    }
     return box;
   }
 
