@@ -734,3 +734,17 @@ def test_a_hero_may_take_an_ultimate_power_in_the_refill_from_a_phone(server, pa
     assert view["state"]["heroes"][0]["done"] is True
     assert view["undo"]["action"]["data"] == {"hero": "invincible", "ultimates": 1}
     assert phone.locator('[data-key="done-ultimates-invincible-2"]').count() == 0
+
+
+def test_the_table_keeps_the_ko_count_in_view_once_a_hero_is_kod(server, pages):
+    """'Three total KOs across the team ends the game in a loss.' On a crowded table the KO
+    count was the first thing left out, before the score (found by an Invincible campaign
+    audit): once a hero is KOed it stays in view, as the casualties do."""
+    heroes = ["invincible", "atom-eve", "rex-splode", "robot"]
+    _engine, state, view = play_to(server, lambda s: s.kos > 0, seed=1, heroes=heroes)
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert_fits(table)
+    kos = table.locator(".inv-tv .tv-line span", has_text="KOs")
+    assert kos.is_visible() and "dropped" not in (kos.get_attribute("class") or ""), kos.inner_text()
+    assert f"KOs {state.kos}/" in kos.inner_text()

@@ -427,7 +427,9 @@
       return el("div", { class: "inv-tv" },
         el("div", { class: "tv-line", "data-drop": "2" }, el("span", {}, C.icon("round"), " Round " + s.round),
           el("span", { class: s.casualties ? "warn" : "" }, C.icon("grave"), " " + s.casualties + "/" + s.casualty_limit + " casualties"),
-          el("span", { "data-drop": "4" }, C.icon("burst"), " KOs " + s.kos + "/" + s.ko_limit),
+          // 'Three total KOs across the team ends the game in a loss': once one is taken it
+          // stays in view, as the casualties do
+          el("span", { class: s.kos ? "warn" : "", "data-drop": s.kos ? null : "4" }, C.icon("burst"), " KOs " + s.kos + "/" + s.ko_limit),
           el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total)),
         tvTrack(s),
         tvZones(s),
