@@ -278,7 +278,7 @@ def finish(s: InvincibleState, rng, now: float) -> None:
         s.timer = s.timer.pause(now)
     if s.campaign is not None and s.result["status"] == "lost":
         s.helper_gained = campaign.helper_for_loss(s, rng)
-    s.say(("Victory! " if s.result["status"] == "won" else "Defeat: ") + s.result["reason"] + ".")
+    s.say(("Victory! " if s.result["status"] == "won" else "Defeat: ") + s.result["reason"].rstrip(".") + ".")
 
 
 def won(s: InvincibleState) -> bool:

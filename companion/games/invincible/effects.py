@@ -171,13 +171,13 @@ def _crash_rescue(s: InvincibleState, h: HeroState, args: Args, how, rng) -> Non
     me, other = s.own_hero(h.id), s.own_hero(other.id)
     me.can_pull = other.can_pull = False
     if face.result == "failure":
-        s.say(f"{h.name} tries to rescue {other.name}: Failure ({face.id}).")
+        s.say(f"{h.name} tries to rescue {other.name}: Failure.")
         return
     other.rescued = True
     if face.result == "epic":
         me.bonus_confidence += 1
     s.say(f"{h.name} rescues {other.name}: "
-          f"{'Epic Rescue (+1 confidence)' if face.result == 'epic' else 'Rescue'} ({face.id}).")
+          f"{'Epic Rescue (+1 confidence)' if face.result == 'epic' else 'Rescue'}.")
 
 
 def thwart_tokens_left(s: InvincibleState) -> int:
@@ -267,7 +267,7 @@ def gain_cube(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) 
     s.supply[colour] -= 1
     bag = s.own_hero(h.id).bag
     bag[colour] = bag.get(colour, 0) + 1
-    s.say(f"{h.name} gains a {colour} cube.")
+    s.say(f"{h.name} gains {'an' if colour[0] in 'aeiou' else 'a'} {colour} cube.")
 
 
 def deals_damage(s: InvincibleState, power_id: str) -> bool:

@@ -55,7 +55,7 @@ def _expect(s: InvincibleState, actions: list[str],
     # the table's phase: a button's meaning follows the question waiting, not the round under it
     base = {"phase": table_phase(s), "round": s.round, "space": s.space + 1, "dice": []}
     if s.result is not None:
-        return {**base, "actions": [], "prompt": f"The game is over: {s.result['reason']}."}
+        return {**base, "actions": [], "prompt": f"The game is over: {s.result['reason'].rstrip('.')}."}
     if s.pending is not None:
         p = s.pending
         out = {**base, "actions": actions, "prompt": p["prompt"], "pending": p, "rule": p["rule"]}

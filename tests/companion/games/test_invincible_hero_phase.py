@@ -182,6 +182,9 @@ def test_epic_rescue_grants_a_confidence_and_failure_leaves_the_hero_crashed(her
     assert s.hero("invincible").crashed and not s.hero("invincible").rescued
     s = t.act("effect", hero="atom-eve", crashed="invincible", face="epic-left")
     assert s.hero("invincible").rescued and s.hero("atom-eve").bonus_confidence == 1
+    # the log says what happened, not the die's face ids ('Failure (failure-center)')
+    assert "Atom Eve tries to rescue Invincible: Failure." in s.log
+    assert "Atom Eve rescues Invincible: Epic Rescue (+1 confidence)." in s.log
 
 
 def test_crash_rescue_needs_range(hero_phase):
@@ -363,10 +366,13 @@ def test_gain_cube_from_supply_and_red_only_through_fire_up(hero_phase):
     t.give("invincible", "flex1", "molecule-makeover")
     s = t.fill("invincible", "flex1", colour="yellow")
     assert s.hero("invincible").bag["yellow"] == 4 and s.supply["yellow"] == 27 - 6 - 1
+    assert "Invincible gains a yellow cube." in s.log, s.log
+    t.give("invincible", "flex1", "molecule-makeover")
+    assert "Invincible gains an orange cube." in t.fill("invincible", "flex1", colour="orange").log
     t.give("invincible", "flex2", "defensive-mastery")
     t.state.supply["orange"] = 0
     s = t.fill("invincible", "flex2")
-    assert s.hero("invincible").bag["orange"] == 3 and s.resolving is None
+    assert s.hero("invincible").bag["orange"] == 4 and s.resolving is None
     t.give("atom-eve", "flex1", "guardians-gather")
     s = t.fill("atom-eve", "flex1")
     with pytest.raises(BadAction):
