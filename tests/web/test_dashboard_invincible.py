@@ -748,3 +748,15 @@ def test_the_table_keeps_the_ko_count_in_view_once_a_hero_is_kod(server, pages):
     kos = table.locator(".inv-tv .tv-line span", has_text="KOs")
     assert kos.is_visible() and "dropped" not in (kos.get_attribute("class") or ""), kos.inner_text()
     assert f"KOs {state.kos}/" in kos.inner_text()
+
+
+def test_the_table_says_done_only_in_the_phase_the_heroes_finish(server, pages):
+    """Each hero taps done in the Hero and Training Phases. The table kept every hero's "done"
+    through the Villain Phase and the next advance, news of a phase already over (found by an
+    Invincible campaign audit)."""
+    _engine, state, view = play_to(server, lambda s: s.phase in ("villain", "advance") and s.round > 1
+                                   and all(h.done for h in s.heroes))
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert table.locator(".inv-hero.done").count() == 0
+    assert "done" not in table.inner_text(".inv-heroes").lower()

@@ -378,9 +378,14 @@
     }));
   }
 
-  function tvHero(h) {
-    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
-      el("h3", {}, el("span", { class: "shrink" }, h.name), h.done ? C.tag("check", "done") : null, el("span", { class: "by shrink", "data-drop": "4" }, zoneName(h.zone))),
+  // "done" belongs to the phases heroes finish one by one (Hero, Training): kept into the
+  // Villain Phase and the next advance, it read as news of a phase already over
+  const DONE_PHASES = ["hero", "hero_end", "crash", "training"];
+
+  function tvHero(h, phase) {
+    const done = h.done && DONE_PHASES.includes(phase);
+    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (done ? " done" : ""), "data-hero": h.id },
+      el("h3", {}, el("span", { class: "shrink" }, h.name), done ? C.tag("check", "done") : null, el("span", { class: "by shrink", "data-drop": "4" }, zoneName(h.zone))),
       // who plays the hero, by the name they gave (the phones say "Invincible (Mom)")
       h.player && h.player !== h.name ? el("p", { class: "by", "data-drop": "5" }, el("span", { class: "shrink" }, h.player)) : null,
       el("p", {}, C.icon("heart"), " " + h.health + "/" + h.max_health + " ", blackChips(h)),
@@ -433,7 +438,7 @@
           el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total)),
         tvTrack(s),
         tvZones(s),
-        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map(tvHero)));
+        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
     },
 
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "discard_power", "arrange", "use_helper", "episode_bonus",
