@@ -21,6 +21,10 @@ from hardware.commands import Hooks, resolve
 from hardware.settings import Command
 
 log = logging.getLogger(__name__)
+# A second press of the same control this soon after the first one passed the turn, nothing
+# else having moved since, is the same press (a double press, a shaky hand): filled in afresh it
+# would act for the next player (X-Men's Next ended two teams' turns).
+AGAIN_S = 0.8
 
 
 @dataclass
@@ -50,6 +54,8 @@ class Dispatcher:
         self._finished = 0
         self.counts = {"received": 0, "submitted": 0, "handled": 0, "refused": 0, "failed": 0}
         self.last_refusal: dict[str, Any] | None = None
+        # origin -> when it last acted, the seq it made, whose turn it was before
+        self._acted: dict[str, tuple[float, int, Any]] = {}
         self._closed = False
         self._worker = threading.Thread(target=self._run, name="hardware-actions", daemon=True)
         self._worker.start()
@@ -105,6 +111,11 @@ class Dispatcher:
             if request.unset:
                 raise IllegalAction(request.unset)
             now = self.session.view()
+            acted = self._acted.get(request.origin)
+            if acted and request.at - acted[0] < AGAIN_S and now.get("seq") == acted[1] \
+                    and _turn(now) != acted[2]:
+                raise IllegalAction("pressed again at once: taken as the same press, not one for "
+                                    "the next turn (press once more to do it again)")
             # the running game's table map (companion/table_map.py): what a button means now
             table = self.session.catalog(now["game"]).table_map() if now.get("game") else None
             action = resolve(request.command, now, self.hooks, request.source, request.fill, table)
@@ -112,6 +123,7 @@ class Dispatcher:
                 self.counts["handled"] += 1
             else:
                 view = self.session.submit(action)
+                self._acted[request.origin] = (time.monotonic(), view["seq"], _turn(now))
                 self.counts["submitted"] += 1
         except (IllegalAction, BadAction, NoGame, Conflict) as exc:
             self.counts["refused"] += 1
@@ -131,6 +143,10 @@ class Dispatcher:
         board = getattr(self.session, "refusals", None)
         if board is not None:
             board.post(reason, source=request.source, origin=request.origin, rule=rule)
+
+
+def _turn(view: dict) -> Any:
+    return (view.get("expect") or {}).get("player")
 
 
 def _hold_hint(request: Request) -> str:

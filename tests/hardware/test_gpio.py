@@ -323,3 +323,38 @@ def test_the_confirm_led_blinks_for_a_choice_only_a_screen_makes(table, session)
     click(table, "confirm")
     settle(table)
     assert table.dispatcher.counts["refused"] == 1
+
+
+def test_a_double_press_of_next_ends_one_turn_not_the_next_teams_too(tmp_path):
+    """X-Men Alert: Next ends the turn of the team whose turn it is. Ann's Next pressed twice in
+    150 ms ended Ann's turn and then Ben's, who never got to act; twenty presses in a second
+    skipped ten rounds (found by a physical-table audit). A second press this soon after the
+    first one passed the turn, nothing else having moved, is the same press."""
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+
+    session = Session(Journal(tmp_path / "j"), Catalog())
+    view = session.start("xmen-alert", {"players": ["Ann", "Ben"], "first_player": "Ann"}, seed=3)
+    assert view["expect"]["player"] == "Ann" and "turn.end" in view["expect"]["actions"], view["expect"]
+    handle = attach(session, {"gpio": {"pin_factory": "mock", "debounce": 0.0,
+                                       "buttons": {"next": {"pin": 16, "action": "next"}}}},
+                    simulate=False)
+    try:
+        pin = handle.buttons["next"].pin
+        for _ in range(2):
+            pin.drive_low()
+            pin.drive_high()
+            time.sleep(0.15)
+        assert handle.dispatcher.wait_idle(10)
+        ends = [line for line in session.view()["state"]["log"] if "turn" in line.lower()]
+        assert session.view()["expect"]["player"] == "Ben", ends
+        assert "taken as the same press" in handle.dispatcher.last_refusal["reason"]
+        time.sleep(0.9)                              # a press a moment later is Ben's own
+        pin.drive_low()
+        pin.drive_high()
+        assert handle.dispatcher.wait_idle(10)
+        assert session.view()["expect"]["player"] == "Ann"
+    finally:
+        handle.close()
+        session.journal.close()
