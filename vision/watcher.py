@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -163,8 +164,8 @@ class CameraWatcher:
     def _look(self, frame: np.ndarray) -> None:
         now_requested = self._read_now.is_set()
         settled = self.settle.update(frame)
-        if now_requested and not settled and self.settle.armed and (
-                time.monotonic() - self._asked_at < self.ask_patience_s):
+        moving = now_requested and not settled and self.settle.armed
+        if moving and time.monotonic() - self._asked_at < self.ask_patience_s:
             return      # asked while the dice roll: read them once they settle
         if not (now_requested or settled):
             return
@@ -184,6 +185,11 @@ class CameraWatcher:
                 return
         self._obstructed_since = None
         self.error = None
+        if moving:
+            # read over dice still moving (the ask ran out of patience, or the camera fell
+            # behind): nothing sure, so it waits for a tap, and the read of the same throw once
+            # it settles replaces it rather than counting as a second roll
+            reads = [replace(r, confidence=0.0, confirmed=False) for r in reads]
         self.rolls += 1
         try:
             self.on_roll(reads, frame)
