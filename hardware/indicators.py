@@ -55,7 +55,7 @@ class Indicators:
         self._error_until = 0.0
         self._wake: threading.Timer | None = None
         self._flash_over: threading.Timer | None = None
-        self._ran_out: dict[str, Any] = {}       # timer -> the phase it ran out in
+        self._ran_out: dict[str, Any] = {}       # timer -> [the moment it ran out in, still then]
         self._text = None
         self._closed = False
         try:
@@ -81,11 +81,14 @@ class Indicators:
             newly = expired - self._expired
             self._expired = expired
             expect = view.get("expect") or {}
-            # a timer that ran out is news for the phase it ran out in: hero time's stayed lit
-            # through the Training, Villain and Advance phases after it
-            phase = expect.get("phase")
-            self._ran_out = {n: self._ran_out.get(n, phase) for n in expired}
-            ran_out = any(p == phase for p in self._ran_out.values())
+            # a timer that ran out is news for the moment it ran out in (the phase, and whose
+            # turn): hero time's stayed lit through the phases after it, and an X-Men turn
+            # timer's came back with every later turn (each team's turn is the "play" phase)
+            moment = (expect.get("phase"), expect.get("player"))
+            self._ran_out = {n: self._ran_out.get(n, [moment, True]) for n in expired}
+            for seen in self._ran_out.values():
+                seen[1] = seen[1] and seen[0] == moment       # once it has moved on, for good
+            ran_out = any(still for _moment, still in self._ran_out.values())
             read = view.get("dice_read")
             read_waits = bool(read) and not read.get("confirmed")
             # steady: Confirm takes the waiting read; blinking: a choice waits on a screen (the

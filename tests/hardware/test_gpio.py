@@ -187,6 +187,13 @@ def test_timer_last_minute_blinks_and_the_end_buzzes(table, session):
     session.submit(Action("roll", data={"face": "2"}))
     assert session.view()["timers"]["turn"]["expired"] is True
     assert wait_until(lambda: ind.modes["timer"] == "off", cond=ind.changed), ind.modes
+    # and it stays dark when a later turn comes to a phase of the same name (the next roll)
+    view = session.submit(Action("move", data={"to": session.view()["expect"]["reachable"][0]}))
+    while view["expect"]["phase"] != "roll":
+        view = session.submit(Action(view["expect"]["actions"][0], data={}))
+    assert view["timers"]["turn"]["expired"] is True
+    threading.Event().wait(0.3)
+    assert ind.modes["timer"] == "off", (ind.modes, view["expect"]["prompt"])
 
 
 def test_quiet_mode_records_but_never_sounds(session):
