@@ -71,7 +71,7 @@ def test_the_example_config_is_accepted(tmp_path):
     source = str(config.path)
     gpio = gpio_settings(config.section("gpio"), source)
     assert gpio.buttons["confirm"].hold.name == "undo" and gpio.shutdown.enabled is False
-    assert gpio.buttons["done_dash"].press.player == "dash"
+    assert gpio.buttons["done_eve"].press.player == "atom-eve"
     serial = serial_settings(config.section("serial"), source)
     assert serial.usb == ((0x2E8A, 0x0005),) and serial.enabled is False
     tokens = token_settings(config.section("tokens"), source)
