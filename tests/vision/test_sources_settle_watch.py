@@ -188,3 +188,27 @@ def test_a_simulated_camera_keeps_its_frame_rate(make):
         assert src.read() is not None
     assert time.monotonic() - start >= 5 / 25 * 0.95
     src.close()
+
+
+def test_a_read_over_dice_still_moving_is_unsure_and_the_settled_read_follows():
+    """Read dice pressed while the dice roll, the camera behind (its patience ran out): the
+    frame of dice still moving was read as sure and taken as one player's roll, then the same
+    throw, settled, was read again as the next player's (found by a physical-table audit). The
+    moving read is now nothing sure (it waits for a tap; the session replaces a waiting read with
+    the next read), and the settled read is the sure one."""
+    from vision.render import RenderOptions, render_scene
+
+    opt = RenderOptions(perspective=0.0, touching=0.0)
+    rolling = [render_scene(np.random.default_rng(40 + i), ["2", "5"], opt)[0] for i in range(4)]
+    still, _ = render_scene(np.random.default_rng(50), ["2", "5"], opt)
+    reads = []
+    w = CameraWatcher(_Frames(rolling + [still] * 8), Reader("d6"),
+                      lambda got, frame: reads.append(got), SettleDetector(settle_s=0.0),
+                      ask_patience_s=0.0)
+    w.read_now()                                  # pressed as they roll
+    with w:
+        assert w.wait_done(timeout=60)
+    assert len(reads) == 2, reads
+    moving, settled = reads
+    assert moving and all(r.confidence == 0.0 and not r.confirmed for r in moving), moving
+    assert sorted(r.face for r in settled) == ["2", "5"] and all(r.confidence > 0 for r in settled)

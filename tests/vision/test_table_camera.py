@@ -95,32 +95,6 @@ def test_read_dice_over_dice_already_read_is_refused_not_taken_for_the_next_roll
         camera.close()
 
 
-def test_a_read_over_dice_still_moving_waits_and_the_settled_read_is_the_one_roll(taught_data, tmp_path):
-    """Read dice pressed while the dice rolled, the camera behind (its patience ran out): the
-    frame of dice still moving was read and taken as Dash's roll, then the same throw, settled,
-    was read again as Violet's (found by a physical-table audit). The moving read is nothing
-    sure: it waits for a tap, and the settled read of the same throw replaces it."""
-    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
-    view = session.start("incredibles", {"players": ["dash", "violet"],
-                                         "starting_problems": ["A", "B", "C"]}, seed=3)
-    camera = TableCamera(session, SimulatedTray(seed=5, fps=30), taught_data, settle_s=0.4).start()
-    try:
-        camera.watcher.ask_patience_s = 0.0             # the camera fell behind the press
-        camera.throw(["2"])
-        wait_for(lambda: camera.watcher.settle.armed)
-        camera.read_now()
-        moving = wait_for(lambda: session.seq > view["seq"] and session.view())
-        assert moving["dice_read"]["confirmed"] is False                 # waits for a tap
-        assert moving["expect"]["player"] == "dash"
-        settled = wait_for(lambda: session.view()["dice_read"]["confirmed"] and session.view())
-        time.sleep(0.8)
-        rolls = [line for line in session.view()["state"]["log"] if "rolled" in line]
-        assert rolls == ["Dash rolled 2."], rolls
-        assert settled["last_roll"]["player"] == "dash"
-    finally:
-        camera.close()
-
-
 def test_a_face_the_expected_die_lacks_is_never_applied(taught_data, tmp_path):
     """The movement die has no Wild face: a read of one waits for the players instead."""
     session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
