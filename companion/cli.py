@@ -109,7 +109,7 @@ class _Adapters:
         try:
             camera = _attach_camera(args, config, session, data)
             if self._keep(ext, "camera", camera):
-                cards = _card_camera(args, config, session, camera, data)
+                cards = None if camera is None else _card_area(args, config, session, camera, data)
                 ext["cards"] = cards            # the Your box page teaches the cards with it
                 if args.simulate or config.section("camera").get("pull_source") is not None:
                     from vision.pull_camera import attach as pulls  # Invincible's pull areas
@@ -188,6 +188,14 @@ def _attach_camera(args: argparse.Namespace, config, session: Session, data: Pat
                        settle_s=options["settle_s"], recognizer=options["recognizer"]).start()
 
 
+def _card_area(args: argparse.Namespace, config, session: Session, camera, data: Path):
+    """The Card button names the card in ``[camera] card_area``; the Your box page teaches with it."""
+    from vision.card_camera import CardCamera
+
+    return CardCamera(session, data, simulate=args.simulate,
+                      area=config.section("camera").get("card_area"), camera=camera)
+
+
 def _attach_hardware(args: argparse.Namespace, config, session: Session, camera, cards):
     """Buttons, LEDs, buzzer and the serial peripheral, from the config (defaults in simulation)."""
     sections = {name: config.section(name) for name in ("gpio", "serial", "tokens")}
@@ -195,23 +203,14 @@ def _attach_hardware(args: argparse.Namespace, config, session: Session, camera,
         return None   # nothing configured: a laptop or a Pi without table hardware yet
     from hardware.wiring import attach  # imported here: only `serve` with devices drives them
 
-    return attach(session, sections, simulate=args.simulate,
-                  read_dice=camera.read_now if camera is not None else None,
-                  read_card=cards.read_latest if cards is not None else None,
-                  confirm=lambda: _confirm_waiting_read(session),
-                  source=str(config.path or "config.toml"))
-
-
-def _card_camera(args: argparse.Namespace, config, session: Session, camera, data: Path):
-    """The card area: the Card button with the table's own deck names the card in it (``[camera]
-    card_area``, the whole frame without one) of the camera's latest frame; the Your box page
-    teaches the box's cards with it."""
-    if camera is None:
-        return None
-    from vision.card_camera import CardCamera
-
-    return CardCamera(session, data, simulate=args.simulate,
-                      area=config.section("camera").get("card_area"), camera=camera)
+    hardware = attach(session, sections, simulate=args.simulate,
+                      read_dice=camera.read_now if camera is not None else None,
+                      read_card=cards.read_latest if cards is not None else None,
+                      confirm=lambda: _confirm_waiting_read(session),
+                      source=str(config.path or "config.toml"))
+    if camera is not None:       # the reading LED: lit while the camera reads the dice
+        camera.watcher.on_reading = hardware.set_reading
+    return hardware
 
 
 def _confirm_waiting_read(session: Session) -> bool:

@@ -136,8 +136,11 @@ class Indicators:
                 self.changed.notify_all()
 
     def set_reading(self, reading: bool) -> None:
-        """The composition root calls this while the camera reads the dice."""
+        """The composition root calls this while the camera reads the dice (from the camera's
+        thread: a read that ends after the service closed the LEDs changes nothing)."""
         with self._lock:
+            if self._closed:
+                return
             self._reading = reading
             self._set("reading", "on" if reading else "off")
             self.changed.notify_all()

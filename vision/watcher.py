@@ -38,10 +38,16 @@ class CameraWatcher:
     def __init__(self, source: FrameSource, reader: Reader, on_roll: OnRoll,
                  settle: SettleDetector | None = None, idle_s: float = 0.0,
                  stop_at_end: bool = True, hand_patience_s: float = 5.0,
-                 ask_patience_s: float = 3.0):
+                 ask_patience_s: float = 3.0, on_throw: Callable[[], None] | None = None):
         self.source = source
         self.reader = reader
         self.on_roll = on_roll
+        # told when the tray starts to move after a read (a throw begins), before its frames
+        # settle: a read is of the throw that began then, not of whatever is asked by its end
+        self.on_throw = on_throw
+        # told True while a read is asked for or under way, False once it is done (the table's
+        # `reading` LED); set by the composition root
+        self.on_reading: Callable[[bool], None] | None = None
         self.settle = settle or SettleDetector()
         self.idle_s = idle_s
         self.stop_at_end = stop_at_end
@@ -59,6 +65,7 @@ class CameraWatcher:
         self._latest: np.ndarray | None = None
         self._frame_no = 0
         self.rolls = 0
+        self.read_moving = False     # the latest read was over dice still moving
         self.last_frame_at: float | None = None   # monotonic: the latest frame, or read's end
         self.looking = False                      # a frame is being looked at (read) now
         self.error: BaseException | None = None
@@ -101,6 +108,24 @@ class CameraWatcher:
         rolling, once they settle (or after ``ask_patience_s``), read once, not twice."""
         self._asked_at = time.monotonic()
         self._read_now.set()
+        self._reading(True)
+
+    def _reading(self, now: bool) -> None:
+        if self.on_reading is not None:
+            try:
+                self.on_reading(now)
+            except Exception:  # noqa: BLE001 - a lamp's trouble must not stop the camera
+                log.exception("the reading lamp failed")
+
+    def moving_now(self, timeout: float) -> bool:
+        """Whether the tray moved since its latest read, as seen in frames taken from now on:
+        a throw a moment ago that the camera has not looked at yet counts (waits up to
+        ``timeout`` for two frames to be looked at)."""
+        if not self.settle.armed:
+            with self._frame_cv:
+                seen = self._frame_no
+                self._frame_cv.wait_for(lambda: self._frame_no > seen + 2, timeout)
+        return self.settle.armed
 
     def wait_done(self, timeout: float | None = None) -> bool:
         """Wait for the thread to end (end of a replay); True when it has."""
@@ -163,12 +188,22 @@ class CameraWatcher:
 
     def _look(self, frame: np.ndarray) -> None:
         now_requested = self._read_now.is_set()
+        was_armed = self.settle.armed
         settled = self.settle.update(frame)
+        if not was_armed and self.settle.armed and self.on_throw is not None:
+            self.on_throw()
         moving = now_requested and not settled and self.settle.armed
         if moving and time.monotonic() - self._asked_at < self.ask_patience_s:
             return      # asked while the dice roll: read them once they settle
         if not (now_requested or settled):
             return
+        self._reading(True)
+        try:
+            self._read(frame, now_requested, moving)
+        finally:
+            self._reading(self._read_now.is_set())     # off, unless asked again meanwhile
+
+    def _read(self, frame: np.ndarray, now_requested: bool, moving: bool) -> None:
         self._read_now.clear()
         self.settle.disarm()        # this scene is read: the same dice are not read again
         try:
@@ -191,6 +226,7 @@ class CameraWatcher:
             # it settles replaces it rather than counting as a second roll
             reads = [replace(r, confidence=0.0, confirmed=False) for r in reads]
         self.rolls += 1
+        self.read_moving = moving
         try:
             self.on_roll(reads, frame)
         except Exception:  # a listener's bug must not stop the camera

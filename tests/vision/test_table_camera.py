@@ -137,6 +137,7 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         session.submit(Action("roll", data={"face": "1"}))
         from companion.dice import readable
         camera._entry = lambda: readable(stale)           # read under the expectation before
+        camera._throw_at = session.clock()                # of a throw after the typed roll
         seq = session.seq
         camera._on_roll(two[:1], frame)
         assert session.seq == seq                                   # nothing journaled
@@ -144,6 +145,103 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         assert refusal["source"] == "camera" and "no dice are expected" in refusal["text"]
         assert camera.status()["error"] == refusal["text"]
     finally:
+        camera.close()
+
+
+def test_a_throw_whose_roll_was_entered_while_it_rolled_is_not_read_as_the_next_roll(
+        taught_data, tmp_path):
+    """Dash throws Alarm, and while the dice still roll a phone enters it ("Alarm": Violet's
+    turn). The camera's read of the same throw, finishing a moment later, once became Violet's
+    roll: one throw, two players' rolls. Now a read is of the throw that began before it, and a
+    roll entered since then by another channel is that throw's: the read is not used, and every
+    screen is told why. Frames are scripted: the tray holds its settled frames until the phone
+    has entered the roll."""
+    import threading
+
+    from companion.actions import Action
+    from vision.simulated_tray import TUMBLE_FRAMES
+
+    class HeldTray(SimulatedTray):
+        def __init__(self):
+            super().__init__(seed=5, fps=0)
+            self.hold, self.held, self.left = threading.Event(), threading.Event(), None
+
+        def _read(self):
+            if self.left is not None:
+                self.left -= 1
+                if self.left == 0:        # the throw was seen moving: the dice still roll
+                    self.held.set()
+                    self.hold.wait(30)
+            return super()._read()
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+    tray = HeldTray()
+    camera = TableCamera(session, tray, taught_data, settle_s=0.1).start()
+    try:
+        wait_for(lambda: camera.watcher.rolls >= 1)      # the empty tray, read once
+        tray.left = TUMBLE_FRAMES + 1
+        camera.throw(["alarm"])
+        assert tray.held.wait(30) and camera.watcher.settle.armed
+        session.submit(Action("roll", player="dash", data={"face": "alarm"}, source="phone"))
+        entered = session.view()
+        assert entered["expect"]["player"] == "violet" and entered["expect"]["phase"] == "roll"
+        tray.hold.set()
+        wait_for(lambda: camera.watcher.rolls >= 2)
+        time.sleep(0.3)
+        after = session.view()
+        assert after["seq"] == entered["seq"] and after["dice_read"] is None, after["state"]["log"]
+        told = session.refusals.since(0)[-1]
+        assert "entered (phone) while they rolled" in told["text"], told
+        with pytest.raises(IllegalAction, match="read already"):
+            camera.read_now()                       # the same dice are not Violet's either
+        assert session.seq == view["seq"] + 1
+    finally:
+        tray.hold.set()
+        camera.close()
+
+
+def test_read_dice_pressed_the_moment_after_a_throw_is_not_refused_as_read_already(
+        taught_data, tmp_path):
+    """A player throws and presses Read dice at once, before the camera has looked at a frame
+    of the dice moving: the press was refused, "the dice in the tray were read already and
+    have not moved since". Now a press over dice already read looks at the frames taken after
+    it before it says so. Scripted: the camera gets no frame until a moment after the press."""
+    import threading
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+
+    class LateTray(SimulatedTray):
+        gate = threading.Event()
+
+        def _read(self):
+            self.gate.wait(30)
+            return super()._read()
+
+    tray = LateTray(seed=5, fps=0)
+    tray.gate.set()
+    camera = TableCamera(session, tray, taught_data, settle_s=0.1).start()
+    camera.throw_seen_s = 10.0              # the press waits for the frames, however loaded
+    try:
+        camera.throw(["alarm"])
+        after = wait_for(lambda: session.seq > view["seq"] and session.view())
+        if not after["dice_read"]["confirmed"]:
+            after = session.confirm_read(after["dice_read"]["id"])
+        assert after["expect"]["player"] == "violet"
+        time.sleep(0.3)
+        tray.gate.clear()                   # the camera falls a moment behind the table
+        seq = session.seq
+        camera.throw(["2"])
+        threading.Timer(0.2, tray.gate.set).start()
+        camera.read_now()                   # pressed before the camera saw the dice move
+        wait_for(lambda: session.seq > seq)
+        read = session.view()["dice_read"]
+        assert read["faces"] == ["2"], read
+    finally:
+        tray.gate.set()
         camera.close()
 
 
