@@ -31,6 +31,7 @@ from vision.card_render import draw as lay_on_table
 from vision.cards import CardBook
 from vision.errors import BadImage, CameraError, TeachError, VisionError
 from vision.images import read_image
+from vision.settle import MOTION_FRACTION, changed, thumbnail
 
 log = logging.getLogger(__name__)
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -84,6 +85,7 @@ class CardCamera:
         self.camera = camera
         self._books: dict[str, tuple[CardBook, dict[str, list[str]]]] = {}
         self._lays = 0
+        self._drawn: tuple[str, str, np.ndarray] | None = None   # game, title, the area's look
 
     def read_frame(self, frame: np.ndarray) -> dict[str, Any]:
         """Read ``frame`` (the camera's view; cropped to the card area when one is set) and
@@ -97,11 +99,19 @@ class CardCamera:
             raise IllegalAction("no card is to be named now: the card area is read when the "
                                 "game waits for the card drawn from the table's deck")
         book, by_title = self._book(view["game"])
-        read = book.read(self._crop(frame))
+        crop = self._crop(frame)
+        read = book.read(crop)
         out: dict[str, Any] = {"read": read.to_json()}
         if read.name is None:
             text = ("The card in the card area could not be named for sure: tap the card you "
                     "drew")
+            self.session.refusals.post(text, source="camera", kind="ask", origin="card area")
+            return {**out, "asked": text}
+        if self._still_there(view["game"], read.name, crop):
+            # the card drawn last, left where it lay (with three Edna cards alike, a re-read
+            # drew the next Edna): a card the same as the last, laid anew, moved the area
+            text = (f"The card area still shows {read.name}, the card drawn last: lay the card "
+                    "you drew there and press Card again, or tap it")
             self.session.refusals.post(text, source="camera", kind="ask", origin="card area")
             return {**out, "asked": text}
         in_deck = {c["id"] for c in expect["deck"]}
@@ -114,7 +124,15 @@ class CardCamera:
             self.session.refusals.post(str(exc), source="camera", origin="card area",
                                        rule=getattr(exc, "rule", None))
             return {**out, "refused": str(exc)}
+        self._drawn = (view["game"], read.name, thumbnail(crop))
         return {**out, "drawn": card}
+
+    def _still_there(self, game: str, title: str, crop: np.ndarray) -> bool:
+        """The card area shows the card the camera drew last, not moved since (the tray's own
+        test of a scene that moved, vision/settle.py)."""
+        if self._drawn is None or self._drawn[:2] != (game, title):
+            return False
+        return changed(thumbnail(crop), self._drawn[2]) <= MOTION_FRACTION
 
     def read_now(self, frame: np.ndarray | None) -> dict[str, Any]:
         """The Card button: read the camera's latest ``frame``; what cannot be read (no frame

@@ -24,20 +24,28 @@ def thumbnail(frame: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
+PIXEL_DELTA = 18          # a thumbnail pixel this much greyer or lighter has changed
+MOTION_FRACTION = 0.004   # the scene moved when more than this share of the thumbnail changed
+
+
+def changed(thumb: np.ndarray, before: np.ndarray, pixel_delta: int = PIXEL_DELTA) -> float:
+    """The share of ``thumbnail(...)`` pixels that changed between two looks at a scene."""
+    if before.shape != thumb.shape:
+        return 1.0
+    return float(np.count_nonzero(cv2.absdiff(thumb, before) > pixel_delta)) / thumb.size
+
+
 class MotionDetector:
     """``update(frame) -> float``: the fraction of the thumbnail that changed since last frame."""
 
-    def __init__(self, pixel_delta: int = 18):
+    def __init__(self, pixel_delta: int = PIXEL_DELTA):
         self.pixel_delta = pixel_delta
         self._prev: np.ndarray | None = None
 
     def update(self, frame: np.ndarray) -> float:
         t = thumbnail(frame)
         prev, self._prev = self._prev, t
-        if prev is None or prev.shape != t.shape:
-            return 1.0
-        changed = cv2.absdiff(t, prev) > self.pixel_delta
-        return float(np.count_nonzero(changed)) / changed.size
+        return 1.0 if prev is None else changed(t, prev, self.pixel_delta)
 
     def reset(self) -> None:
         self._prev = None
@@ -51,8 +59,8 @@ class SettleDetector:
     wait. ``arm()`` allows a read of the current still scene without new motion first.
     """
 
-    def __init__(self, settle_s: float = 0.6, motion_fraction: float = 0.004,
-                 pixel_delta: int = 18):
+    def __init__(self, settle_s: float = 0.6, motion_fraction: float = MOTION_FRACTION,
+                 pixel_delta: int = PIXEL_DELTA):
         self.settle_s = settle_s
         self.motion_fraction = motion_fraction
         self.motion = MotionDetector(pixel_delta)

@@ -89,6 +89,29 @@ def test_three_identical_cards_are_one_face_and_the_fourth_is_refused_by_the_rul
     assert session.seq == seq
 
 
+def test_the_card_drawn_last_left_in_the_area_is_not_drawn_again(session, tmp_path):
+    """The players leave the card they drew in the card area, roll Alarm again and press Card
+    before laying the new one: the camera named the card still lying there, and with three
+    Edna Rescues alike the next Edna was drawn from the journal's deck while the real one stayed
+    in the real deck. Now an unmoved area showing the card drawn last asks the players to lay
+    the new card; a card of the same face laid anew is drawn."""
+    camera = CardCamera(session, tmp_path / "data", simulate=True, area=AREA)
+    frame = in_area(stand_in(cards(), "edna-1"), 7201)
+    alarm(session)
+    assert camera.read_frame(frame)["drawn"] == "edna-1"
+    alarm(session)
+    seq = session.seq
+    noise = np.random.default_rng(1).integers(-2, 3, frame.shape)   # the camera's own noise
+    again = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    got = camera.read_frame(again)
+    assert "still shows Edna Rescues, the card drawn last" in got["asked"], got
+    assert session.seq == seq and session.view()["expect"]["phase"] == "draw"
+    assert session.refusals.latest()["recent"][-1]["kind"] == "ask"
+    got = camera.read_frame(in_area(stand_in(cards(), "edna-2"), 7202))   # laid anew
+    assert got["drawn"] == "edna-2", got
+    assert journaled_draws(tmp_path / "j.sqlite3") == [("edna-1", "camera"), ("edna-2", "camera")]
+
+
 def test_a_card_not_taught_asks_for_a_tap_and_applies_nothing(session, tmp_path):
     data = tmp_path / "data"
     folder = data / "cards" / "incredibles"
