@@ -257,7 +257,7 @@ def _over_line(outcome: dict[str, Any]) -> str:
 def _read_line(read: dict[str, Any]) -> str:
     """The display's line while a camera read waits (companion/dice_reads.py): Confirm takes a
     read whose only doubt is a die's face; one with a die too few or too many is put right on
-    a screen (the Confirm button alone is refused there). Both fit a 32-character display."""
+    a screen (the Confirm button alone is refused there). Both fit a 16-character display."""
     if read.get("miscounted"):
-        return "Dice miscounted: fix on screen"
-    return "Dice unsure: Confirm or fix"
+        return "Dice: see screen"
+    return "Dice OK? Confirm"

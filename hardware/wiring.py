@@ -22,6 +22,7 @@ from hardware.commands import Hooks
 from hardware.dispatch import Dispatcher, Request
 from hardware.errors import HardwareError, ProtocolError
 from hardware.gpio import ShutdownButton, TableButton, make_pin_factory
+from hardware.display_line import fit
 from hardware.indicators import Indicators, Mirror
 from hardware.settings import (Command, GpioSettings, SerialSettings, TagSettings,
                                TokenSettings, gpio_settings, serial_settings, token_settings)
@@ -69,17 +70,17 @@ class SerialMirror(Mirror):
         if self.settings.beep:
             self.link.send("BEEP", int(on * 1000), count)
 
-    def text(self, line: str) -> None:
+    def text(self, prompt: str) -> None:
         width = self.settings.display_width
         if not width:
             return
-        line = line[:width].strip()
-        while line:
+        while width > 0:
+            line = fit(prompt, width)
             try:
                 self.link.send("TEXT", line, sticky=("TEXT",))
                 return
             except ProtocolError:    # escapes made it longer than a protocol line: shorten
-                line = line[:-4].rstrip()
+                width = min(width, len(line)) - 4
         self.link.send("TEXT", sticky=("TEXT",))
 
 
@@ -162,6 +163,7 @@ class HardwareHandle:
         self.link = None
         self.device = None          # the SimulatedDevice, in simulation
         self.device_events: DeviceEvents | None = None
+        self.serial_off = False     # a [serial] section with enabled = false
         self._session = None
         self._closed = False
 
@@ -231,8 +233,10 @@ class HardwareHandle:
             out.update(self.indicators.status())
         else:
             out.update(leds={}, buzzer=None)
-        out["serial"] = (self.link.status() if self.link is not None
-                         else {"state": "closed", "reason": "no serial device configured"})
+        out["serial"] = (self.link.status() if self.link is not None else
+                         {"state": "off", "reason": "turned off in the config ([serial] enabled = "
+                          "false)"} if self.serial_off else
+                         {"state": "closed", "reason": "no serial device configured"})
         if self.device_events is not None:
             out["serial"]["unknown_tags"] = list(self.device_events.unknown_tags)
             # the device's own buttons, by number, as the config gives them (the Devices page)
@@ -306,6 +310,7 @@ def attach(session, config_sections: dict[str, dict[str, Any]], simulate: bool,
             if poweroff is None and simulate:
                 poweroff = lambda cmd: log.warning("simulation: would run %s", " ".join(cmd))  # noqa: E731
             handle.shutdown = ShutdownButton(handle.gpio.shutdown, pin_factory, run=poweroff)
+        handle.serial_off = serial is not None and not serial.enabled
         if serial is not None and serial.enabled:
             _attach_serial(handle, serial, tokens, dispatcher, indicators, transport)
         session.add_listener(indicators.update)

@@ -1,5 +1,7 @@
 """attach(): what the composition root and the dashboard see in simulation."""
 
+import re
+
 import pytest
 
 from companion.errors import DataFileError
@@ -56,7 +58,8 @@ def test_read_dice_without_a_camera_is_refused_with_a_reason(session):
         handle.press("dice")
         assert handle.dispatcher.wait_idle(2)
         assert "no camera is wired" in handle.status()["actions"]["last_refusal"]["reason"]
-        assert handle.status()["serial"] == {"state": "closed", "reason": "no serial device configured"}
+        assert handle.status()["serial"] == {"state": "off", "reason": "turned off in the config "
+                                             "([serial] enabled = false)"}
     finally:
         handle.close()
 
@@ -104,7 +107,51 @@ def test_a_long_prompt_is_cut_to_fit_the_display_and_the_line_limit():
     SerialMirror(link, settings).text("é" * 100)        # 80 characters, 480 bytes escaped
     line = link._sticky[("TEXT",)]
     assert len(line) <= protocol.MAX_LINE + 1
-    assert set(protocol.decode(line).fields[0]) == {"é"}
+    shown = protocol.decode(line).fields[0]
+    assert set(shown[:-1]) == {"é"} and shown[-1] == ">"       # cut, and marked so
+
+
+def test_every_prompt_of_the_three_games_shows_on_a_16_character_display_in_whole_words():
+    """docs/serial-protocol.md: one TEXT line; deploy/config.example.toml: display_width = 16.
+    Prompts were cut at the 16th character ("Dash: roll the M", "Dice unsure: Con"): now each
+    shows whole words of the prompt (asides left out first), and a ">" where it goes on."""
+    import random
+
+    from companion.games import Catalog
+    from hardware.display_line import MORE, fit
+
+    catalog, prompts = Catalog(), set()
+    for name in ("incredibles", "xmen-alert", "invincible"):
+        engine = catalog(name)
+        for seed in range(6):
+            rng = random.Random(seed)
+            state = engine.setup(engine.sample_options(rng), random.Random(seed))
+            for _ in range(150):
+                if engine.is_over(state):
+                    break
+                prompts.add(engine.expect(state).get("prompt") or "")
+                state = engine.apply(state, engine.sample_action(state, rng), random.Random(seed))
+    from hardware import protocol
+    from hardware.serial_link import SerialLink
+    from hardware.settings import serial_settings
+    from hardware.wiring import SerialMirror
+
+    settings = serial_settings({"display_width": 16})
+    link = SerialLink(settings, lambda e: None)          # not started: sends are only queued
+    SerialMirror(link, settings).text("Dash: roll the Movement Die.")
+    assert protocol.decode(link._sticky[("TEXT",)]).fields[0] == "Dash: roll the>"
+    prompts |= {"Dice OK? Confirm", "Dice: see screen"}
+    assert len(prompts) > 50
+    for prompt in prompts:
+        line = fit(prompt, 16)
+        words = " ".join(prompt.split())
+        assert len(line) <= 16, (prompt, line)
+        if line == words:
+            continue
+        shown = line[:-len(MORE)] if line.endswith(MORE) else line
+        kept = re.sub(r"\s*\([^()]*\)", "", words).split()       # asides left out first
+        heads = {" ".join(kept[:n]).rstrip(" ,;:-") for n in range(1, len(kept) + 1)}
+        assert shown in heads or (len(kept[0]) > 15 and kept[0].startswith(shown)), (prompt, line)
 
 
 def test_close_stops_every_thread_it_started(session):
@@ -149,13 +196,14 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
     count is wrong) and the read still waits; marked not a die on a screen, the roll is taken."""
     from companion.actions import Action
     from companion.cli import _confirm_waiting_read
+    from hardware.display_line import fit
 
     handle = attach(session, {}, simulate=True, confirm=lambda: _confirm_waiting_read(session))
     ind, device = handle.indicators, handle.device
     try:
         assert handle.link.wait_for("ready", 5)
         prompt = session.view()["expect"]["prompt"]
-        assert wait_until(lambda: device.text == prompt[:32].strip(), cond=device.received)
+        assert wait_until(lambda: device.text == fit(prompt, 32), cond=device.received)
         assert ind.modes["confirm"] == "off"
 
         def read(*faces_conf):
@@ -164,26 +212,26 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
                 "dice": [{"face": f, "confidence": c} for f, c in faces_conf]}))
 
         read(("3", 0.3))
-        assert wait_until(lambda: device.text == "Dice unsure: Confirm or fix", cond=device.received)
+        assert wait_until(lambda: device.text == "Dice OK? Confirm", cond=device.received)
         assert ind.status()["leds"]["confirm"]["lit"] is True
         handle.press("confirm")
         assert handle.dispatcher.wait_idle(5)
         view = session.view()
         assert view["dice_read"]["confirmed"] and view["state"]["roll"]["face"] == "3"
         assert wait_until(lambda: ind.modes["confirm"] == "off", cond=ind.changed)
-        assert wait_until(lambda: device.text == view["expect"]["prompt"][:32].strip(),
+        assert wait_until(lambda: device.text == fit(view["expect"]["prompt"], 32),
                           cond=device.received)
 
         session.submit(Action("undo"))
         session.submit(Action("dice.dismiss"))
         read(("2", 0.95), ("5", 0.97))
-        assert wait_until(lambda: device.text == "Dice miscounted: fix on screen", cond=device.received)
+        assert wait_until(lambda: device.text == "Dice: see screen", cond=device.received)
         assert ind.status()["leds"]["confirm"]["lit"] is True
         # unsure as well as a die too many: Confirm alone would still be refused for the count
         session.submit(Action("dice.dismiss"))
-        assert wait_until(lambda: device.text == prompt[:32].strip(), cond=device.received)
+        assert wait_until(lambda: device.text == fit(prompt, 32), cond=device.received)
         read(("2", 0.3), ("5", 0.97))
-        assert wait_until(lambda: device.text == "Dice miscounted: fix on screen", cond=device.received)
+        assert wait_until(lambda: device.text == "Dice: see screen", cond=device.received)
         seq = session.seq
         handle.press("confirm")
         assert handle.dispatcher.wait_idle(5)
