@@ -5,7 +5,7 @@
   const C = Companion;
   const el = C.el;
   const WORDS = { confirm: "confirm", undo: "undo", read_dice: "read the dice", draw_card: "draw a card",
-    timer_toggle: "start or pause the timer", done: "say done" };
+    timer_toggle: "start or pause the timer", done: "say done", next: "go on" };
 
   function ago(epoch) {
     if (!epoch) return "";
@@ -66,6 +66,8 @@
     if (!link) return null;
     if (link.state === "closed" && /no serial/.test(link.reason || "")) return card("devices", "Table controller (USB)", true, "none configured", [],
       "to use one, add a [serial] section to the config (docs/serial-protocol.md).");
+    if (link.state === "off") return card("devices", "Table controller (USB)", true, "turned off", [],
+      "to use it, set enabled = true in the config's [serial] section.");
     const ok = link.state === "ready";
     const dev = link.device || {};
     const lines = ok ? ["Connected to " + (dev.id || "the device") + (dev.firmware ? ", firmware " + dev.firmware : "") + ", " + ago(link.since).replace(" ago", "") + "."]
