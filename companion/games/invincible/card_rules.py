@@ -12,6 +12,7 @@ steps when it fills and for a step's amount when it applies.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.games.invincible.data import Power
@@ -26,6 +27,12 @@ def new_step(kind: str, hint: str, **fields: Any) -> Step:
     """A step that is not one of the card's printed effects (a repeat, a gained cube's place)."""
     return {"kind": kind, "amount": 0, "colour": "", "target": "self", "text": "", "per": "",
             "play": False, "enemy": False, "skip": True, "hint": hint, **fields}
+
+
+def hint_now(e: PowerEffect, others: int) -> str:
+    """The effect's words as it resolves: its Combo named only where it is met ('checked only
+    at the moment the Combo power itself is used'); the card's own words name it always."""
+    return e.hint if others or not e.combo else replace(e, combo=0).hint
 
 
 def others_of_type(s: InvincibleState, h: HeroState, slot: str) -> int:
@@ -78,7 +85,7 @@ def effect_steps(h: HeroState, power: Power, effects: tuple[PowerEffect, ...], b
                          "enemy": e.enemy,
                          # a hero's own damage is the card's cost, not an effect to skip
                          "skip": (e.optional or several) and e.kind != "hurt_self",
-                         "hint": e.hint, **group, **extra})
+                         "hint": hint_now(e, others), **group, **extra})
     return base
 
 

@@ -36,7 +36,8 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     # strengthen token were applied'
     boost = played.strength + (1 if red else 0)
     # Convenient Creation: only the effect the civilians safe now allow is named
-    hints = [e.hint for e in card_rules.at_fill(s, h, power)]
+    others = card_rules.others_of_type(s, h, slot)
+    hints = [card_rules.hint_now(e, others) for e in card_rules.at_fill(s, h, power)]
     steps, again = card_rules.steps(s, h, slot, boost)
     s.resolutions = {**s.resolutions, h.id: {
         "hero": h.id, "slot": slot, "power": power.id, "name": power.name,

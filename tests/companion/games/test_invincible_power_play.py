@@ -33,6 +33,10 @@ def test_combo_bonus_once_when_another_power_of_its_type_is_filled(hero_phase):
     t.give("invincible", "flex1", "chain-lightning")           # Energy, damage 2, Combo +1
     t.fill("invincible", "flex1")
     assert _steps(t.state) == [("damage", 2)]                  # no other Energy power filled
+    # ... and the table is not told of a bonus it does not get (the log said "(Combo +1)")
+    said = [line for line in t.state.log if "fills Chain Lightning" in line]
+    assert said == ["Invincible fills Chain Lightning: damage 2."], said
+    assert [st["hint"] for st in t.state.resolving["steps"]] == ["damage 2"]
     t.act("effect", hero="invincible", target="magmaniac")
 
     t = hero_phase()
