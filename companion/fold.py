@@ -57,7 +57,9 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     rolled = last_roll.is_roll(expect, action)
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
     game = engine.apply(table.game, action, rng)
-    roll = last_roll.record(expect, action, engine.to_json(game)) if rolled else table.last_roll
+    roll = (last_roll.record(expect, action, engine.to_json(game),
+                             before=engine.to_json(table.game).get("log")) if rolled
+            else table.last_roll)
     return Table(game, table.timers, read, roll)
 
 
@@ -91,7 +93,8 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
     game = engine.apply(table.game, game_action, rng)
     return Table(game, table.timers, read,
                  last_roll.record({**(expect or {}), "dice": [request.to_json()]}, game_action,
-                                  engine.to_json(game), read))
+                                  engine.to_json(game), read,
+                                  before=engine.to_json(table.game).get("log")))
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:

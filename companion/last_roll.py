@@ -20,8 +20,11 @@ def is_roll(expect: dict[str, Any] | None, action: Action) -> bool:
 
 
 def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, Any] | None,
-           read: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The roll ``action`` made, as the view shows it. ``read`` is the camera read it came from."""
+           read: dict[str, Any] | None = None, before: list[str] | None = None) -> dict[str, Any]:
+    """The roll ``action`` made, as the view shows it. ``read`` is the camera read it came from;
+    ``before``: the game's log before the roll, so what it says is its own first line (a roll
+    the companion makes may run on to the end of a phase: "The Villain Phase ends" said nothing
+    of the rescue die)."""
     dice = []
     fields = set()    # several requests may name the same action (one per hero who must roll)
     for request in requests(expect):
@@ -45,5 +48,16 @@ def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, 
         "dice": dice,
         "virtual": not dice,
         "read": read["id"] if read is not None else None,
-        "said": log[-1] if isinstance(log, list) and log else None,
+        "said": _first_new(before, log) if isinstance(log, list) and log else None,
     }
+
+
+def _first_new(before: list[str] | None, after: list[str]) -> str:
+    """The first line of ``after`` that ``before`` did not have; a log keeps its newest lines
+    only, so the longest end of ``before`` that ``after`` begins with is the old part."""
+    if not isinstance(before, list):
+        return after[-1]
+    for old in range(min(len(before), len(after)), -1, -1):
+        if after[:old] == before[len(before) - old:]:
+            return after[old] if old < len(after) else after[-1]
+    return after[-1]

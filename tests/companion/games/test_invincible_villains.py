@@ -632,3 +632,23 @@ def test_immortality_is_set_aside_and_protects_from_kos_on_later_rounds(table):
     t.state.round += 1
     board.hurt_hero(t.state, "invincible", 12, "a later round's strike")
     assert t.state.kos == 0 and t.state.hero("invincible").zone != "hq"
+
+
+def test_the_last_roll_says_what_the_companions_rescue_die_roll_did(table, engine):
+    """'Whenever you need a random zone, roll the rescue die ...': rolled by the companion, the
+    Last roll panel said "Rolled by the companion: " and the last line of all that followed the
+    roll (the next phase's), never which zone the die picked. It says the roll's own line now."""
+    import random
+
+    from companion import fold
+    from companion.actions import Action
+
+    t = table(episode=3)
+    t.state.track[0] = ["ability chaos"]          # endanger 2 in a random zone
+    s = t.act("advance")
+    assert s.pending["kind"] == "random_zone"
+    after = fold.step(engine, fold.Table(s), Action("roll", source="dashboard", at=1.0),
+                      random.Random(5), 0.6)
+    said = after.last_roll["said"]
+    assert after.last_roll["virtual"] and said.startswith("The rescue die picks the "), said
+    assert said in after.game.log and after.game.log[-1] != said       # more followed it
