@@ -760,3 +760,24 @@ def test_the_table_says_done_only_in_the_phase_the_heroes_finish(server, pages):
     wait_rendered(table, view["seq"])
     assert table.locator(".inv-hero.done").count() == 0
     assert "done" not in table.inner_text(".inv-heroes").lower()
+
+
+def test_the_villain_phase_is_said_whole_on_the_table_and_the_phones_until_the_advance(server, pages):
+    """'Reveal the top card of the event deck and resolve its instructions from top to bottom.'
+    The players carry out each instruction on the real board; the table named only the event
+    card, and the phones' last lines lost the first of a long phase (found by a rules audit).
+    Both now show the whole phase, in order, through the advance after it."""
+    _engine, state, view = play_to(server, lambda s: s.phase == "advance" and s.round > 1)
+    report = view["state"]["villain_report"]
+    assert report and report[0].startswith("Reset: ") and report[1].startswith("Event: "), report
+    table = pages(server.url + "/table", 800, 480)
+    phone = pages(server.url + "/play")
+    wait_rendered(table, view["seq"])
+    wait_rendered(phone, view["seq"])
+    assert_fits(table)
+    shown = table.locator(".inv-report li:not(.dropped)").all_inner_texts()
+    # from the top, in order; the reset and a villain's "uses its strike" left to the phones
+    told = [line for line in report if not re.match(r"Reset: |.* uses its (power|strike)\.$", line)]
+    assert shown and shown == told[:len(shown)], (shown, report)
+    assert "Villain Phase" in table.inner_text(".inv-report h3")
+    assert phone.locator("#controls .inv-report li").all_inner_texts() == report     # all of it

@@ -93,7 +93,7 @@ def reset(s: InvincibleState, rng: random.Random) -> None:
             refill(s, h.hand, d.limits["hand"], h.ultimates_wanted, rng, h.drawn)
     for h in s.heroes:
         h.drawn = []
-    s.phase = "villain"
+    s.phase, s.villain_report = "villain", []
     s.say("Reset: cubes return to the bags and hands are refilled. Villain Phase: reveal the event.")
 
 

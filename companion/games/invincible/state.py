@@ -20,6 +20,7 @@ from companion.games.move_table import data_field
 from companion.timers import Timer
 
 LOG_LENGTH = 25
+REPORT_LENGTH = 60     # a Villain Phase's lines kept (150 random games: at most 28)
 HERO_TIMER = "hero_time"
 HQ = "hq"
 
@@ -197,6 +198,9 @@ class InvincibleState:
     experimental: list[str] = field(default_factory=list)   # set aside beside Robot's board
     assembled: list[str] = field(default_factory=list)      # helpers gained by Heroic Assembly
     log: list[str] = field(default_factory=list)
+    # what the latest Villain Phase said, from its reset on: the players mirror all of it on the
+    # board, and a phase says more than the screens' few last lines (replaced, never changed)
+    villain_report: list[str] = field(default_factory=list)
     data: InvincibleData = data_field()
     #: what this fork has made its own so far (see the module's docstring); not part of the game
     owned: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False,
@@ -317,6 +321,8 @@ class InvincibleState:
         self.log.append(sentence)
         if len(self.log) > LOG_LENGTH:
             del self.log[:-LOG_LENGTH]
+        if self.phase == "villain":
+            self.villain_report = [*self.villain_report, sentence][-REPORT_LENGTH:]
 
 
 def _copy(record):

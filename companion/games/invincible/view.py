@@ -269,6 +269,7 @@ def to_json(s: InvincibleState, before: tuple[InvincibleState, dict] | None = No
             "expired": bool(s.timer and s.timer.expired)},
         "score": score(s), "result": s.result, "campaign": s.campaign,
         "helper_gained": s.helper_gained, "log": list(s.log),
+        "villain_report": list(s.villain_report),
     }
 
 

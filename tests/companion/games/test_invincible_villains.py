@@ -652,3 +652,34 @@ def test_the_last_roll_says_what_the_companions_rescue_die_roll_did(table, engin
     said = after.last_roll["said"]
     assert after.last_roll["virtual"] and said.startswith("The rescue die picks the "), said
     assert said in after.game.log and after.game.log[-1] != said       # more followed it
+
+
+def test_the_villain_phase_report_holds_every_line_of_the_phase_for_the_table(table, engine):
+    """'Reveal the top card of the event deck and resolve its instructions from top to bottom':
+    the players mirror every instruction on the real board, but the table screen named only the
+    event card and the phones' last lines lost the event's first lines in a long phase. The
+    state now keeps what the latest Villain Phase said, from its event on, until the next one."""
+    t = table()
+    s = t.act("advance")                              # round 1: Bi-Plane and minions arrive
+    t.everyone_done()
+    t.act("done", hero="invincible")
+    t.act("done", hero="atom-eve")
+    assert t.state.phase == "villain" and t.state.villain_report == [t.state.log[-1]]
+    assert t.state.log[-1].startswith("Reset: cubes return to the bags")
+    s = t.act("reveal")
+    assert s.phase == "advance"
+    start = max(i for i, line in enumerate(s.log) if line.startswith("Reset: "))
+    phase = s.log[start:-1]
+    assert phase[1].startswith("Event: ")
+    assert s.log[-1] == "The Villain Phase ends: advance the episode."
+    report = engine.to_json(s)["villain_report"]
+    assert report == phase and len(report) >= 2, (report, s.log)
+    s = t.act("advance")                              # the report stays until the next phase
+    assert engine.to_json(s)["villain_report"] == phase
+    t.everyone_done()
+    t.act("done", hero="invincible")
+    t.act("done", hero="atom-eve")
+    s = t.act("reveal")
+    again = engine.to_json(s)["villain_report"]
+    start = max(i for i, line in enumerate(s.log) if line.startswith("Reset: "))
+    assert again == s.log[start:-1] and again[1] != phase[1]          # this phase's event

@@ -399,6 +399,20 @@
       now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (spaceWords(now, s) || "nothing")) : null);
   }
 
+  // What the latest Villain Phase said ('resolve its instructions from top to bottom'), for the
+  // players to mirror on the real board: shown through the phase and the advance after it.
+  // The table leaves out the reset (the phones say it) and a villain's "uses its strike", which
+  // the line after it says in full: as many of the rest as fit, from the top.
+  const HEADER = /^(Reset: |.* uses its (power|strike)\.$)/;
+  function villainReport(s, table) {
+    const all = s.villain_report || [];
+    const lines = table ? all.filter((line) => !HEADER.test(line)) : all;
+    if (!lines.length || !["villain", "advance"].includes(s.phase)) return null;
+    return el("section", { class: "inv-report", "data-report": lines.length },
+      el("h3", {}, C.icon("skull"), " Villain Phase" + (table ? " (all of it on the phones)" : ": do this on the board")),
+      el("ol", {}, lines.map((line) => el("li", table ? { "data-drop": "2" } : {}, line))));
+  }
+
   // The API's own words in a prompt ("use_helper with data.cancel") are for scripts, not people.
   const plain = (text) => String(text || "").replace(/\s*\([^)]*\b(data\.|_)[^)]*\)/g, "").replace(/\bsend (\w+)/g, "tap $1");
 
@@ -429,6 +443,7 @@
 
     table(view) {
       const s = view.state;
+      const report = villainReport(s, true);
       return el("div", { class: "inv-tv" },
         el("div", { class: "tv-line", "data-drop": "2" }, el("span", {}, C.icon("round"), " Round " + s.round),
           el("span", { class: s.casualties ? "warn" : "" }, C.icon("grave"), " " + s.casualties + "/" + s.casualty_limit + " casualties"),
@@ -437,8 +452,11 @@
           el("span", { class: s.kos ? "warn" : "", "data-drop": s.kos ? null : "4" }, C.icon("burst"), " KOs " + s.kos + "/" + s.ko_limit),
           el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total)),
         tvTrack(s),
+        report,
         tvZones(s),
-        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
+        // while the Villain Phase is told, its lines come before the heroes' row (the next
+        // phase shows it again)
+        el("div", { class: "inv-heroes", "data-drop": report ? "2" : "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
     },
 
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "discard_power", "arrange", "use_helper", "episode_bonus",
@@ -507,6 +525,8 @@
       const s = view.state;
       const box = el("div", { class: "inv-controls" });
       const has = (t) => (e.actions || []).includes(t);
+      const report = villainReport(s, false);      // before the next tap: the board first
+      if (report) box.append(report);
       if (e.pending && e.choices && has("choose")) {
         const key = e.pending.kind === "discard" ? "villain" : "zone";
         box.append(el("p", { class: "prompt" }, C.icon("go"), " " + e.prompt), el("div", { class: "faces" },
