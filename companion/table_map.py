@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.actions import Action
 from companion.components import component_file, load_toml
+from companion.dice import check_readable
 from companion.errors import BadAction, DataFileError, IllegalAction
 
 BUTTONS = ("next", "read_dice", "draw_card", "confirm", "undo", "timer_toggle")
@@ -121,6 +122,19 @@ class TableMap:
             note = self.notes.get(button)
             out[button] = (m.say or m.describe(self.timer)) if m is not None else (
                 "nothing now" + (f": {note}" if note else ""))
+        return out
+
+    def at(self, view: dict[str, Any]) -> dict[str, str]:
+        """``now`` for the table ``view`` shows: a table command a press of which would be refused
+        says why instead (the Devices page said Confirm "confirms the camera read" with none
+        waiting, Undo "takes back the last action" with nothing to take back)."""
+        phase = (view.get("expect") or {}).get("phase") or "over"
+        out = self.now(phase)
+        for button in BUTTONS:
+            m = self.meaning(button, phase)
+            why = _refused(m.own, view) if m is not None and m.own else None
+            if why:
+                out[button] = f"nothing now: {why}"
         return out
 
     def rows(self) -> list[tuple[str, str, str]]:
@@ -283,3 +297,22 @@ def markdown(table: TableMap) -> str:
     lines = ["| input | phase | what it does |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in table.rows()]
     return "\n".join(lines)
+
+
+def _refused(own: str, view: dict[str, Any]) -> str | None:
+    """Why a press of the table's own command ``own`` would be refused on ``view``'s table, as
+    hardware/commands.py refuses it (None: it would not be)."""
+    if own == "undo" and not view.get("undo"):
+        return "there is nothing to take back"
+    if own == "confirm_read":
+        read = view.get("dice_read")
+        if not read or read.get("confirmed"):
+            return "no camera read waits for a tap"
+        if read.get("miscounted"):
+            return "the read waiting has a die too many or too few: put it right on a screen"
+    if own == "read_dice":
+        try:
+            check_readable(view.get("expect"))
+        except IllegalAction:
+            return "no roll is asked for"
+    return None

@@ -54,7 +54,7 @@ def _meanings() -> dict | None:
         return None
     phase = (view.get("expect") or {}).get("phase") or "over"
     table = session.catalog(view["game"]).table_map()
-    return {"game": view["game"], "phase": phase, "buttons": table.now(phase)}
+    return {"game": view["game"], "phase": phase, "buttons": table.at(view)}
 
 
 @devices.post("/camera/pull")

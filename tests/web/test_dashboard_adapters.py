@@ -224,3 +224,48 @@ def test_a_serial_device_turned_off_in_the_config_is_said_so_on_the_devices_page
         assert "Next button: press to go on" in text, text          # not "press to next"
     finally:
         page.close()
+
+
+def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):
+    """docs/hardware.md: each button means 'what the running game's table map says it means in
+    the current phase'. The Devices page said Confirm "the camera read waiting for a tap is
+    right as read" with none waiting and Undo "take back the last action" right after the start,
+    and both presses were refused. Over real HTTP: what GET /api/hardware says of each table
+    command agrees with what a press of it does, before and after a camera read waits."""
+    import json
+
+    from companion.cli import _confirm_waiting_read
+    from live_server import live_app
+
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(journal, Catalog())
+        session.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]},
+                      seed=1)
+        handle = attach(session, {}, simulate=True, confirm=lambda: _confirm_waiting_read(session))
+        try:
+            with live_app(session, hardware=handle, extras={"simulate": True}) as live:
+                def meanings():
+                    status, _, body = live.json("GET", "/api/hardware")
+                    assert status == 200
+                    return json.loads(body)["meanings"]["buttons"]
+
+                def press(name):
+                    seq = session.seq
+                    status, _, body = live.json("POST", "/api/hardware/press", {"name": name})
+                    assert status == 200, body
+                    assert handle.dispatcher.wait_idle(5)
+                    return session.seq > seq
+
+                now = meanings()
+                assert now["confirm"] == "nothing now: no camera read waits for a tap", now
+                assert now["undo"] == "nothing now: there is nothing to take back", now
+                assert not press("confirm") and not press("undo")          # refused, as said
+                session.submit(Action("dice.read", source="camera", data={
+                    "set": "incredibles-movement", "dice": [{"face": "3", "confidence": 0.3}]}))
+                now = meanings()
+                assert now["confirm"] == "the camera read waiting for a tap is right as read", now
+                assert now["undo"] == "take back the last action", now
+                assert press("confirm")                                     # it works, as said
+                assert session.view()["state"]["roll"]["face"] == "3"
+        finally:
+            handle.close()

@@ -631,8 +631,9 @@ def test_devices_are_a_page_in_a_persons_words_and_the_simulator_a_compact_panel
         assert said in text, said
     # what each button means in this game and phase, from its table map (a family learned it
     # only from the refusal of a press; the device's own buttons were listed nowhere)
-    for said in ("Confirm button: press to confirm (now: the camera read waiting for a tap is right "
-                 "as read)", "Button 2: press to read the dice (now: the camera reads the tray now)"):
+    # ... and a press that would be refused now says so: no camera read waits for a tap
+    for said in ("Confirm button: press to confirm (now: nothing now: no camera read waits for a "
+                 "tap)", "Button 2: press to read the dice (now: the camera reads the tray now)"):
         assert said in text, (said, text)
     for raw in ("/tmp/", "pin", "bounces", "1796", "{"):          # no paths, pins, counters, epochs
         assert raw not in text, raw
