@@ -231,6 +231,8 @@ def test_a_hero_phase_from_two_phones_at_once_each_playing_its_own_hero(server, 
     assert "Bi-Plane" in ana.inner_text("#controls [data-mine] .inv-resolving")
     seq = tap_mine(ana, table, "effect-0-bi-plane")
     wait_rendered(ben, seq)
+    # the Undo button in the table's words ("Undo: Ana: effect: Bi-Plane" before)
+    assert "Undo: Ana: a power's effect (Bi-Plane)" in ana.inner_text("#undo"), ana.inner_text("#undo")
 
     s = server.get("/api/state")[1]["state"]
     left = s["zones"][0]
@@ -683,8 +685,16 @@ def test_a_campaign_goes_on_from_the_setup_page_by_its_id(server, pages):
     phone.locator("#start").click()
     phone.wait_for_url("**/play", timeout=WAIT)
     assert asked and "(lost) is still on the table" in asked[0], asked
-    camp = server.get("/api/state")[1]["state"]["campaign"]
+    view = server.get("/api/state")[1]
+    camp = view["state"]["campaign"]
     assert (camp["id"], camp["attempt"], len(camp["results"])) == ("family", 2, 1), camp
+    # ... and it is shown where the players look: it was on no screen (found by the same audit)
+    wait_rendered(phone, view["seq"])
+    shown = " ".join(phone.inner_text('#board [data-campaign="family"]').split())
+    assert shown == 'Campaign "family", attempt 2 of 2, 0 points so far', shown
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert "Campaign, attempt 2" in table.inner_text("#board .tv-line")
 
 
 def test_learn_by_punching_offers_an_empty_slot_first_and_names_what_a_full_one_replaces(server, pages):

@@ -399,6 +399,12 @@
       now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (spaceWords(now, s) || "nothing")) : null);
   }
 
+  // Campaign Mode: 'strings all seven episodes together in order ... You get two attempts to
+  // win each episode'
+  function campaignWords(c) {
+    return '"' + c.id + '", attempt ' + c.attempt + " of 2" + (c.results && c.results.length ? ", " + c.total_before + " points so far" : "");
+  }
+
   // What the latest Villain Phase said ('resolve its instructions from top to bottom'), for the
   // players to mirror on the real board: shown through the phase and the advance after it.
   // The table leaves out the reset (the phones say it) and a villain's "uses its strike", which
@@ -450,7 +456,8 @@
           // 'Three total KOs across the team ends the game in a loss': once one is taken it
           // stays in view, as the casualties do
           el("span", { class: s.kos ? "warn" : "", "data-drop": s.kos ? null : "4" }, C.icon("burst"), " KOs " + s.kos + "/" + s.ko_limit),
-          el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total)),
+          el("span", { "data-drop": "3", "data-score": s.score.total }, C.icon("star"), " Score " + s.score.total),
+          s.campaign ? el("span", { "data-drop": "4", "data-campaign": s.campaign.id }, C.icon("flag"), " Campaign, attempt " + s.campaign.attempt) : null),
         tvTrack(s),
         report,
         tvZones(s),
@@ -467,6 +474,7 @@
       const hq = s.heroes.filter((h) => h.zone === "hq").map((h) => h.name);
       return el("div", { class: "invincible" },
         el("div", { class: "row facts" }, stat("Round", s.round), stat("Episode", s.episode.number + ": " + s.episode.name),
+          s.campaign ? stat("Campaign", campaignWords(s.campaign), { "data-campaign": s.campaign.id }) : null,
           stat("Difficulty", C.human(s.difficulty)), stat("Casualties", s.casualties + "/" + s.casualty_limit),
           stat("KOs", s.kos + "/" + s.ko_limit), stat("Score so far", s.score.total, { "data-score": s.score.total })),
         track(s),
@@ -506,7 +514,7 @@
         roll: () => "rescue die (" + (d.face || "virtual") + ")",
         crash_roll: () => "crash roll (" + faces(d.faces) + ")",
         resolved: () => "finish the power",
-        effect: () => "effect: " + optionWords(d, s, "effect", { hero: d.hero }),
+        effect: () => { const w = optionWords(d, s, "effect", { hero: d.hero }); return "a power's effect" + (w === "apply" ? "" : " (" + w + ")"); },
         decline: () => "skip an effect",
         learn: () => "learn " + card(d.card) + " (" + slotWords(d.slot) + ")",
         punch: () => "learn by punching, discard " + card(d.discard),
