@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+TESTS  := $(VENV)/.installed-test
 DATA   ?= data
 # 0.0.0.0: phones on the same network can reach `make run`; changing the game needs the join code.
 HOST   ?= 0.0.0.0
@@ -10,22 +11,28 @@ PORT   ?= 8000
 
 .PHONY: run test bench venv clean pi-check train-vision
 
-venv: $(STAMP)
+venv: $(TESTS)
 
 # Reinstall when the packaging or the set of packages changes (an editable install maps packages).
+# `make run` installs what the service runs on; the test tools (Playwright, Hypothesis) come with
+# `make test` alone.
 $(STAMP): pyproject.toml $(wildcard */__init__.py)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TESTS): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(TESTS)
 
 run: $(STAMP)
 	$(VENV)/bin/companion serve --simulate --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: $(STAMP)
+test: $(TESTS)
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(TESTS)
 	$(PY) tests/bench/run.py $(BENCH)
 
 # deploy/install.sh and the smoke commands on an arm64 Debian Bookworm root under qemu emulation.

@@ -152,3 +152,26 @@ def test_the_companion_command_install_sh_writes_runs_as_the_service_does(tmp_pa
     ran = subprocess.run([str(wrapper), "journal", "check", "--quick"], capture_output=True,
                          text=True, env={"PATH": "/usr/bin:/bin"}, check=True)
     assert ran.stdout.strip() == "/var/lib/companion|/etc/companion/config.toml|journal check --quick"
+
+
+def test_make_run_installs_what_the_service_runs_on_and_make_test_adds_the_test_tools(tmp_path):
+    """The README's `make run` 'sets up and starts the service in simulation ... nothing else to
+    install': it installed the test extra too (Playwright, Hypothesis, pytest), some hundred MB on
+    a Pi that only plays (found by an install audit). Make's own dry run, on a fresh copy."""
+    import shutil
+    import subprocess
+
+    root = DEPLOY.parent
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(root / name, tmp_path / name)
+
+    def planned(target):
+        done = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return [line for line in done.stdout.splitlines() if "pip install" in line]
+
+    run = planned("run")
+    assert any(line.endswith("pip install --quiet -e .") for line in run), run
+    assert not any("[test]" in line for line in run), run
+    assert any("-e '.[test]'" in line for line in planned("test"))
