@@ -132,9 +132,12 @@ class TableMap:
         out = self.now(phase)
         for button in BUTTONS:
             m = self.meaning(button, phase)
-            why = _refused(m.own, view) if m is not None and m.own else None
+            why = _refused(m.own, view, self.timer) if m is not None and m.own else None
             if why:
                 out[button] = f"nothing now: {why}"
+            elif m is not None and m.own == "timer" and self.timer == "turn" and not _running(
+                    view, self.timer):
+                out[button] = "start the turn timer"     # none yet, or it ran out: a fresh one
         return out
 
     def rows(self) -> list[tuple[str, str, str]]:
@@ -299,9 +302,19 @@ def markdown(table: TableMap) -> str:
     return "\n".join(lines)
 
 
-def _refused(own: str, view: dict[str, Any]) -> str | None:
+def _running(view: dict[str, Any], timer: str) -> bool:
+    got = (view.get("timers") or {}).get(timer)
+    return got is not None and not got.get("expired")
+
+
+def _refused(own: str, view: dict[str, Any], timer: str) -> str | None:
     """Why a press of the table's own command ``own`` would be refused on ``view``'s table, as
     hardware/commands.py refuses it (None: it would not be)."""
+    if own == "timer" and not _running(view, timer):
+        if (view.get("outcome") or {}).get("status", "playing") != "playing":
+            return "the game is over"
+        if timer != "turn":
+            return f"the {timer.replace('_', ' ')} timer is not running"
     if own == "undo" and not view.get("undo"):
         return "there is nothing to take back"
     if own == "confirm_read":

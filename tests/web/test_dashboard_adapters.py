@@ -259,6 +259,7 @@ def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):
                 now = meanings()
                 assert now["confirm"] == "nothing now: no camera read waits for a tap", now
                 assert now["undo"] == "nothing now: there is nothing to take back", now
+                assert now["timer_toggle"] == "start the turn timer", now    # none runs yet
                 assert not press("confirm") and not press("undo")          # refused, as said
                 session.submit(Action("dice.read", source="camera", data={
                     "set": "incredibles-movement", "dice": [{"face": "3", "confidence": 0.3}]}))
@@ -267,5 +268,7 @@ def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):
                 assert now["undo"] == "take back the last action", now
                 assert press("confirm")                                     # it works, as said
                 assert session.view()["state"]["roll"]["face"] == "3"
+                assert press("timer") and "turn" in session.view()["timers"]
+                assert meanings()["timer_toggle"] == "pause or resume the turn timer"
         finally:
             handle.close()
