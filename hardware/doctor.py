@@ -293,6 +293,16 @@ def check_serial(serial_raw: dict | None, simulate: bool, source: str) -> list[F
             device.close()
 
 
+def _service_runs(data: str | None) -> bool:
+    from companion.journal_recovery import DataLock
+    from companion.paths import data_dir
+
+    try:
+        return DataLock.held(data_dir(data, create=False))
+    except OSError:
+        return False
+
+
 def run(argv: list[str], camera: Callable[[bool], list[dict]] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion doctor",
                                      description="check the camera, buttons, LEDs, serial device and data folder")
@@ -319,7 +329,15 @@ def run(argv: list[str], camera: Callable[[bool], list[dict]] | None = None) -> 
     except OSError as exc:
         findings.append(Finding("data folder", "fail", str(exc), "give --data a folder you can write"))
     findings += check_components(args)
-    if config_ok:
+    running = not args.simulate and _service_runs(args.data)
+    if running:
+        # the service holds the pins, the serial port and the camera: probing them here fails
+        # with a wiring fix for wiring that works (or takes a pin from under the service)
+        findings.append(Finding("devices", "warn", "not checked: the service is running and holds "
+                                "the buttons, LEDs, serial port and camera",
+                                "sudo systemctl stop companion, run doctor again, then sudo "
+                                "systemctl start companion"))
+    if config_ok and not running:
         for name, check in (("gpio", lambda: check_gpio(sections.get("gpio"), args.simulate, source,
                                                         args.interactive, args.wait)),
                             ("serial", lambda: check_serial(sections.get("serial"), args.simulate, source))):
@@ -331,7 +349,7 @@ def run(argv: list[str], camera: Callable[[bool], list[dict]] | None = None) -> 
                 findings.append(Finding(name, "fail", f"unexpected error: {exc!r}", "report this"))
     if camera is None:
         findings.append(Finding("camera", "skip", "not checked: this build has no camera probe wired"))
-    else:
+    elif not running:
         try:
             for item in camera(args.simulate):
                 findings.append(Finding(item.get("check", "camera"), item.get("status", "fail"),

@@ -130,3 +130,27 @@ def test_doctor_simulate_with_the_pis_config_checks_the_simulated_tray(tmp_path,
     assert companion(["--data", str(tmp_path), "doctor", "--simulate", "--config", str(example)]) == 0
     out = capsys.readouterr().out
     assert "picamera2" not in out and "FAIL" not in out, out
+
+
+def test_doctor_leaves_the_devices_to_a_running_service_and_says_how_to_check_them(tmp_path, capsys):
+    """docs/hardware.md sends an owner to `companion doctor` on the Pi. Run beside the service,
+    it probed the pins, the serial port and the camera the service holds, and each came back
+    failing with a wiring fix for wiring that works. With the service's lock held (as `serve`
+    holds it), the devices are left alone and the owner is told to stop the service first."""
+    from companion.journal_recovery import DataLock
+
+    config = tmp_path / "config.toml"
+    config.write_text('[gpio]\npin_factory = "lgpio"\n[gpio.buttons.undo]\npin = 4\nhold = "undo"\n'
+                      f'[serial]\nport = "{tmp_path}/ttyACM7"\nhello_timeout = 0.5\n')
+    probed = []
+    lock = DataLock(tmp_path)                                   # the running service
+    try:
+        code = run(["--data", str(tmp_path), "--config", str(config)],
+                   camera=lambda simulate: probed.append(simulate) or [])
+    finally:
+        lock.release()
+    out = capsys.readouterr().out
+    assert code == 0 and probed == [], out
+    assert "WARN  devices" in out and "the service is running" in out
+    assert "fix: sudo systemctl stop companion, run doctor again" in out
+    assert "gpio backend" not in out and "serial device" not in out
