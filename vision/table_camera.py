@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
 RETRY_SET_S = 5.0   # a set that failed to load is tried again this often (mended meanwhile?)
 NO_FRAME_S = 3.0    # a camera that gave no frame for this long cannot answer a Read dice press
+# how a roll entered by another channel is named to the table (the Last roll panel's words)
+ENTERED_BY = {"dashboard": "on a phone", "button": "with a table button", "serial": "on the table "
+              "controller", "token": "with a token", "api": "by a script", "camera": "from the "
+              "camera's first read, confirmed"}
 THROW_SEEN_S = 0.5  # a Read dice press just after a throw waits this long for the camera to see it
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -100,8 +104,9 @@ class TableCamera(WatchingCamera):
             raise IllegalAction("the dice in the tray were read already and have not moved since:"
                                 " throw them for this roll (or enter it by hand)")
         self._asked.set()
-        self._new_throw()                 # read for the roll asked now
-        self._throw_open = True
+        if not self._throw_open:          # a still tray: read for the roll asked now (dice
+            self._new_throw()             # still rolling are the throw that began them)
+            self._throw_open = True
         self.watcher.read_now()
         entry = self._entry()
         if entry and self._untaught_stand_in(taught_set_for(entry.first.set, self.overrides)):
@@ -274,7 +279,8 @@ class TableCamera(WatchingCamera):
     def _tell_entered(self, source: str) -> None:
         board = getattr(self.session, "refusals", None)
         if board is not None:
-            board.post(f"the dice were entered ({source}) while they rolled: the camera's read of "
+            how = ENTERED_BY.get(source, "by hand")
+            board.post(f"the roll was entered {how} while the dice rolled: the camera's read of "
                        "the same throw is not used; throw again for the next roll",
                        source="camera", kind="ask", origin="dice tray")
 

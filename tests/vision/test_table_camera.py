@@ -148,14 +148,16 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         camera.close()
 
 
+@pytest.mark.parametrize("pressed", [False, True])
 def test_a_throw_whose_roll_was_entered_while_it_rolled_is_not_read_as_the_next_roll(
-        taught_data, tmp_path):
+        taught_data, tmp_path, pressed):
     """Dash throws Alarm, and while the dice still roll a phone enters it ("Alarm": Violet's
     turn). The camera's read of the same throw, finishing a moment later, once became Violet's
     roll: one throw, two players' rolls. Now a read is of the throw that began before it, and a
     roll entered since then by another channel is that throw's: the read is not used, and every
     screen is told why. Frames are scripted: the tray holds its settled frames until the phone
-    has entered the roll."""
+    has entered the roll. ``pressed``: Read dice is pressed too, by habit, before the dice settle
+    (the press once made the tray a new throw, read as the next player's roll)."""
     import threading
 
     from companion.actions import Action
@@ -184,16 +186,18 @@ def test_a_throw_whose_roll_was_entered_while_it_rolled_is_not_read_as_the_next_
         tray.left = TUMBLE_FRAMES + 1
         camera.throw(["alarm"])
         assert tray.held.wait(30) and camera.watcher.settle.armed
-        session.submit(Action("roll", player="dash", data={"face": "alarm"}, source="phone"))
+        session.submit(Action("roll", player="dash", data={"face": "alarm"}, source="dashboard"))
         entered = session.view()
         assert entered["expect"]["player"] == "violet" and entered["expect"]["phase"] == "roll"
+        if pressed:
+            camera.read_now()
         tray.hold.set()
         wait_for(lambda: camera.watcher.rolls >= 2)
         time.sleep(0.3)
         after = session.view()
         assert after["seq"] == entered["seq"] and after["dice_read"] is None, after["state"]["log"]
         told = session.refusals.since(0)[-1]
-        assert "entered (phone) while they rolled" in told["text"], told
+        assert "the roll was entered on a phone while the dice rolled" in told["text"], told
         with pytest.raises(IllegalAction, match="read already"):
             camera.read_now()                       # the same dice are not Violet's either
         assert session.seq == view["seq"] + 1
