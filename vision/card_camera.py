@@ -85,7 +85,7 @@ class CardCamera:
         self.camera = camera
         self._books: dict[str, tuple[CardBook, dict[str, list[str]]]] = {}
         self._lays = 0
-        self._drawn: tuple[str, str, np.ndarray] | None = None   # game, title, the area's look
+        self._drawn: tuple[str, str, str, np.ndarray] | None = None   # game, title, card, its look
 
     def read_frame(self, frame: np.ndarray) -> dict[str, Any]:
         """Read ``frame`` (the camera's view; cropped to the card area when one is set) and
@@ -107,14 +107,14 @@ class CardCamera:
                     "drew")
             self.session.refusals.post(text, source="camera", kind="ask", origin="card area")
             return {**out, "asked": text}
-        if self._still_there(view["game"], read.name, crop):
+        in_deck = {c["id"] for c in expect["deck"]}
+        if self._still_there(view["game"], read.name, crop, in_deck):
             # the card drawn last, left where it lay (with three Edna cards alike, a re-read
             # drew the next Edna): a card the same as the last, laid anew, moved the area
             text = (f"The card area still shows {read.name}, the card drawn last: lay the card "
                     "you drew there and press Card again, or tap it")
             self.session.refusals.post(text, source="camera", kind="ask", origin="card area")
             return {**out, "asked": text}
-        in_deck = {c["id"] for c in expect["deck"]}
         ids = by_title[read.name]
         card = next((i for i in ids if i in in_deck), ids[0])
         try:
@@ -124,15 +124,16 @@ class CardCamera:
             self.session.refusals.post(str(exc), source="camera", origin="card area",
                                        rule=getattr(exc, "rule", None))
             return {**out, "refused": str(exc)}
-        self._drawn = (view["game"], read.name, thumbnail(crop))
+        self._drawn = (view["game"], read.name, card, thumbnail(crop))
         return {**out, "drawn": card}
 
-    def _still_there(self, game: str, title: str, crop: np.ndarray) -> bool:
+    def _still_there(self, game: str, title: str, crop: np.ndarray, in_deck: set[str]) -> bool:
         """The card area shows the card the camera drew last, not moved since (the tray's own
-        test of a scene that moved, vision/settle.py)."""
-        if self._drawn is None or self._drawn[:2] != (game, title):
+        test of a scene that moved, vision/settle.py), and still drawn (an undo puts it back in
+        the deck: then it is the card to draw)."""
+        if self._drawn is None or self._drawn[:2] != (game, title) or self._drawn[2] in in_deck:
             return False
-        return changed(thumbnail(crop), self._drawn[2]) <= MOTION_FRACTION
+        return changed(thumbnail(crop), self._drawn[3]) <= MOTION_FRACTION
 
     def read_now(self, frame: np.ndarray | None) -> dict[str, Any]:
         """The Card button: read the camera's latest ``frame``; what cannot be read (no frame

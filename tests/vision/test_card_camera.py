@@ -110,6 +110,13 @@ def test_the_card_drawn_last_left_in_the_area_is_not_drawn_again(session, tmp_pa
     got = camera.read_frame(in_area(stand_in(cards(), "edna-2"), 7202))   # laid anew
     assert got["drawn"] == "edna-2", got
     assert journaled_draws(tmp_path / "j.sqlite3") == [("edna-1", "camera"), ("edna-2", "camera")]
+    # the draw undone, the card is back in the deck: the same card, unmoved, is the one to draw
+    from companion.actions import Action
+
+    session.submit(Action("undo"))
+    assert session.view()["expect"]["phase"] == "draw"
+    got = camera.read_frame(in_area(stand_in(cards(), "edna-2"), 7202))
+    assert "drawn" in got and got["drawn"].startswith("edna-"), got
 
 
 def test_a_card_not_taught_asks_for_a_tap_and_applies_nothing(session, tmp_path):
