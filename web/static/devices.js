@@ -40,7 +40,7 @@
   // table map), beside the generic word: "next (now: stay: end the move on your own space)"
   const now = (hw, cmd) => {
     const m = hw.meanings && hw.meanings.buttons[cmd];
-    return m ? " (now: " + m + ")" : "";
+    return m ? " (" + (m.startsWith("nothing now") ? m : "now: " + m) + ")" : "";
   };
 
   function buttons(status, hw) {

@@ -115,7 +115,9 @@
     return (Array.isArray(list) ? list : []).map((p) => {
       const id = typeof p === "string" ? p : p.id || p.hero || p.name;
       return { id, name: C.playerName(view, id) || (typeof p === "object" && p.name) || id,
-        done: typeof p !== "object" ? undefined : Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined };
+        // a hero whose effect waits for a tap may not say "done" now, but is not done
+        done: typeof p !== "object" ? undefined : typeof p.finished === "boolean" ? p.finished
+          : Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined };
     });
   }
 

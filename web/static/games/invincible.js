@@ -415,8 +415,10 @@
     const lines = table ? all.filter((line) => !HEADER.test(line)) : all;
     if (!lines.length || !["villain", "advance"].includes(s.phase)) return null;
     return el("section", { class: "inv-report", "data-report": lines.length },
-      el("h3", {}, C.icon("skull"), " Villain Phase" + (table ? " (all of it on the phones)" : ": do this on the board")),
-      el("ol", {}, lines.map((line) => el("li", table ? { "data-drop": "2" } : {}, line))));
+      el("h3", {}, C.icon("skull"), " Villain Phase" + (table ? "" : ": do this on the board")),
+      el("ol", {}, lines.map((line) => el("li", table ? { "data-drop": "2" } : {}, line))),
+      // lines left out for room (the fitting drops from the bottom) are on the phones
+      table ? el("p", { class: "inv-more" }, "More on the phones.") : null);
   }
 
   // The API's own words in a prompt ("use_helper with data.cancel") are for scripts, not people.
@@ -461,9 +463,7 @@
         tvTrack(s),
         report,
         tvZones(s),
-        // while the Villain Phase is told, its lines come before the heroes' row (the next
-        // phase shows it again)
-        el("div", { class: "inv-heroes", "data-drop": report ? "2" : "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
+        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
     },
 
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "discard_power", "arrange", "use_helper", "episode_bonus",
