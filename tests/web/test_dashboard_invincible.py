@@ -795,3 +795,26 @@ def test_the_villain_phase_is_said_whole_on_the_table_and_the_phones_until_the_a
     assert table.locator(".inv-report .inv-more").is_visible() == (len(shown) < len(told))
     assert table.locator(".inv-heroes").is_visible()
     assert phone.locator("#controls .inv-report li").all_inner_texts() == report     # all of it
+
+
+def test_a_hero_whose_effect_waits_for_a_tap_is_not_shown_as_done(server, pages):
+    """'players can stop independently, so one hero may keep pulling while another has already
+    finished'. A hero whose filled power waits for a tap may not say done at that moment, and
+    the phone showed "Invincible is done", pressed and greyed, while the hero was mid-turn
+    (found by a verification audit): the toggle follows the hero's own 'finished'."""
+    def ready(s):       # hero time: Invincible's power waits for a tap, Atom Eve may stop
+        eve = s.hero("atom-eve")
+        return (s.phase == "hero" and "invincible" in s.resolutions and "atom-eve" not in
+                s.resolutions and not eve.done and not eve.ready)
+
+    _engine, state, view = play_to(server, ready, hero_time=15)
+    hero = next(h for h in view["expect"]["heroes"] if h["hero"] == "invincible")
+    assert "done" not in hero["actions"] and hero["finished"] is False, hero
+    assert "done" in view["expect"]["actions"], (view["expect"]["actions"], view["expect"]["heroes"])
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    toggle = phone.locator('#controls [data-key="done-invincible"]').first
+    toggle.wait_for(timeout=WAIT)
+    assert toggle.get_attribute("aria-pressed") == "false", toggle.inner_text()
+    assert "is done" not in toggle.inner_text() or "is done?" in toggle.inner_text()
