@@ -632,8 +632,8 @@ def test_devices_are_a_page_in_a_persons_words_and_the_simulator_a_compact_panel
     # what each button means in this game and phase, from its table map (a family learned it
     # only from the refusal of a press; the device's own buttons were listed nowhere)
     # ... and a press that would be refused now says so: no camera read waits for a tap
-    for said in ("Confirm button: press to confirm (now: nothing now: no camera read waits for a "
-                 "tap)", "Button 2: press to read the dice (now: the camera reads the tray now)"):
+    for said in ("Confirm button: press to confirm (nothing now: no camera read waits for a tap)",
+                 "Button 2: press to read the dice (now: the camera reads the tray now)"):
         assert said in text, (said, text)
     for raw in ("/tmp/", "pin", "bounces", "1796", "{"):          # no paths, pins, counters, epochs
         assert raw not in text, raw
