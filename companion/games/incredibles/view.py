@@ -3,6 +3,7 @@ the reminders that apply now, and the state as the dashboard's JSON."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +27,7 @@ def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
     elif s.phase == "draw":
         out.update(prompt=f"Alarm! {mover.name}: draw the top card of the deck and name it.",
                    deck=[{"id": c, "title": s.data.cards[c].title}
-                         for c in sorted(s.deck, key=lambda c: s.data.cards[c].title)],
+                         for c in sorted(s.deck, key=lambda c: _in_order(s.data.cards[c].title))],
                    deck_count=len(s.deck))
     elif s.phase == "choose":
         out.update(pending=s.pending, prompt=s.pending["prompt"])
@@ -128,3 +129,10 @@ def to_json(s: IncrediblesState) -> dict[str, Any]:
     del out["unchecked"]  # shown in the reminders
     out["last_card_info"] = s.data.cards[s.last_card].__dict__ if s.last_card else None
     return out
+
+
+def _in_order(title: str) -> list:
+    """A title's place in the list the players pick from: numbers by their value ("space 4"
+    before "space 12"), the words as text."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
+            for part in re.split(r"(\d+)", title)]

@@ -27,6 +27,10 @@ def test_an_alarm_waits_for_the_card_the_table_drew_and_checks_it_is_in_the_deck
     assert "draw the top card of the deck and name it" in expect["prompt"]
     assert expect["deck_count"] == before == len(expect["deck"])
     assert "problem-A" not in {c["id"] for c in expect["deck"]}       # on the Problem Track
+    # the cards to tap in the order a family looks for them: "space 4" before "space 12"
+    spaces = [int(c["title"].rsplit(" ", 1)[1]) for c in expect["deck"]
+              if c["title"].startswith("Jack-Jack Teleports: space ")]
+    assert len(spaces) > 2 and spaces == sorted(spaces), spaces
     with pytest.raises(IllegalAction, match="Problem A is not in the deck: it is on the Problem Track"):
         session.submit({"type": "draw", "data": {"card": "problem-A"}})
     view = session.submit({"type": "draw", "data": {"card": "edna-1"}})
