@@ -662,3 +662,15 @@ def test_the_setup_page_fits_a_phone_and_asks_before_putting_a_game_away(served,
     page.locator("#start").click()
     page.wait_for_url("**/play")
     assert served.get("/api/state")[1]["game_id"] != view["game_id"]
+
+
+def test_the_last_card_names_its_space_once(served, screens):
+    """'Jack-Jack Teleports' cards name their space in their title: the table's Last card said
+    "Jack-Jack Teleports: space 4" and "space 4" again under it (found by a verification audit)."""
+    post(served, "/api/session", {"game": "incredibles", "players": ["dash"], "seed": 7,
+                                  "starting_problems": ["A", "B", "C"], "deck": ["jackjack-4"]})
+    view = post(served, "/api/actions", {"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+    assert view["state"]["last_card_info"]["title"].endswith("space 4")
+    wait_rendered(screens.pi, view["seq"])
+    shown = words(screens.pi, "#decks .last-card")
+    assert shown.count("space 4") == 1, shown

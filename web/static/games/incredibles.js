@@ -162,7 +162,9 @@
       return el("div", { class: "deck-row" },
         el("div", { class: "last-card" + (card ? " " + card.kind : "") }, el("span", { class: "label" }, "Last card"),
           card ? el("b", {}, card.title) : el("b", { class: "none" }, "none yet"),
-          el("span", { class: "row" }, card && card.power ? power(card.power) : null, card && card.space ? el("span", {}, "space " + card.space) : null)),
+          // the space where the title does not say it already ("Jack-Jack Teleports: space 15")
+          el("span", { class: "row" }, card && card.power ? power(card.power) : null,
+            card && card.space && !String(card.title).endsWith("space " + card.space) ? el("span", {}, "space " + card.space) : null)),
         el("div", { class: "stat", "data-drop": table ? "5" : null }, C.tag("card", el("span", { class: "label" }, "Deck")), " ", el("b", { "data-deck": "deck" }, s.deck_count), " left"),
         el("div", { class: "stat", "data-drop": table ? "6" : null }, el("span", { class: "label" }, "Discard"), " ", el("b", {}, s.discard.length)));
     },
