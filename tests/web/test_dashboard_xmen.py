@@ -430,3 +430,35 @@ def test_a_recruit_zone_names_the_x_men_to_recruit_and_the_table_the_goal(server
         assert f"Recruit Jubilee (Total Power {zone['recruit']['total_power']})" in shown, shown
         assert "Str 0" not in shown and "Strength 0" not in shown, shown
     assert "wins at 30" in table.inner_text("body") and "recruit at 30" not in table.inner_text("body")
+
+
+def test_acted_is_shown_only_for_the_team_whose_turn_it_is(server, pages):
+    """A character may battle or recover once 'this turn'. The phone's board kept "acted" on the
+    characters of the team whose turn was over, all through the next team's turn (found by a
+    verification audit): it is news of the team on turn alone."""
+    import random
+
+    from companion.games import Catalog
+    from companion.rng import rng_for
+
+    engine, seed = Catalog()(GAME), 1
+    rng = random.Random(seed)
+    options = engine.sample_options(rng)
+    state = engine.setup(options, rng_for(seed, "setup"))
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": seed})[0] == 201
+    for step in range(600):           # the random player's game until a team acted, then passed
+        action = engine.sample_action(state, rng)
+        status, view = server.post("/api/actions", {"type": action.type, "player": action.player,
+                                                    "data": action.data})
+        assert status == 200, view
+        before, state = state, engine.apply(state, action, rng_for(seed, step))
+        if (before.phase == state.phase == "play" and state.turn != before.turn
+                and any(h.acted for h in state.teams[before.turn].heroes)):
+            break
+    else:
+        pytest.fail("no turn passed after a character acted in 600 random moves")
+    over = state.teams[before.turn]
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    shown = words(phone, f'#board [data-team="{over.player}"]')
+    assert "acted" not in shown, shown

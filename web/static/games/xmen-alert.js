@@ -85,7 +85,8 @@
       h.seriously_wounded ? el("span", { class: "warn" }, " seriously wounded") : null,
       el("small", {}, " · " + (h.where === "headquarters" ? "at HQ" : h.where.replace("zone", "Battle Zone")) +
         " · FS " + h.fighting_skill + " / D " + h.durability + " / I " + h.intelligence + " = " + h.total_power +
-        (h.acted ? " · acted" : ""))));
+        // 'this turn': another team's characters acted on a turn that is over
+        (turn && h.acted ? " · acted" : ""))));
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
       el("h3", {}, C.icon("home"), team.player + "'s HQ", turn ? el("b", {}, "(turn)") : ""),
       el("ul", {}, heroes),
