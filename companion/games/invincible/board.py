@@ -15,6 +15,15 @@ from companion.games.invincible.state import (
 )
 
 
+def counted(n: int, thing: str) -> str:
+    """'1 minion', '3 minions', '2 black cubes': the table's words, not '1 minion(s)'."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
+def minions(n: int) -> str:
+    return counted(n, "minion")
+
+
 def adjacent(d: InvincibleData, a: str, b: str) -> bool:
     """'the two outer zones are not adjacent to each other'."""
     return adjacent_in(d.zones, a, b)
@@ -145,7 +154,7 @@ def add_minions(s: InvincibleState, zone: str, count: int) -> None:
     placed = max(0, min(count, s.data.minion_cap - z.minions))
     z.minions += placed
     if count:
-        s.say(f"{placed} minion(s) placed in the {zone} zone"
+        s.say(f"{minions(placed)} placed in the {zone} zone"
               + (f" ({count - placed} ignored: at most {s.data.minion_cap})" if placed < count else "")
               + ".")
 

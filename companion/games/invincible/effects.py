@@ -116,7 +116,7 @@ def _explosive(s: InvincibleState, h: HeroState, zone: str, how, amount: int) ->
                      R_KEYWORDS)
     protected = [v.id for v in z.villains if v is not None and not board.damageable(s, zone, v.id)]
     if z.minions:
-        s.say(f"{h.name}'s explosive damage wipes out {z.minions} minion(s) in the {zone} zone.")
+        s.say(f"{h.name}'s explosive damage wipes out {board.minions(z.minions)} in the {zone} zone.")
         s.own_zone(zone).minions = 0
     for v in [v.id for v in z.villains if v is not None]:
         if v in protected:
@@ -342,9 +342,9 @@ def minions(s: InvincibleState, h: HeroState | None, args: Args, rng: random.Ran
         board.add_minions(s, zone, count)
         return
     if s.zone(zone).minions < -count:
-        raise forbid(f"the {zone} zone has only {s.zone(zone).minions} minion(s)", R_KEYWORDS)
+        raise forbid(f"the {zone} zone has only {board.minions(s.zone(zone).minions)}", R_KEYWORDS)
     s.own_zone(zone).minions += count
-    s.say(f"{-count} minion(s) removed from the {zone} zone.")
+    s.say(f"{board.minions(-count)} removed from the {zone} zone.")
 
 
 def confidence(s: InvincibleState, h: HeroState, args: Args, rng: random.Random) -> None:

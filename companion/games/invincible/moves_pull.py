@@ -96,7 +96,7 @@ def _to_the_limit(s: InvincibleState, h: HeroState, got: list[str]) -> list[str]
     if in_play(s, h, "return_black") and "black" in got:
         back = got.count("black")
         h.bag["black"] += back
-        s.say(f"Going to the Limit: {back} black cube(s) go back to the bag.")
+        s.say(f"Going to the Limit: {board.counted(back, 'black cube')} go back to the bag.")
         return [c for c in got if c != "black"]
     return got
 

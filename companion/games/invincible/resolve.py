@@ -47,7 +47,7 @@ def open_power(s: InvincibleState, h: HeroState, slot: str, now: float) -> None:
     s.say(f"{h.name} fills {power.name}" + (f": {'; '.join(hints)}." if hints else "."))
     if red:
         # 'Whenever a hero fills a power using red cubes, they take 1 damage per red cube used'
-        board.hurt_hero(s, h.id, red, f"{power.name}'s red cube(s)")
+        board.hurt_hero(s, h.id, red, f"{power.name}'s red {'cube' if red == 1 else 'cubes'}")
     settle(s, h.id, now)
 
 

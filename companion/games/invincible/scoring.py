@@ -40,9 +40,9 @@ def score(s: InvincibleState) -> dict[str, Any]:
         add({"what": f"{dead} civilian casualt{'y' if dead == 1 else 'ies'}",
              "points": dead * sc["casualty"]})
     if s.kos:
-        add({"what": f"{s.kos} hero KO(s)", "points": s.kos * sc["ko"]})
+        add({"what": f"{s.kos} hero KO{'' if s.kos == 1 else 's'}", "points": s.kos * sc["ko"]})
     if s.challenges:
-        add({"what": f"{len(s.challenges)} challenge card(s)",
+        add({"what": f"{len(s.challenges)} challenge card{'' if len(s.challenges) == 1 else 's'}",
              "points": len(s.challenges) * sc["challenge"]})
     if not campaign:
         # 'If you're not playing Campaign Mode, score 10 points if you took no helper cards, or 5

@@ -209,9 +209,9 @@ def _minions(s, task, rng, now):
         if z.minions and s.result is None:
             amount = per * z.minions
             if kind == "damage":
-                board.enemy_damage(s, z.name, amount, f"{z.minions} minion(s)")
+                board.enemy_damage(s, z.name, amount, board.minions(z.minions))
             else:
-                board.endanger(s, z.name, amount, f"{z.minions} minion(s)")
+                board.endanger(s, z.name, amount, board.minions(z.minions))
 
 
 def _act(s, task, rng, now):
@@ -302,7 +302,7 @@ def _splash(s, vid, zone, amount, why):
     others = [v.id for v in z.villains if v is not None and v.id != vid]
     protected = [v for v in others if not board.damageable(s, zone, v)]
     if z.minions:
-        s.say(f"{why} wipes out {z.minions} minion(s) in the {zone} zone.")
+        s.say(f"{why} wipes out {board.minions(z.minions)} in the {zone} zone.")
         s.own_zone(zone).minions = 0
     for other in others:
         if other in protected:
