@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.actions import Action
 from companion.dice import DiceRequest, check_readable, readable
-from companion.errors import CompanionError, IllegalAction, Stale
+from companion.errors import CompanionError, IllegalAction
 from vision.card_camera import checked_area
 from vision.errors import UnknownSet, VisionError
 from vision.photolog import PhotoLog
@@ -31,17 +31,13 @@ from vision.reader import (DEFAULT_RECOGNIZER, DEFAULT_THRESHOLD, RECOGNIZERS, D
 from vision.render import GAME_SETS, write_teaching_photos
 from vision.sets import sets_dir
 from vision.settle import SettleDetector
+from vision.throws import Throws, entered_words
 from vision.watcher import CameraWatcher, WatchingCamera
 
 log = logging.getLogger(__name__)
 BOX_SETS = {"incredibles": "incredibles", "xmen": "xmen", "invincible": "invincible"}
 RETRY_SET_S = 5.0   # a set that failed to load is tried again this often (mended meanwhile?)
 NO_FRAME_S = 3.0    # a camera that gave no frame for this long cannot answer a Read dice press
-# how a roll entered by another channel is named to the table (the Last roll panel's words)
-ENTERED_BY = {"dashboard": "on a phone", "button": "with a table button", "serial": "on the table "
-              "controller", "token": "with a token", "api": "by a script", "camera": "from the "
-              "camera's first read, confirmed"}
-THROW_SEEN_S = 0.5  # a Read dice press just after a throw waits this long for the camera to see it
 READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -69,24 +65,19 @@ class TableCamera(WatchingCamera):
         self.last_error: str | None = None
         self.reads = 0
         self._asked = threading.Event()   # a player asked for the next read (Read dice)
-        self._taken = False               # the latest read became a move (the roll, a read)
-        # when the throw being read began (the session's clock): a roll entered since then by
-        # another channel is this throw's, and the read must not become the next roll too
-        self._throw_at = session.clock()
-        self._throw_reads: set[str] = set()   # reads of that throw (over moving dice, then settled)
-        self._throw_open = False          # the tray moved since the latest settled read
+        self.throws = Throws(session)     # which throw a read is (vision/throws.py)
         self._left_unread = 0             # die-like things the latest read could not read
         self._set_trouble: str | None = None   # why the latest read had no set to read with
         self._readers: dict[str, Reader] = {}
         self._failed: dict[str, float] = {}        # set name -> when loading it last failed
         self.retry_set_s = RETRY_SET_S
         self.no_frame_s = NO_FRAME_S
-        self.throw_seen_s = THROW_SEEN_S
         self._teaching = threading.Lock()
         self._rng = random.Random(0)   # simulated throws repeat from run to run
         session.add_listener(self._on_view)
         self.watcher = CameraWatcher(source, self, self._on_roll, settle=SettleDetector(settle_s),
-                                     stop_at_end=False, on_throw=self._on_throw)
+                                     stop_at_end=False, on_throw=self.throws.began)
+        self.throws.watcher = self.watcher
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -99,14 +90,8 @@ class TableCamera(WatchingCamera):
             why = self.watcher.error or self.last_error
             raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
                                 + ": check its cable and the [camera] source, or enter the roll")
-        if self._taken and not self.watcher.moving_now(self.throw_seen_s):
-            # the camera read this throw by itself: read again, it would be the next roll
-            raise IllegalAction("the dice in the tray were read already and have not moved since:"
-                                " throw them for this roll (or enter it by hand)")
+        self.throws.press()               # read already, not moved since: the next roll's dice?
         self._asked.set()
-        if not self._throw_open:          # a still tray: read for the roll asked now (dice
-            self._new_throw()             # still rolling are the throw that began them)
-            self._throw_open = True
         self.watcher.read_now()
         entry = self._entry()
         if entry and self._untaught_stand_in(taught_set_for(entry.first.set, self.overrides)):
@@ -116,6 +101,14 @@ class TableCamera(WatchingCamera):
                 board.post("the simulated tray's stand-in dice are being taught, once (some "
                            "seconds here, a minute on a Pi): the read follows", source="camera",
                            kind="ask", origin="dice tray")
+
+    def press_refusal(self) -> str | None:
+        """Why a Read dice press would be refused by the camera now (the Devices page), without
+        waiting for frames; the rules' own reasons are the table map's."""
+        if self.watcher.silent(self.no_frame_s):
+            return "the camera gives no picture now"
+        why = self.throws.refusal()
+        return why.split(":")[0] if why else None
 
     def photo(self, read_id: str) -> bytes | None:
         """The JPEG of a read's frame, for the dashboard."""
@@ -149,7 +142,7 @@ class TableCamera(WatchingCamera):
         with a settled frame, for a caller that has the frame in hand (the read-the-dice button
         in a simulation that runs without the watcher's thread)."""
         self._asked.set()
-        self._new_throw()
+        self.throws.asked_now()
         self._on_roll(self.read(frame), frame)
 
     # -- the watcher's reader ----------------------------------------------------------------------
@@ -215,74 +208,42 @@ class TableCamera(WatchingCamera):
 
     # -- results -----------------------------------------------------------------------------------
 
-    def _on_throw(self) -> None:
-        if not self._throw_open:      # a read over moving dice leaves the same throw open
-            self._throw_open = True
-            self._new_throw()
-
-    def _new_throw(self) -> None:
-        self._throw_at, self._throw_reads = self.session.clock(), set()
-
     def _on_roll(self, reads: list[DieRead], frame: np.ndarray) -> None:
+        with self.throws.turn:            # a press decides before or after, never between
+            self.throws.handed(self._hand(reads, frame))
+
+    def _hand(self, reads: list[DieRead], frame: np.ndarray) -> bool:
+        """Hand a read to the session; whether it became a move (or was its throw's already)."""
         asked = self._asked.is_set()
         self._asked.clear()
-        self._taken = False
-        since, self._throw_open = self._throw_at, self._throw_open and self.watcher.read_moving
         entry = self._entry()
         if entry is None:
-            return
+            return False
         if not reads:
             # A settled tray with nothing read is mostly dice picked up; but a player who
             # pressed Read dice must hear why nothing came of it, on every screen.
             if asked:
                 self._tell_nothing_read()
-            return
+            return False
         read_id = self.photolog.add(frame, taught_set_for(entry.first.set, self.overrides), reads)
-        self._throw_reads.add(read_id)
         action = Action("dice.read", source="camera", data={
             "id": read_id, "set": entry.first.set, "image": f"/api/dice/{read_id}.jpg",
             "dice": [r.to_json() for r in reads]})
+        board = getattr(self.session, "refusals", None)
         try:
-            entered = self._submit_for_throw(action, since)
-            self._taken = True
-            self.reads += 1
-            self.last_error = None
-            if entered is not None:
-                self._tell_entered(entered)
+            entered = self.throws.submit(action, read_id)
         except CompanionError as exc:      # refused by the rules: say so, keep watching
             self.last_error = str(exc)
             log.info("camera read refused: %s", exc)
-            board = getattr(self.session, "refusals", None)
             if board is not None:          # every screen shows why the roll was not taken
                 board.post(str(exc), source="camera", origin="camera",
-                             rule=getattr(exc, "rule", None))
-
-    def _submit_for_throw(self, action: Action, since: float) -> str | None:
-        """Submit a read of the throw that began at ``since``, unless its roll was entered
-        meanwhile (typed on a phone, a button, a read of it over moving dice confirmed): then it
-        is not the next roll as well, and the channel that entered it is returned. A roll
-        confirmed meanwhile from an earlier throw's read is not this one's. Checked and taken on
-        the same table (``if_seq``)."""
-        for _ in range(10):
-            view = self.session.view()
-            roll = view.get("last_roll")
-            if (roll and roll.get("at") is not None and roll["at"] > since
-                    and roll.get("read") in (None, *self._throw_reads)):
-                return roll.get("source") or "a tap"
-            try:
-                self.session.submit(action, if_seq=view["seq"])
-                return None
-            except Stale:
-                continue      # the table changed between the look and the read: look again
-        raise Stale("the table kept changing while the camera's read waited: throw again")
-
-    def _tell_entered(self, source: str) -> None:
-        board = getattr(self.session, "refusals", None)
-        if board is not None:
-            how = ENTERED_BY.get(source, "by hand")
-            board.post(f"the roll was entered {how} while the dice rolled: the camera's read of "
-                       "the same throw is not used; throw again for the next roll",
-                       source="camera", kind="ask", origin="dice tray")
+                           rule=getattr(exc, "rule", None))
+            return False
+        self.reads += 1
+        self.last_error = None
+        if entered is not None and board is not None:
+            board.post(entered_words(entered), source="camera", kind="ask", origin="dice tray")
+        return True
 
     def _tell_nothing_read(self) -> None:
         n = self._left_unread

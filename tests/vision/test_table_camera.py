@@ -137,7 +137,7 @@ def test_a_sure_read_with_a_die_too_many_waits_and_a_refused_one_is_heard_by_eve
         session.submit(Action("roll", data={"face": "1"}))
         from companion.dice import readable
         camera._entry = lambda: readable(stale)           # read under the expectation before
-        camera._throw_at = session.clock()                # of a throw after the typed roll
+        camera.throws.at = session.clock()                # of a throw after the typed roll
         seq = session.seq
         camera._on_roll(two[:1], frame)
         assert session.seq == seq                                   # nothing journaled
@@ -228,7 +228,7 @@ def test_read_dice_pressed_the_moment_after_a_throw_is_not_refused_as_read_alrea
     tray = LateTray(seed=5, fps=0)
     tray.gate.set()
     camera = TableCamera(session, tray, taught_data, settle_s=0.1).start()
-    camera.throw_seen_s = 10.0              # the press waits for the frames, however loaded
+    camera.throws.seen_s = 10.0             # the press waits for the frames, however loaded
     try:
         camera.throw(["alarm"])
         after = wait_for(lambda: session.seq > view["seq"] and session.view())
@@ -597,5 +597,74 @@ def test_read_dice_while_the_stand_in_set_is_first_taught_says_so_at_once(tmp_pa
         camera.read_now()                  # taught now, just after that long read: no notice, no
         # "the camera gives no picture" either (its last frame was taken before the teaching)
         assert all("being taught" not in r["text"] for r in session.refusals.since(before))
+    finally:
+        camera.close()
+
+
+def test_a_read_dice_press_while_a_read_is_being_journaled_does_not_read_the_dice_again(
+        taught_data, tmp_path):
+    """A storm of Read dice presses took one throw as two players' rolls (found by a hostile-
+    input audit): a press landing while the camera's read was being journaled found the dice
+    "not read yet", and the same still dice were read again as the next roll. A press and a read
+    now take turns: this press, sent from inside the read's submission, is refused."""
+    import threading
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=5, fps=30), taught_data, settle_s=0.2)
+    real, outcome = session.submit, []
+
+    def press():
+        try:
+            camera.read_now()
+            outcome.append("accepted")
+        except IllegalAction as exc:
+            outcome.append(str(exc))
+
+    def submit(action, if_seq=None):
+        if action.type == "dice.read" and not outcome:
+            presser = threading.Thread(target=press)
+            presser.start()
+            presser.join(0.5)              # it lands while the read is in flight
+            outcome.append("sent")
+        return real(action, if_seq=if_seq)
+
+    session.submit = submit
+    camera.start()
+    try:
+        camera.throw(["alarm"])
+        wait_for(lambda: len(outcome) >= 2, timeout=90)
+        time.sleep(1.5)                     # a second read would come within a few frames
+        reads = [e.payload["type"] for e in session.journal.entries(view["game_id"])
+                 if e.seq > view["seq"]]
+        assert reads == ["dice.read"], (reads, outcome)
+        assert "read already" in outcome[-1], outcome
+    finally:
+        camera.close()
+
+
+def test_a_storm_of_read_dice_presses_waits_for_the_camera_once(taught_data, tmp_path):
+    """A press over dice already read looks at two frames taken after it before it refuses (a
+    throw a moment before might not be seen yet). On the table buttons' one worker, a storm of
+    such presses waited in turn and held Next and Confirm up for seconds (found by a hostile-
+    input audit). After a refusal, the next presses within a second are refused at once: the
+    waits are counted here, not timed."""
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+    camera = TableCamera(session, SimulatedTray(seed=5, fps=30), taught_data, settle_s=0.2).start()
+    try:
+        camera.throw(["alarm"])
+        wait_for(lambda: session.seq > view["seq"])
+        wait_for(lambda: camera.throws.taken)
+        looks, real = [], camera.watcher.moving_now
+        camera.watcher.moving_now = lambda timeout: looks.append(timeout) or real(timeout)
+        refused = 0
+        for _ in range(20):
+            with pytest.raises(IllegalAction, match="read already"):
+                camera.read_now()
+            refused += 1
+        assert refused == 20 and len(looks) == 1, looks
     finally:
         camera.close()
