@@ -54,7 +54,12 @@ def _meanings() -> dict | None:
         return None
     phase = (view.get("expect") or {}).get("phase") or "over"
     table = session.catalog(view["game"]).table_map()
-    return {"game": view["game"], "phase": phase, "buttons": table.at(view)}
+    buttons = table.at(view)
+    camera = _ext().get("camera")
+    why = camera.press_refusal() if camera is not None else None
+    if why and not buttons.get("read_dice", "").startswith("nothing now"):
+        buttons["read_dice"] = f"nothing now: {why}"      # the camera's own reason (read already)
+    return {"game": view["game"], "phase": phase, "buttons": buttons}
 
 
 @devices.post("/camera/pull")

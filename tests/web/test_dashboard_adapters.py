@@ -272,3 +272,54 @@ def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):
                 assert meanings()["timer_toggle"] == "pause or resume the turn timer"
         finally:
             handle.close()
+
+
+def test_read_dice_is_said_to_do_nothing_while_the_dice_in_the_tray_were_read_already(tmp_path):
+    """The Devices page listed Read dice as "the camera reads the tray now" while a press was
+    refused, the dice read already and not moved since (found by a hostile-input audit). Over
+    real HTTP, with the camera over the simulated tray: what it says and what a press does agree."""
+    import json
+    import time
+
+    from live_server import live_app
+    from vision.classical.sets import teach
+    from vision.render import write_teaching_photos
+    from vision.simulated_tray import SimulatedTray
+    from vision.table_camera import TableCamera
+
+    write_teaching_photos("incredibles", tmp_path / "photos")
+    teach("incredibles", tmp_path / "photos", tmp_path)
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(journal, Catalog())
+        view = session.start("incredibles", {"players": ["dash", "violet"],
+                                             "starting_problems": ["A", "B", "C"]}, seed=3)
+        camera = TableCamera(session, SimulatedTray(seed=5, fps=30), tmp_path, settle_s=0.2).start()
+        handle = attach(session, {}, simulate=True, read_dice=camera.read_now)
+        try:
+            with live_app(session, hardware=handle, extras={"simulate": True, "camera": camera}) as live:
+                def read_dice():
+                    status, _, body = live.json("GET", "/api/hardware")
+                    assert status == 200
+                    return json.loads(body)["meanings"]["buttons"]["read_dice"]
+
+                deadline = time.monotonic() + 30
+                while camera.watcher.last_frame_at is None:    # the camera's first picture
+                    assert time.monotonic() < deadline
+                    time.sleep(0.05)
+                assert read_dice() == "the camera reads the tray now"
+                camera.throw(["alarm"])                        # Dash's Alarm: Violet's roll next
+                deadline = time.monotonic() + 60
+                while not camera.throws.taken:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.05)
+                said = read_dice()
+                assert said == ("nothing now: the dice in the tray were read already and have "
+                                "not moved since"), said
+                seq = session.seq
+                status, _, body = live.json("POST", "/api/hardware/press", {"name": "dice"})
+                assert status == 200 and handle.dispatcher.wait_idle(5)
+                assert session.seq == seq and "read already" in json.loads(
+                    live.json("GET", "/api/hardware")[2])["status"]["actions"]["last_refusal"]["reason"]
+        finally:
+            handle.close()
+            camera.close()
