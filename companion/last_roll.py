@@ -53,11 +53,13 @@ def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, 
 
 
 def _first_new(before: list[str] | None, after: list[str]) -> str:
-    """The first line of ``after`` that ``before`` did not have; a log keeps its newest lines
-    only, so the longest end of ``before`` that ``after`` begins with is the old part."""
+    """The first line of ``after`` that ``before`` did not have: every engine's roll says one.
+    A log keeps its newest lines only: the old part is the longest end of ``before`` that
+    ``after`` begins with, leaving at least one line new (a full log of repeated lines, "rolled
+    alarm" / "drew Edna", would otherwise read as unchanged)."""
     if not isinstance(before, list):
         return after[-1]
-    for old in range(min(len(before), len(after)), -1, -1):
+    for old in range(min(len(before), len(after) - 1), -1, -1):
         if after[:old] == before[len(before) - old:]:
-            return after[old] if old < len(after) else after[-1]
+            return after[old]
     return after[-1]

@@ -66,3 +66,17 @@ def test_a_roll_several_heroes_may_make_counts_each_die_once(tmp_path):
     view = s.submit(Action("first.roll", "Ana", {"faces": ["marvel", "xmen", "blank", "blank", "xmen"]}))
     assert [d["face"] for d in view["last_roll"]["dice"]] == ["marvel", "xmen", "blank", "blank", "xmen"]
     assert view["last_roll"]["player"] == "Ana"
+
+
+def test_the_rolls_own_line_is_found_in_a_full_log_of_repeated_lines():
+    """A log keeps its newest lines only. Full of one Alarm after another ("rolled alarm",
+    "drew Edna Rescues"), the last roll said "Alarm! Drew Edna Rescues." for a roll whose own
+    line is "Dash rolled alarm." (found by a hostile-input audit)."""
+    from companion.last_roll import _first_new
+
+    pair = ["Dash rolled alarm.", "Alarm! Drew Edna Rescues."]
+    full = pair * 15                                       # 30 lines: Incredibles' cap
+    assert _first_new(full, (full + pair)[-30:]) == "Dash rolled alarm."
+    assert _first_new(full[:4], full[:6]) == "Dash rolled alarm."          # not full yet
+    assert _first_new(["a", "b"], ["a", "b", "c", "d"]) == "c"
+    assert _first_new(["a", "b", "c"], ["c", "x"]) == "x"                     # capped at 2
