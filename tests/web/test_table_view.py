@@ -635,6 +635,7 @@ def test_devices_are_a_page_in_a_persons_words_and_the_simulator_a_compact_panel
     for said in ("Confirm button: press to confirm (nothing now: no camera read waits for a tap)",
                  "Button 2: press to read the dice (now: the camera reads the tray now)"):
         assert said in text, (said, text)
+    assert re.search(r"Connected to sim-\S+ \(firmware [^)]+\) for \d+ seconds\.", text), text
     for raw in ("/tmp/", "pin", "bounces", "1796", "{"):          # no paths, pins, counters, epochs
         assert raw not in text, raw
     assert devices.evaluate("document.documentElement.scrollWidth") <= 390

@@ -70,7 +70,7 @@
       "to use it, set enabled = true in the config's [serial] section.");
     const ok = link.state === "ready";
     const dev = link.device || {};
-    const lines = ok ? ["Connected to " + (dev.id || "the device") + (dev.firmware ? ", firmware " + dev.firmware : "") + ", " + ago(link.since).replace(" ago", "") + "."]
+    const lines = ok ? ["Connected to " + (dev.id || "the device") + (dev.firmware ? " (firmware " + dev.firmware + ")" : "") + (link.since ? " for " + ago(link.since).replace(" ago", "") : "") + "."]
       : ["Not connected " + ago(link.since) + ": " + String(link.reason || "").replace(/\s+on \/\S+/, "") + "."];
     if ((link.unknown_tags || []).length) lines.push(link.unknown_tags.length + " token(s) it does not know yet: add them to [tokens.tags].");
     for (const [n, b] of Object.entries(link.buttons || {})) {
