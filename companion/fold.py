@@ -58,7 +58,7 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
     game = engine.apply(table.game, action, rng)
     roll = (last_roll.record(expect, action, engine.to_json(game),
-                             before=engine.to_json(table.game).get("log")) if rolled
+                             before=_log(engine, table.game)) if rolled
             else table.last_roll)
     return Table(game, table.timers, read, roll)
 
@@ -94,7 +94,15 @@ def _read(engine: Game, table: Table, action: Action, rng: random.Random,
     return Table(game, table.timers, read,
                  last_roll.record({**(expect or {}), "dice": [request.to_json()]}, game_action,
                                   engine.to_json(game), read,
-                                  before=engine.to_json(table.game).get("log")))
+                                  before=_log(engine, table.game)))
+
+
+def _log(engine: Game, game: Any) -> list[str] | None:
+    """The game's log before a roll (companion/last_roll.py finds the roll's own line after
+    it): the state's own list where it has one (a copy: a move may add to it in place), else
+    its JSON's, which costs a whole state's JSON on every roll."""
+    log = getattr(game, "log", None)
+    return list(log) if isinstance(log, list) else engine.to_json(game).get("log")
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
