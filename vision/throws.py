@@ -39,6 +39,7 @@ class Throws:
         self.turn = threading.Lock()
         self.at = session.clock()   # when the throw being read began (the session's clock)
         self.reads: set[str] = set()   # the reads of that throw (over moving dice, then settled)
+        self.game = session.view().get("game_id")   # the game it began in
         self.open = False           # the tray moved since the latest settled read
         self.taken = False          # the latest read became a move (the roll, a read, or its own)
         self.seen_s = SEEN_S
@@ -60,7 +61,9 @@ class Throws:
             if self.refusal():
                 self._refused_at = time.monotonic()
                 raise IllegalAction(READ_ALREADY)
-            if not self.open:
+            if not self.open or self._rolled():
+                # a still tray, or one that never looks still (flickering light: every read is
+                # over "moving" dice) whose throw's roll was taken already: a new throw
                 self.open = True
                 self._new()
 
@@ -81,12 +84,15 @@ class Throws:
 
     def submit(self, action: Action, read_id: str) -> dict[str, Any] | None:
         """Submit the read ``read_id`` of this throw, unless its roll was entered meanwhile:
-        then that roll (the last roll's record) is returned and nothing is journaled. A roll
+        then that roll (the last roll's record) is returned and nothing is journaled; so is
+        ``{"game": True}`` for a throw that began in a game since put away. A roll
         confirmed meanwhile from an earlier throw's read is not this one's. Looked at and taken
         on the same table (``if_seq``); under ``turn``."""
         self.reads.add(read_id)
         for _ in range(10):
             view = self.session.view()
+            if self.game is not None and view.get("game_id") != self.game:
+                return {"game": True}   # the throw began in a game since put away
             roll = view.get("last_roll")
             if (roll and roll.get("at") is not None and roll["at"] > self.at
                     and roll.get("read") in (None, *self.reads)):
@@ -98,12 +104,21 @@ class Throws:
                 continue      # the table changed between the look and the read: look again
         raise Stale("the table kept changing while the camera's read waited: throw again")
 
+    def _rolled(self) -> bool:
+        """A read of the throw under way became the table's roll."""
+        roll = self.session.view().get("last_roll")
+        return bool(roll) and roll.get("read") in self.reads
+
     def _new(self) -> None:
         self.at, self.reads = self.session.clock(), set()
+        self.game = self.session.view().get("game_id")
 
 
 def entered_words(roll: dict[str, Any]) -> str:
     """What the table is told of a read not used: its throw's roll was entered already."""
+    if roll.get("game"):
+        return ("the dice were thrown before this game began: the camera's read of them is not "
+                "used; throw them for this game's roll")
     if roll.get("read") is not None:
         return ("these dice were read already (the camera's first read of them was taken): the "
                 "read is not used again; throw again for the next roll")

@@ -1,6 +1,7 @@
 """The simulated camera drives the service end to end: dice thrown into the rendered tray are
 seen settling, read with the set the game expects, and become the roll in the session."""
 
+import threading
 import time
 import urllib.request
 
@@ -34,6 +35,41 @@ def wait_for(predicate, timeout=60.0):
             return value
         assert time.monotonic() < deadline, "timed out waiting"
         time.sleep(0.05)
+
+
+class HeldTray(SimulatedTray):
+    """Scripted frames: once ``left`` more frames are read (a throw's tumble), the next read
+    waits for ``hold``: the dice still roll while the test does what a table would meanwhile."""
+
+    def __init__(self):
+        super().__init__(seed=5, fps=0)
+        self.hold, self.held, self.left = threading.Event(), threading.Event(), None
+
+    def _read(self):
+        if self.left is not None:
+            self.left -= 1
+            if self.left == 0:
+                self.held.set()
+                self.hold.wait(30)
+        return super()._read()
+
+
+def held_throw(session, taught_data, faces):
+    """A camera over a ``HeldTray``, and a throw of ``faces`` seen moving and held there."""
+    from vision.simulated_tray import TUMBLE_FRAMES
+
+    tray = HeldTray()
+    camera = TableCamera(session, tray, taught_data, settle_s=0.1).start()
+    try:
+        wait_for(lambda: camera.watcher.rolls >= 1)      # the empty tray, read once
+        tray.left = TUMBLE_FRAMES + 1
+        camera.throw(faces)
+        assert tray.held.wait(30) and camera.watcher.settle.armed
+    except BaseException:
+        tray.hold.set()
+        camera.close()
+        raise
+    return tray, camera
 
 
 def test_engine_sets_map_to_the_boxs_taught_set():
@@ -161,31 +197,12 @@ def test_a_throw_whose_roll_was_entered_while_it_rolled_is_not_read_as_the_next_
     import threading
 
     from companion.actions import Action
-    from vision.simulated_tray import TUMBLE_FRAMES
-
-    class HeldTray(SimulatedTray):
-        def __init__(self):
-            super().__init__(seed=5, fps=0)
-            self.hold, self.held, self.left = threading.Event(), threading.Event(), None
-
-        def _read(self):
-            if self.left is not None:
-                self.left -= 1
-                if self.left == 0:        # the throw was seen moving: the dice still roll
-                    self.held.set()
-                    self.hold.wait(30)
-            return super()._read()
 
     session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
     view = session.start("incredibles", {"players": ["dash", "violet"],
                                          "starting_problems": ["A", "B", "C"]}, seed=3)
-    tray = HeldTray()
-    camera = TableCamera(session, tray, taught_data, settle_s=0.1).start()
+    tray, camera = held_throw(session, taught_data, ["alarm"])
     try:
-        wait_for(lambda: camera.watcher.rolls >= 1)      # the empty tray, read once
-        tray.left = TUMBLE_FRAMES + 1
-        camera.throw(["alarm"])
-        assert tray.held.wait(30) and camera.watcher.settle.armed
         session.submit(Action("roll", player="dash", data={"face": "alarm"}, source="dashboard"))
         entered = session.view()
         assert entered["expect"]["player"] == "violet" and entered["expect"]["phase"] == "roll"
@@ -667,4 +684,67 @@ def test_a_storm_of_read_dice_presses_waits_for_the_camera_once(taught_data, tmp
             refused += 1
         assert refused == 20 and len(looks) == 1, looks
     finally:
+        camera.close()
+
+
+def test_on_a_tray_that_never_looks_still_each_pressed_throw_is_read(taught_data, tmp_path):
+    """'"read now" pressed while the dice still roll waits ... (a tray that never looks still,
+    flickering light, is read anyway after it)'. Every read there is over "moving" dice, and the
+    throw stayed open after the first one was confirmed: every later throw was set aside as "read
+    already" (found by a verification audit). Now a press once the throw's roll was taken is a
+    new throw."""
+    import numpy as np
+
+    class Flicker(SimulatedTray):            # the light flickers: no two frames alike
+        n = 0
+
+        def _read(self):
+            frame = super()._read()
+            self.n += 1
+            return np.clip(frame.astype(np.int16) + (12 if self.n % 2 else -12), 0, 255).astype(np.uint8)
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash", "violet"],
+                                  "starting_problems": ["A", "B", "C"]}, seed=3)
+    camera = TableCamera(session, Flicker(seed=5, fps=15), taught_data, settle_s=0.2)
+    camera.watcher.ask_patience_s = 0.5
+    camera.start()
+    try:
+        wait_for(lambda: camera.watcher.last_frame_at is not None)
+        for player in ("dash", "violet"):
+            assert session.view()["expect"]["player"] == player
+            seq = session.seq
+            camera.throw(["alarm"])
+            time.sleep(0.5)
+            camera.read_now()
+            read = wait_for(lambda: session.seq > seq and session.view()["dice_read"])
+            assert not read["confirmed"] and read["faces"] == ["alarm"], read   # over "moving" dice
+            session.confirm_read(read["id"])
+    finally:
+        camera.close()
+
+
+def test_a_throw_from_a_game_put_away_is_not_read_into_the_next(taught_data, tmp_path):
+    """Dice thrown in one game, the game put away and a new one begun while they rolled: the
+    settled read became the new game's first roll, with nothing said (found by a verification
+    audit). It is not used, and every screen is told why."""
+    import threading
+
+    from vision.simulated_tray import TUMBLE_FRAMES
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    options = {"players": ["dash"], "starting_problems": ["A", "B", "C"]}
+    session.start("incredibles", options, seed=3)
+    tray, camera = held_throw(session, taught_data, ["3"])
+    try:
+        session.close_game()
+        fresh = session.start("incredibles", options, seed=4)
+        tray.hold.set()
+        wait_for(lambda: camera.watcher.rolls >= 2)
+        time.sleep(0.3)
+        assert session.seq == fresh["seq"] and session.view()["dice_read"] is None
+        told = session.refusals.since(0)[-1]["text"]
+        assert "thrown before this game began" in told, told
+    finally:
+        tray.hold.set()
         camera.close()
