@@ -781,20 +781,35 @@ def test_the_villain_phase_is_said_whole_on_the_table_and_the_phones_until_the_a
                                    seed=8)
     report = view["state"]["villain_report"]
     assert report and report[0].startswith("Reset: ") and report[1].startswith("Event: "), report
-    table = pages(server.url + "/table", 800, 480)
     phone = pages(server.url + "/play")
-    wait_rendered(table, view["seq"])
     wait_rendered(phone, view["seq"])
+    assert phone.locator("#controls .inv-report li").all_inner_texts() == report     # all of it
+    # the reset and a villain's "uses its strike" are left to the phones
+    told = [line for line in report if not re.match(r"Reset: |.* uses its (power|strike)\.$", line)]
+    for size in ((1280, 720), (800, 480)):
+        table = pages(server.url + "/table", *size)
+        wait_rendered(table, view["seq"])
+        assert_fits(table)
+        # the round's line (casualties, KOs) and the heroes' row are kept before the report
+        assert table.locator(".inv-tv .tv-line").is_visible() and table.locator(".inv-heroes").is_visible()
+        if table.locator(".inv-report").is_visible():     # (a crowded table leaves it to the phones)
+            shown = table.locator(".inv-report li:not(.dropped)").all_inner_texts()
+            assert shown == told[:len(shown)], (shown, report)     # from the top, in order
+            assert "Villain Phase" in table.inner_text(".inv-report h3")
+            # lines left out for room are said to be on the phones
+            assert table.locator(".inv-report .inv-more").is_visible() == (len(shown) < len(told))
+
+
+def test_a_villain_phase_with_room_on_the_table_is_shown_there(server, pages):
+    """The same report on a table with room for it (round 2, no villain in play yet): its lines
+    from the top, the event first."""
+    _engine, state, view = play_to(server, lambda s: s.phase == "advance" and s.round > 1)
+    report = view["state"]["villain_report"]
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
     assert_fits(table)
     shown = table.locator(".inv-report li:not(.dropped)").all_inner_texts()
-    # from the top, in order; the reset and a villain's "uses its strike" left to the phones
-    told = [line for line in report if not re.match(r"Reset: |.* uses its (power|strike)\.$", line)]
-    assert shown == told[:len(shown)], (shown, report)
-    assert "Villain Phase" in table.inner_text(".inv-report h3")
-    # lines left out for room are said to be on the phones; the heroes' row stays
-    assert table.locator(".inv-report .inv-more").is_visible() == (len(shown) < len(told))
-    assert table.locator(".inv-heroes").is_visible()
-    assert phone.locator("#controls .inv-report li").all_inner_texts() == report     # all of it
+    assert shown and shown[0] == report[1] and shown[0].startswith("Event: "), (shown, report)
 
 
 def test_a_hero_whose_effect_waits_for_a_tap_is_not_shown_as_done(server, pages):

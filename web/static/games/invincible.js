@@ -414,7 +414,8 @@
     const all = s.villain_report || [];
     const lines = table ? all.filter((line) => !HEADER.test(line)) : all;
     if (!lines.length || !["villain", "advance"].includes(s.phase)) return null;
-    return el("section", { class: "inv-report", "data-report": lines.length },
+    // on the table the section goes too, after its lines and before the round's line (its KOs)
+    return el("section", { class: "inv-report", "data-report": lines.length, "data-drop": table ? "2" : null },
       el("h3", {}, C.icon("skull"), " Villain Phase" + (table ? "" : ": do this on the board")),
       el("ol", {}, lines.map((line) => el("li", table ? { "data-drop": "2" } : {}, line))),
       // lines left out for room (the fitting drops from the bottom) are on the phones
