@@ -191,7 +191,10 @@ class CameraWatcher:
         was_armed = self.settle.armed
         settled = self.settle.update(frame)
         if not was_armed and self.settle.armed and self.on_throw is not None:
-            self.on_throw()
+            try:
+                self.on_throw()
+            except Exception:  # noqa: BLE001 - a listener's bug must not stop the camera
+                log.exception("on_throw callback failed")
         moving = now_requested and not settled and self.settle.armed
         if moving and time.monotonic() - self._asked_at < self.ask_patience_s:
             return      # asked while the dice roll: read them once they settle
