@@ -203,7 +203,7 @@ def test_a_token_placed_from_the_simulator_panel_is_the_maps_move(session, hardw
 
 
 def test_a_serial_device_turned_off_in_the_config_is_said_so_on_the_devices_page(
-        server_factory, browser, tmp_path):
+        server_factory, pages, tmp_path):
     """`[serial] enabled = false` (deploy/config.example.toml's switch) was shown as "none
     configured ... add a [serial] section", sending the owner to add the section they have.
     The Devices page of a real server in a real Chromium now says it is turned off, and how to
@@ -212,18 +212,14 @@ def test_a_serial_device_turned_off_in_the_config_is_said_so_on_the_devices_page
     data.mkdir()
     (data / "config.toml").write_text("[serial]\nenabled = false\n")
     server = server_factory("--simulate", data=data)
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    try:
-        page.goto(server.url + "/devices")
-        page.wait_for_function("document.body.dataset.rendered && document.querySelector('main')"
-                               " && document.querySelector('main').innerText.includes('USB')",
-                               timeout=30_000)
-        text = " ".join(page.inner_text("main").split())
-        assert "Table controller (USB)" in text and "turned off" in text, text
-        assert "set enabled = true" in text and "none configured" not in text, text
-        assert "Next button: press to go on" in text, text          # not "press to next"
-    finally:
-        page.close()
+    page = pages(server.url + "/devices", 390, 844)
+    page.wait_for_function("document.body.dataset.rendered && document.querySelector('main')"
+                           " && document.querySelector('main').innerText.includes('USB')",
+                           timeout=30_000)
+    text = " ".join(page.inner_text("main").split())
+    assert "Table controller (USB)" in text and "turned off" in text, text
+    assert "set enabled = true" in text and "none configured" not in text, text
+    assert "Next button: press to go on" in text, text          # not "press to next"
 
 
 def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):

@@ -688,17 +688,11 @@ def test_the_villain_phase_report_holds_every_line_of_the_phase_for_the_table(ta
 def test_the_log_counts_minions_in_the_tables_words(engine):
     """The log said "1 minion(s) finds no hero" and "3 minion(s) placed": one minion, three
     minions (found by a verification audit). Over random games, no line says "(s)"."""
-    import random
+    from xmen_helpers import random_states      # any engine's seeded random games
 
     said = set()
-    for seed in range(12):
-        rng = random.Random(seed)
-        s = engine.setup(engine.sample_options(rng), random.Random(seed))
-        for step in range(400):
-            if engine.is_over(s):
-                break
-            s = engine.apply(s, engine.sample_action(s, rng), random.Random(step))
-            said.update(s.log)
+    for state, _action, _rng in random_states(engine, games=12):
+        said.update(state.log)
     minion_lines = [line for line in said if "minion" in line]
     assert any(line.startswith("1 minion ") for line in minion_lines), minion_lines[:5]
     assert not [line for line in said if "(s)" in line]
