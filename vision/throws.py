@@ -4,7 +4,8 @@ A throw begins when the tray moves after a read, or at a Read dice press over a 
 press asks for the roll expected then). A read is of the throw that began before it: a roll
 entered since by another channel (typed on a phone, a button), or the same throw's earlier read
 confirmed, is that throw's roll, and the read is not used again for the next roll. A press over
-dice already read is refused until they move.
+dice already read is refused until they move, while their roll is the table's (an undo of it
+leaves them to be read again).
 
 A press decides and a read is handed to the session in turn (``turn``, a lock): a press in the
 moment a read was being journaled once found "not read yet" and had the same dice read again as
@@ -69,7 +70,9 @@ class Throws:
 
     def refusal(self) -> str | None:
         """Why a press would be refused now (the Devices page asks too), without waiting."""
-        return READ_ALREADY if self.taken and not self.watcher.settle.armed else None
+        if self.taken and not self.watcher.settle.armed and self._still_the_roll():
+            return READ_ALREADY
+        return None
 
     def asked_now(self) -> None:
         """A read of a frame in hand (no watcher): of the roll asked now."""
@@ -108,6 +111,13 @@ class Throws:
         """A read of the throw under way became the table's roll."""
         roll = self.session.view().get("last_roll")
         return bool(roll) and roll.get("read") in self.reads
+
+    def _still_the_roll(self) -> bool:
+        """The throw's roll is still the table's: one undone (a roll typed by mistake while the
+        dice rolled) leaves the dice in the tray to be read for it."""
+        roll = self.session.view().get("last_roll")
+        return bool(roll) and (roll.get("read") in self.reads
+                               or (roll.get("at") is not None and roll["at"] > self.at))
 
     def _new(self) -> None:
         self.at, self.reads = self.session.clock(), set()

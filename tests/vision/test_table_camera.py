@@ -223,6 +223,37 @@ def test_a_throw_whose_roll_was_entered_while_it_rolled_is_not_read_as_the_next_
         camera.close()
 
 
+def test_the_dice_of_a_typed_roll_that_was_undone_are_read_at_a_press(taught_data, tmp_path):
+    """Dash throws a 2 and, while the dice still roll, a phone enters Alarm by mistake (Violet's
+    turn, her roll asked): the camera's read is not used, rightly. The table undoes the Alarm:
+    the dice in the tray are Dash's roll again, and Read dice reads them. The press was refused
+    "read already" (throw again): the throw's roll was no longer the table's."""
+    from companion.actions import Action
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    view = session.start("incredibles", {"players": ["dash", "violet"],
+                                         "starting_problems": ["A", "B", "C"]}, seed=3)
+    tray, camera = held_throw(session, taught_data, ["2"])
+    try:
+        session.submit(Action("roll", player="dash", data={"face": "alarm"}, source="dashboard"))
+        assert session.view()["expect"]["player"] == "violet"
+        tray.hold.set()
+        wait_for(lambda: camera.watcher.rolls >= 2)
+        time.sleep(0.3)
+        assert session.seq == view["seq"] + 1               # the read was not used
+        assert camera.press_refusal() is not None           # the dice are not Violet's
+        session.submit(Action("undo", source="dashboard"))  # "that was not an Alarm"
+        assert session.view()["expect"]["player"] == "dash"
+        assert camera.press_refusal() is None               # the Devices page agrees
+        camera.read_now()
+        roll = wait_for(lambda: session.view()["last_roll"])
+        assert roll["read"] is not None and roll["player"] == "dash", roll
+        assert "Dash rolled 2." in session.view()["state"]["log"], session.view()["state"]["log"]
+    finally:
+        tray.hold.set()
+        camera.close()
+
+
 def test_read_dice_pressed_the_moment_after_a_throw_is_not_refused_as_read_already(
         taught_data, tmp_path):
     """A player throws and presses Read dice at once, before the camera has looked at a frame
