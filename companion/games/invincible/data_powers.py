@@ -67,6 +67,8 @@ class PowerEffect:
             return self.text
         if self.kind in HINTS:
             return HINTS[self.kind]
+        if self.kind == "hurt_self":
+            return f"take {self.amount} damage yourself"
         if self.kind == "gain_cube":
             return (f"gain {'a cube of any colour' if self.colour == 'any' else 'a ' + self.colour + ' cube'}"
                     + (" for a hero" if self.target == "hero" else "")

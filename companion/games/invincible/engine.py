@@ -195,8 +195,9 @@ class Invincible(Game):
         if isinstance(camp, dict) and "id" in camp and "history" not in camp:
             records = campaign.history_from_games(history, camp["id"])
             options = {**options, "campaign": {**camp, "history": records}}
-        # a new game records the literal reading unless the table chose (setup.PUNCH_READINGS)
-        return {"learn_by_punching": "instead", **options}
+        # a new game records the literal readings unless the table chose (setup.PUNCH_READINGS,
+        # setup.SELF_DAMAGE_READINGS)
+        return {"learn_by_punching": "instead", "self_damage": "any_order", **options}
 
     def resolve_data(self, options: dict[str, Any]) -> data.InvincibleData:
         """The data the game began with: the owner's box it recorded, else the base files; with

@@ -104,8 +104,7 @@ def settle(s: InvincibleState, hero: str, now: float) -> None:
     while hero in s.resolutions and s.result is None:
         r, h = s.resolutions[hero], s.hero(hero)
         steps = r["steps"]
-        auto = next((i for i, st in enumerate(steps) if st["kind"] in choices.AUTO
-                     and not st["skip"] and (not r["ordered"] or i == 0)), None)
+        auto = _auto(s, hero, r)
         if auto is not None:
             _take(s, hero, auto)
             _apply(s, h, steps[auto], {}, None)
@@ -132,6 +131,20 @@ def settle(s: InvincibleState, hero: str, now: float) -> None:
                 moves_pull.maybe_end(s, now)
         else:
             return
+
+
+def _auto(s: InvincibleState, hero: str, r: dict) -> int | None:
+    """The first step that leaves nothing to choose and may be applied now. A hero's own damage
+    (Power Conduit), under the "any_order" reading, waits while another step is open: 'you may do
+    them in any order' (the hero may take it sooner by answering it)."""
+    for i, st in enumerate(r["steps"]):
+        if st["kind"] not in choices.AUTO or st["skip"] or (r["ordered"] and i != 0):
+            continue
+        if (st["kind"] == "hurt_self" and s.self_damage_any_order
+                and any(j != i for j, _ in _open(s, hero))):
+            continue
+        return i
+    return None
 
 
 def settle_all(s: InvincibleState, now: float) -> None:

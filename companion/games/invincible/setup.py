@@ -15,12 +15,17 @@ from companion.schema import shown
 from companion.timers import Timer
 
 OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
-           "challenges", "campaign", "stack", "unconfirmed", "learn_by_punching"}
+           "challenges", "campaign", "stack", "unconfirmed", "learn_by_punching", "self_damage"}
 # 'Learn By Punching is always available as a fallback: instead of learning a power from your
 # hand, you may discard a card ...': "instead" (a hero does one or the other in a Training Phase,
 # the literal reading, which the session records for every new game) or "also". A game whose
 # options lack it began before the reading and keeps "also", so it replays as it was played.
 PUNCH_READINGS = ("instead", "also")
+# A hero's own damage from a power (Power Conduit): 'When a power offers multiple effects, you
+# may do them in any order': "any_order" (a step the hero takes before or after the card's
+# other effects, the literal reading, recorded for every new game) or "at_fill" (taken as the
+# power fills). A game whose options lack it began before the reading and keeps "at_fill".
+SELF_DAMAGE_READINGS = ("any_order", "at_fill")
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
@@ -48,6 +53,7 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
         helpers=list(o["helpers"]), helpers_taken=[] if progress else list(o["helpers"]),
         challenges=o["challenges"], punch_left=count, data=d,
         punch_instead=o["learn_by_punching"] == "instead",
+        self_damage_any_order=o["self_damage"] == "any_order",
     )
     if progress:
         state.campaign = {"id": o["campaign"].get("id"), "attempt": progress["attempt"],
@@ -102,6 +108,10 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
     if punch not in PUNCH_READINGS:
         raise SetupError("learn_by_punching is \"instead\" (Learn By Punching or powers from the "
                          "hand in a Training Phase) or \"also\" (both)")
+    self_damage = options.get("self_damage", "at_fill")
+    if self_damage not in SELF_DAMAGE_READINGS:
+        raise SetupError("self_damage is \"any_order\" (a hero's own damage from a power is taken "
+                         "before or after its other effects) or \"at_fill\" (as it fills)")
     helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
     challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
     if progress:
@@ -113,7 +123,7 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
         helpers = list(progress["helpers"])
     return {"heroes": heroes, "solo": solo, "episode": episode, "difficulty": difficulty,
             "helpers": helpers, "challenges": challenges, "progress": progress, "campaign": camp,
-            "learn_by_punching": punch}
+            "learn_by_punching": punch, "self_damage": self_damage}
 
 
 def _hero(d: InvincibleData, h: dict[str, str], signature: bool) -> HeroState:

@@ -184,6 +184,8 @@ class InvincibleState:
     # option learn_by_punching = "instead": a hero takes Learn By Punching or learns powers from
     # the hand in a Training Phase, not both (see setup.py for why a game without it may do both)
     punch_instead: bool = False
+    # option self_damage = "any_order": Power Conduit's cost is a step, not taken at the fill
+    self_damage_any_order: bool = False
     strengthen_left: int = 16
     helpers_used: list[str] = field(default_factory=list)
     episode_bonus: bool = False

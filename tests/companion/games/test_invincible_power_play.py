@@ -7,7 +7,7 @@ amounts and which card carries which rule are the data's assumptions (invincible
 
 import pytest
 
-from companion.errors import BadAction, IllegalAction
+from companion.errors import BadAction, IllegalAction, SetupError
 from companion.games.invincible.state import Played
 from invincible_helpers import engine, hero_phase, table  # noqa: F401 (fixtures)
 
@@ -452,3 +452,50 @@ def test_the_power_play_data_is_owner_editable_and_checked(tmp_path):
                        '{ kind = "damage", amount = 1, play = true }] },\n  { id = "autosave"'))
     with pytest.raises(DataFileError, match="play is for a gain_cube effect"):
         Catalog(tmp_path)("invincible")
+
+
+def test_power_conduit_self_damage_is_a_step_taken_in_any_order(hero_phase):
+    """'When a power offers multiple effects, you may do them in any order and skip any you don't
+    want' and Power Conduit: 'You can't take more damage than your remaining health (though you
+    may still choose to KO yourself deliberately).' Under the "any_order" reading (every new
+    game's), a hero one damage from a KO deals the card's 3 damage and then KOs themself; taken
+    as the power filled, the KO sent the hero to Guardians HQ first and the damage was lost."""
+    t = hero_phase(self_damage="any_order")
+    v = t.put_villain("magmaniac", "center")
+    t.state.hero("invincible").damage = 9
+    t.give("invincible", "flex1", "power-conduit")
+    s = t.fill("invincible", "flex1")
+    assert s.hero("invincible").damage == 9 and s.kos == 0     # not yet: the hero's choice
+    assert _steps(s) == [("damage", 3), ("hurt_self", 2)]      # the cost is not skippable ...
+    assert [st["skip"] for st in s.resolving["steps"]] == [True, False]
+    assert [st["hint"] for st in s.resolving["steps"]] == ["damage 3", "take 2 damage yourself"]
+    s = t.act("effect", hero="invincible", step=0, target="magmaniac")
+    assert s.zone("center").villains[0].damage == v.damage + 3
+    assert "Invincible can't take more damage than their remaining health (1)." in s.log
+    assert s.kos == 1 and s.hero("invincible").zone == "hq"    # ... and then taken, deliberately
+    assert s.resolving is None
+
+    # ... or the cost first, when the hero chooses
+    t = hero_phase(self_damage="any_order")
+    t.put_villain("magmaniac", "center")
+    t.state.hero("invincible").damage = 3
+    t.give("invincible", "flex1", "power-conduit")
+    t.fill("invincible", "flex1")
+    s = t.act("effect", hero="invincible", step=1)
+    assert s.hero("invincible").damage == 5 and _steps(s) == [("damage", 3)]
+
+
+def test_a_game_begun_before_the_any_order_reading_takes_power_conduits_cost_as_it_fills(
+        hero_phase, engine):
+    """A recorded game without the option replays as it was played (the cost at the fill); the
+    session records "any_order" for every new game, and a reading that is neither is refused."""
+    t = hero_phase()
+    t.put_villain("magmaniac", "center")
+    t.state.hero("invincible").damage = 9
+    t.give("invincible", "flex1", "power-conduit")
+    s = t.fill("invincible", "flex1")
+    assert s.kos == 1 and s.hero("invincible").zone == "hq"
+    assert engine.prepare_options({}, [])["self_damage"] == "any_order"
+    assert engine.prepare_options({"self_damage": "at_fill"}, [])["self_damage"] == "at_fill"
+    with pytest.raises(SetupError, match="self_damage is"):
+        hero_phase(self_damage="sometimes")
