@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 BACKUP_EVERY_S = 300.0
 KEEP = 12
 _NAME = re.compile(r"^journal-(\d{8,})-(\d{8}-\d{6})\.sqlite3$")
+# a backup a stop cut short: its copy and SQLite's journal of that copy
+_PARTIAL = re.compile(r"^journal-\d{8,}-\d{8}-\d{6}\.sqlite3\.tmp(-journal)?$")
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,14 @@ class Backups:
             self.take("a game ended")
 
     def _prune(self) -> None:
+        """The newest ``keep`` backups stay; older ones go, and so do the partial copies of
+        backups a stop cut short (only this service takes backups, under ``_lock``: none is
+        being written now), which nothing else would ever clear from a small card."""
         for old in self.listing()[self.keep:]:
             old.path.unlink(missing_ok=True)
+        for name in os.listdir(self.folder):
+            if _PARTIAL.match(name):
+                (self.folder / name).unlink(missing_ok=True)
 
 
 def restore(journal_path: str | Path, folder: str | Path, backup: str | Path | None = None,

@@ -59,7 +59,7 @@ class Journal:
                 _not_a_folder(self.path)
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self.wal = journal_wal.scan(self.path + "-wal")
-                if self.wal is not None and self.wal.lost_commits:
+                if self.wal is not None and self.wal.damaged:
                     raise JournalDamage(f"{self.path}: {self.wal.describe()}")
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             journal_schema.prepare(self._db, self.path,

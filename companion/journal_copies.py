@@ -28,6 +28,7 @@ class Copy:
     games: dict[int, tuple] = field(default_factory=dict)      # id -> raw row (texts decoded)
     entries: dict[int, tuple] = field(default_factory=dict)    # seq -> raw row
     seen: int = 0
+    unread: bool = False       # not readable as SQLite at all: what it held cannot be counted
 
 
 
@@ -75,6 +76,7 @@ def read_copy(path: Path, label: str) -> Copy:
             _read_one_by_one(db, copy)
     except sqlite3.DatabaseError as exc:
         log.info("recovery: %s readable only in part (%s)", label, exc)
+        copy.unread = not copy.games and not copy.entries
     finally:
         db.close()
     return copy

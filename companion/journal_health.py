@@ -16,7 +16,7 @@ from companion.journal_rows import Health
 def check(journal: Any, full: bool = False) -> Health:
     """Look at every game, entry and snapshot (and, with ``full``, every page of the file)."""
     health = Health()
-    if journal.wal is not None and journal.wal.lost_commits:
+    if journal.wal is not None and journal.wal.damaged:
         health.problems.append(journal.wal.describe())
     pragma = "integrity_check" if full else "quick_check"
     try:

@@ -33,7 +33,8 @@ from typing import Any, Callable
 from companion import journal_wal
 from companion.errors import JournalDamage, JournalError
 from companion.journal import Journal
-from companion.journal_copies import agrees, prefix, read_copy, runs, scratch_copy, write_fresh
+from companion.journal_copies import (Copy, agrees, prefix, read_copy, runs, scratch_copy,
+                                      write_fresh)
 from companion.paths import fsync
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ class Recovery:
     games: int
     sources: list[str] = field(default_factory=list)   # the copies entries were taken from
     acknowledged: bool = False
+    untold: str = ""                   # what could not be counted, in words (an unreadable copy)
 
     @property
     def lost_count(self) -> int:
@@ -65,7 +67,9 @@ class Recovery:
                 if self.kept else "no entry could be kept")
         runs = ", ".join(f"{a} to {b}" if a != b else f"{a}" for a, b in self.lost)
         lost = (f"Lost: entries {runs} ({self.lost_count}), which no intact copy held; they "
-                "are still in the damaged copy." if self.lost else "Nothing was lost.")
+                "are still in the damaged copy." if self.lost else
+                "" if self.untold else "Nothing was lost.")
+        lost = " ".join(filter(None, (lost, self.untold)))
         return (f"The journal was found damaged at start-up ({when}): {self.reason}. "
                 f"Recovered from {' and '.join(self.sources) or 'nothing'}: {kept}. {lost} "
                 f"The damaged files are kept in the data folder, in {self.where}.")
@@ -125,10 +129,24 @@ def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
         seen = max(seen, copies[0].seen + lost_commits)
     result = Recovery(at, reason, str(aside), len(entries), max(entries, default=0), seen,
                       runs(set(range(1, seen + 1)) - set(entries)), len(games),
-                      [c.label for c in copies if c.label in used])
+                      [c.label for c in copies if c.label in used],
+                      untold=_untold(aside / path.name, copies[0], scan, max(entries, default=0)))
     (aside / "REPORT.txt").write_text(result.text() + "\n", encoding="utf-8")
     log.warning("%s", result.text())
     return result
+
+
+def _untold(damaged: Path, native: Copy, scan: journal_wal.WalScan | None, kept: int) -> str:
+    """What no copy let us count: a journal file past reading, a log past reading."""
+    after = f"after entry {kept}" if kept else "of any game"
+    if native.unread and damaged.exists() and damaged.stat().st_size > 0:
+        return (f"The journal itself could not be read, so the moves {after} it may have held "
+                "cannot be counted: check the board against the game shown.")
+    if scan is not None and scan.unreadable:
+        return (f"The write-ahead log could not be read, so the moves {after} it may have held "
+                "(those entered just before the stop) cannot be counted: check the board "
+                "against the game shown.")
+    return ""
 
 
 def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
@@ -240,8 +258,14 @@ class DataLock:
         except PermissionError as exc:
             raise JournalError(f"this user may not write in {data_dir} ({exc.strerror}): run it "
                                f"as the user the service runs as ({_owner(Path(data_dir))})") from None
-        except OSError as exc:
+        except FileNotFoundError as exc:
             raise JournalError(f"{data_dir}: {exc.strerror}: no journal there to work on") from None
+        except OSError as exc:
+            # a card gone read-only: the journal is there, and whole; say so
+            raise JournalError(f"{data_dir} cannot be written ({exc.strerror}): the journal in it "
+                               "is left as it is, but no move can be kept there; make the folder "
+                               "writable again (a memory card that turned read-only needs "
+                               "checking)") from None
         try:
             fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

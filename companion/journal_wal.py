@@ -32,8 +32,18 @@ class WalScan:
     used: int              # of those, up to the last commit: what SQLite applies
     lost_commits: int      # commit frames of this log after the point where SQLite stops
     header_ok: bool
+    unreadable: bool = False   # no header, no frames: what it held cannot be counted
+
+    @property
+    def damaged(self) -> bool:
+        """SQLite would drop what this log holds: committed transactions, or it all."""
+        return self.lost_commits > 0 or self.unreadable
 
     def describe(self) -> str:
+        if self.unreadable:
+            return ("the write-ahead log cannot be read at all (neither its header nor its frames): "
+                    "SQLite would ignore it, and every move committed in it since the journal "
+                    "was last written through")
         if not self.header_ok:
             return (f"the write-ahead log's header is damaged: SQLite would ignore all "
                     f"{self.frames} frames, {self.lost_commits} committed transaction(s)")
@@ -57,7 +67,10 @@ def scan(path: str | Path) -> WalScan | None:
         return None
     layout = _layout(data)
     if layout is None:
-        return None
+        # too short to hold a committed frame (a log just begun), or past reading: SQLite would
+        # ignore it without a word, and the moves it held with it
+        return (WalScan(str(path), 0, 0, 0, 0, False, unreadable=True)
+                if len(data) >= HEADER + FRAME_HEADER + _SIZES[0] else None)
     big, size, salts, header_ok = layout
     step = FRAME_HEADER + size
     count = (len(data) - HEADER) // step

@@ -68,3 +68,17 @@ def effective(entries: Iterable[tuple[int, str, str, bool]]) -> list[Step]:
         elif steps:
             steps.pop()
     return steps
+
+
+def last_undone(entries: Iterable[tuple[int, str, str, bool]]) -> Step | None:
+    """The step a game's last entry took back, when that entry is an undo: the table's "Undone:
+    ..." line is the same after a restart as before it."""
+    steps: list[Step] = []
+    undone = None
+    for seq, kind, text, _vouched in entries:
+        if kind != "undo":
+            steps.append((seq, text))
+            undone = None
+        else:
+            undone = steps.pop() if steps else None
+    return undone

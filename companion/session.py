@@ -76,7 +76,7 @@ class Session:
         snapshot (companion/resume.py: what is damage, and what is a game held back)."""
         with self._lock:
             self._seq = self.journal.last_seq()
-            self._record = self._engine = self._stack = None
+            self._record = self._engine = self._stack = self._undone = None
             record = self.journal.current_game()
             if record is not None:
                 try:
@@ -86,12 +86,13 @@ class Session:
                     self._record = self._engine = self._stack = None
                     self._held = {"kind": "held", "text": str(exc)}
                     self._notices = [*self._notices, self._held]
-            self._show(self._make_change(self.clock()))
+            self._show(self._make_change(self.clock(), self._undone))
 
     def _resume(self, record: GameRecord) -> None:
         self._begin(record)
         rows = self.journal.steps(record)
         self._unvouched = {seq for seq, _kind, _text, vouched in rows if not vouched}
+        self._undone = _undo(resume.last_undone(rows))    # the "Undone" line, as before a stop
         self._stack.restore(resume.effective(rows), self.journal.snapshots(record.id))
         self._keep_checkpoint()
 
@@ -258,9 +259,8 @@ class Session:
 
     def confirm_read(self, read_id: str, faces: list[str | None] | None = None,
                      source: str = "dashboard", added: list[str] | None = None) -> dict[str, Any]:
-        """The players confirm the waiting camera read with one tap, or put it right first
-        (companion/dice_reads.py: ``faces`` die by die, None: not a die; ``added``: dice the
-        camera missed). Conflict when that read no longer waits; a refusal leaves it waiting."""
+        """The players confirm the waiting camera read with one tap, or correct it (dice_reads:
+        ``faces`` die by die, None: no die; ``added``: dice missed); Conflict once it is gone."""
         data = {"id": read_id, **({"faces": faces} if faces is not None else {}),
                 **({"added": added} if added else {})}
         return self.submit(Action("dice.confirm", data=data, source=source))
@@ -320,12 +320,12 @@ class Session:
             self.journal.reset_writes()
             self._load()
 
-    def _make_change(self, now: float) -> Change:
+    def _make_change(self, now: float, undone: dict[str, Any] | None = None) -> Change:
         table = self._top()
         if table is None:
             return Views.empty(self._seq, self._notices, now)
         return self._views.change(self._seq, self._record, self._engine, table,
-                                  _undo(self._stack.top_step()), self._notices, now)
+                                  _undo(self._stack.top_step()), self._notices, now, undone=undone)
 
     def _durable(self, changes: list[Change]) -> None:
         """The journal has these on disk (in order): show them."""

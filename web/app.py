@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import strict_json
 from companion.errors import (BadAction, CompanionError, Conflict, DataFileError, IllegalAction,
-                              NoGame, SetupError)
+                              JournalError, NoGame, SetupError)
 from web import refusals, settings
 from web.access import Access, Denied
 from web.events import HandOff, make_hub
@@ -84,6 +84,8 @@ def create_app(session, *, config: Any = None, hardware: Any = None, extras: dic
             status = 409
         elif isinstance(exc, (BadAction, SetupError, DataFileError)):
             status = 400
+        elif isinstance(exc, JournalError):
+            status = 503    # the table cannot keep moves now (a full or failing card): not the body's fault
         body = {"error": str(exc)}
         if isinstance(exc, IllegalAction) and exc.rule:
             body["rule"] = exc.rule

@@ -75,6 +75,22 @@ def test_every_few_minutes_while_the_journal_changes(table):
     assert [b.seq for b in backups.listing()] == [session.seq, session.seq - 1, session.seq - 2]
 
 
+def test_the_partial_copies_of_backups_a_stop_cut_short_are_cleared(table):
+    """A kill while a backup was written left journal-...sqlite3.tmp and its -journal in the
+    backups folder, and nothing ever removed them: a small card filled slowly (found by a
+    durability audit). The next backup clears them; other files are left alone."""
+    session, backups, clock, _taken = table
+    session.start("incredibles", PLAYERS, seed=1)
+    backups.folder.mkdir()
+    partial = ["journal-00000003-20270115-080000.sqlite3.tmp",
+               "journal-00000003-20270115-080000.sqlite3.tmp-journal"]
+    for name in [*partial, "notes.txt"]:
+        (backups.folder / name).write_bytes(b"x" * 4096)
+    taken = backups.take("a test")
+    assert taken is not None
+    assert sorted(p.name for p in backups.folder.iterdir()) == sorted([taken.path.name, "notes.txt"])
+
+
 def test_a_failing_backup_is_reported_not_raised(tmp_path):
     journal = Journal(tmp_path / "journal.sqlite3")
     (tmp_path / "backups").write_text("a file where the folder should be")

@@ -101,3 +101,17 @@ def test_a_look_at_a_folder_that_is_not_there_makes_none(tmp_path):
     assert restored.returncode == 2 and "Traceback" not in restored.stderr, restored.stderr
     assert "no journal there to work on" in restored.stderr
     assert not missing.exists()
+
+
+def test_a_data_folder_that_cannot_be_written_is_not_called_empty(tmp_path):
+    """A data folder the service cannot write in (a card gone read-only; here its lock is a
+    folder) was answered "no journal there to work on", as if the game were gone; the journal
+    in it is whole (found by a durability audit)."""
+    data = tmp_path / "data"
+    made = companion("--data", str(data), "journal", "check")
+    assert made.returncode == 0, made
+    (data / "companion.lock").mkdir(parents=True)
+    served = companion("--data", str(data), "journal", "restore")
+    assert served.returncode == 2 and "Traceback" not in served.stderr, served.stderr
+    assert "no journal there" not in served.stderr
+    assert "cannot be written" in served.stderr and "left as it is" in served.stderr, served.stderr

@@ -63,6 +63,54 @@ def test_a_damaged_log_is_recovered_and_the_table_is_told(server_factory, tmp_pa
     assert again.get("/api/state")[1]["notices"] == []
 
 
+def test_a_log_past_reading_is_not_dropped_without_a_word(server_factory, tmp_path):
+    """A write-ahead log overwritten with noise (no header, no frame SQLite accepts) was taken
+    for no log at all: SQLite ignored it and the acknowledged moves in it were gone, with no
+    notice and no copy kept. Now the table is told the moves it held cannot be counted, and
+    the log is kept aside."""
+    import random
+
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    server.kill()
+    wal = data / "journal.sqlite3-wal"
+    assert wal.stat().st_size > HEADER
+    wal.write_bytes(random.Random(4).randbytes(wal.stat().st_size))
+
+    server = server_factory(data=data)
+    status, view = server.get("/api/state")
+    assert status == 200
+    (notice,) = view["notices"]
+    assert "write-ahead log cannot be read at all" in notice["text"], notice
+    assert "cannot be counted: check the board" in notice["text"], notice
+    assert "Nothing was lost" not in notice["text"]
+    (aside,) = (data / "damaged").iterdir()
+    assert (aside / "journal.sqlite3-wal").read_bytes() == wal.read_bytes() or \
+        (aside / "journal.sqlite3-wal").stat().st_size > HEADER
+
+
+def test_a_journal_past_reading_with_no_backup_does_not_say_nothing_was_lost(
+        server_factory, tmp_path):
+    """A journal that is not SQLite at all, before any backup was taken (the first minutes of
+    a first game): the notice said "Recovered from nothing: no entry could be kept. Nothing was
+    lost." with the game gone."""
+    import shutil
+
+    data = tmp_path / "data"
+    server, _before = played(server_factory, data)
+    server.stop()
+    shutil.rmtree(data / "backups", ignore_errors=True)
+    (data / "journal.sqlite3").write_bytes(b"hello, this is not a database" * 100)
+
+    server = server_factory(data=data)
+    status, view = server.get("/api/state")
+    assert status == 200
+    (notice,) = view["notices"]
+    assert "Nothing was lost" not in notice["text"], notice
+    assert "The journal itself could not be read" in notice["text"], notice
+    assert "moves of any game it may have held cannot be counted" in notice["text"], notice
+
+
 def test_damage_in_the_main_file_starts_without_a_traceback(server_factory, tmp_path):
     """Issue 18: invalid UTF-8 in a payload gave an OperationalError traceback at start-up."""
     data = tmp_path / "data"
