@@ -36,7 +36,7 @@ def make_hub(session, config=None) -> StreamHub:
     as ``event: refusal`` (a page shows the refusals newer than the ones its stream opened with:
     an opening always carries one, empty or not)."""
     hub = StreamHub(per_address=getattr(config, "streams_per_address", 8),
-                    total=getattr(config, "streams_total", 256))
+                    total=getattr(config, "streams_total", 256), clock=session.clock)
     session.add_sink(lambda change: hub.publish_encoded("state", change.body, id=change.seq))
     view = session.view()
     hub.publish("state", view, id=view["seq"])   # a newer one from the sink wins

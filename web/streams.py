@@ -85,8 +85,11 @@ class Ticket:
 
 class StreamHub:
     def __init__(self, *, per_address: int = 8, total: int = 256, keepalive: float = 15.0,
-                 stall: float = 20.0, retry_ms: int = 1000):
+                 stall: float = 20.0, retry_ms: int = 1000, clock=None):
         self.per_address, self.total = per_address, total
+        # the server's clock, sent after a new stream's first frames: theirs is as old as the
+        # change they show (a page opened minutes after it counted its timers from then)
+        self.clock = clock
         self.keepalive, self.stall = keepalive, stall
         self.retry = f"retry: {int(retry_ms)}\n\n".encode()
         self._lock = threading.Lock()
@@ -139,7 +142,8 @@ class StreamHub:
     def opening(self) -> bytes:
         """What a new stream is sent first: the retry delay and the newest frame of each event."""
         with self._lock:
-            return self.retry + b"".join(frame for _id, frame in self._latest.values())
+            return (self.retry + b"".join(frame for _id, frame in self._latest.values())
+                    + self._clock_frame())
 
     def count(self, address: str | None = None) -> int:
         with self._lock:
@@ -160,6 +164,9 @@ class StreamHub:
         return f"<StreamHub {state}, at most {self.per_address} per address, {self.total} in all>"
 
     # -- internals shared with the request threads ------------------------------------------------
+
+    def _clock_frame(self) -> bytes:
+        return encode("clock", {"now": self.clock()}) if self.clock is not None else b""
 
     def _encode(self, event: str, data: Any, id: int | None) -> bytes | None:
         try:
@@ -245,7 +252,8 @@ class StreamHub:
                         self._flush(selector, streams, stream)
                 now = time.monotonic()
                 for ticket, sock, head in incoming:
-                    self._register(selector, streams, _Stream(ticket, sock, head + self.retry + b"".join(current), now))
+                    first = head + self.retry + b"".join(current) + self._clock_frame()
+                    self._register(selector, streams, _Stream(ticket, sock, first, now))
                 if now >= next_tick:
                     next_tick = now + TICK
                     self._tend(selector, streams, now)

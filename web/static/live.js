@@ -41,6 +41,8 @@
       C.receive(JSON.parse(e.data));
     });
     source.addEventListener("refusal", (e) => refusals(JSON.parse(e.data)));
+    // the server's clock as the stream opens: the state frame before it is as old as its change
+    source.addEventListener("clock", (e) => { C.offset = JSON.parse(e.data).now - Date.now() / 1000; });
     source.addEventListener("error", () => {
       setLink(false);
       // The browser retries by itself unless the server refused us; then we try again later.
