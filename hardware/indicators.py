@@ -78,14 +78,17 @@ class Indicators:
                 return
             timers = view.get("timers") or {}
             expired = {n for n, t in timers.items() if t.get("expired")}
-            newly = expired - self._expired
+            # the first view (a service started again) brings timers that ran out before: old
+            # news, neither sounded nor lit again
+            first = self.updates == 0
+            newly = set() if first else expired - self._expired
             self._expired = expired
             expect = view.get("expect") or {}
             # a timer that ran out is news for the moment it ran out in (the phase, and whose
             # turn): hero time's stayed lit through the phases after it, and an X-Men turn
             # timer's came back with every later turn (each team's turn is the "play" phase)
             moment = (expect.get("phase"), expect.get("player"))
-            self._ran_out = {n: self._ran_out.get(n, [moment, True]) for n in expired}
+            self._ran_out = {n: self._ran_out.get(n, [moment, not first]) for n in expired}
             for seen in self._ran_out.values():
                 seen[1] = seen[1] and seen[0] == moment       # once it has moved on, for good
             ran_out = any(still for _moment, still in self._ran_out.values())

@@ -196,6 +196,38 @@ def test_timer_last_minute_blinks_and_the_end_buzzes(table, session):
     assert ind.modes["timer"] == "off", (ind.modes, view["expect"]["prompt"])
 
 
+def test_a_restart_after_a_timer_ran_out_does_not_sound_it_again(tmp_path):
+    """The buzzer's three long beeps are news of a timer running out: a service started again
+    later (the turn moved on since) sounded them again and lit the timer LED, as if time had
+    just run out (found by an audit of Invincible's hero time)."""
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(journal, Catalog())
+        session.start("incredibles", {"players": ["dash", "violet"]}, seed=7)
+        session.submit(Action("timer.start", data={"name": "turn", "seconds": 0.2}))
+        threading.Event().wait(0.25)
+        session.tick()
+        session.submit(Action("roll", data={"face": "2"}))
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(journal, Catalog())               # the service started again
+        assert session.view()["timers"]["turn"]["expired"] is True
+        handle = attach(session, {"gpio": TABLE}, simulate=False)
+        try:
+            ind = handle.indicators
+            assert wait_until(lambda: ind.updates >= 1, cond=ind.changed)
+            threading.Event().wait(0.3)
+            assert ind.beeps == [] and ind.modes["timer"] == "off", (ind.beeps, ind.modes)
+            session.submit(Action("timer.start", data={"name": "turn", "seconds": 0.2}))
+            threading.Event().wait(0.25)
+            session.tick()                                   # news again: it sounds
+            assert wait_until(lambda: [b["kind"] for b in ind.beeps] == ["timer"], cond=ind.beeped)
+        finally:
+            handle.close()
+
+
 def test_quiet_mode_records_but_never_sounds(session):
     handle = attach(session, {"gpio": {**TABLE, "quiet": True}}, simulate=False)
     try:
