@@ -72,13 +72,17 @@ class History:
         if depth % EVERY == 0:
             self._forget(depth - KEEP * EVERY)
 
-    def pop(self) -> Table:
-        """Take back the latest action; returns the table below it."""
-        depth = len(self.steps)
-        self.steps.pop()
-        self._tables.pop(depth, None)
-        self._saved.pop(depth, None)
-        return self.table_at(depth - 1)
+    def take_back(self, position: int, kept: list[tuple[Step, Table]]) -> None:
+        """An undo (companion/undo.py): the actions from ``position`` up go, and ``kept`` (the
+        timer steps above it, applied again to the table below, each with its table) take their
+        place. Nothing below is let go: the next undo asks for the tables there."""
+        for depth in range(len(self.steps), position, -1):
+            self._tables.pop(depth, None)
+            self._saved.pop(depth, None)
+        del self.steps[position:]
+        for step, table in kept:
+            self.steps.append(step)
+            self._tables[len(self.steps)] = table
 
     def needs_snapshot(self, depth: int) -> bool:
         return depth > 0 and depth % EVERY == 0 and depth not in self._saved

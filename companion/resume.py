@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from companion.errors import JournalDamage, Unplayable
 from companion.games.base import Game
-from companion.history import Step
 from companion.journal import GameRecord
 from companion.rng import rng_for
 
@@ -57,28 +56,3 @@ def refused(path: str | Path, record: GameRecord, seq: int, payload: Any, exc: E
     return Unplayable(f"The game in progress ({record.game}, game {record.id}) cannot be "
                       f"replayed with this companion as it is now: its entry {seq} ({kind}), "
                       f"intact in the journal, is refused: {exc}. {KEPT}")
-
-
-def effective(entries: Iterable[tuple[int, str, str, bool]]) -> list[Step]:
-    """A game's entries (seq, kind, text, vouched) less the ones undone, each undo with them."""
-    steps: list[Step] = []
-    for seq, kind, text, _vouched in entries:
-        if kind != "undo":
-            steps.append((seq, text))
-        elif steps:
-            steps.pop()
-    return steps
-
-
-def last_undone(entries: Iterable[tuple[int, str, str, bool]]) -> Step | None:
-    """The step a game's last entry took back, when that entry is an undo: the table's "Undone:
-    ..." line is the same after a restart as before it."""
-    steps: list[Step] = []
-    undone = None
-    for seq, kind, text, _vouched in entries:
-        if kind != "undo":
-            steps.append((seq, text))
-            undone = None
-        else:
-            undone = steps.pop() if steps else None
-    return undone

@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from companion import crossed_taps, dice_reads, fold, resume, snapshots
+from companion import crossed_taps, dice_reads, fold, resume, snapshots, undo
 from companion.actions import Action
 from companion.errors import (BadAction, CompanionError, IllegalAction, NoGame, SetupError,
                               Stale, Unplayable)
@@ -37,6 +37,7 @@ from companion.history import History, Step
 from companion.journal import KEEP, GameRecord, Journal
 from companion.refusals import Refusals
 from companion.rng import rng_for
+from companion.timers import TIMER_ACTIONS
 from companion.views import Change, View, Views
 
 log = logging.getLogger(__name__)
@@ -92,8 +93,9 @@ class Session:
         self._begin(record)
         rows = self.journal.steps(record)
         self._unvouched = {seq for seq, _kind, _text, vouched in rows if not vouched}
-        self._undone = _undo(resume.last_undone(rows))    # the "Undone" line, as before a stop
-        self._stack.restore(resume.effective(rows), self.journal.snapshots(record.id))
+        steps, undone = undo.effective(rows)
+        self._undone = _undo(undone)        # the "Undone" line, as before a stop
+        self._stack.restore(steps, self.journal.snapshots(record.id))
         self._keep_checkpoint()
 
     def _begin(self, record: GameRecord) -> None:
@@ -279,20 +281,18 @@ class Session:
         stack, record, now = self._stack, self._record, action.at
         seq = self.journal.next_seq()
         snapshot = None
-        if action.type == "undo":
-            if stack.depth == 0:
-                raise IllegalAction("there is nothing to undo since the game started")
-            top = stack.top_step()
-            table = stack.table_at(stack.depth - 1)
-            below = stack.steps[-2] if stack.depth > 1 else None
-            change = self._views.change(seq, record, self._engine, table, _undo(below),
-                                        self._notices, now, undone=_undo(top))
-            kind, payload = "undo", {"type": "undo", "undoes": top[0], "source": action.source}
+        if action.type == "undo":      # the latest move; never the clocks (companion/undo.py)
+            plan = undo.Plan(stack, self._step)
+            change = self._views.change(seq, record, self._engine, plan.table,
+                                        _undo(undo.next_undo(plan.steps_after())),
+                                        self._notices, now, undone=_undo(plan.undone))
+            kind, payload = "undo", plan.payload(action.source)
         else:
             with _refused_unless_clean(BadAction, action.type):
                 table = self._step(stack.top(), action, stack.depth)
-                change = self._views.change(seq, record, self._engine, table,
-                                            {"seq": seq, "action": action.to_json()},
+                after = (_undo(undo.next_undo(stack.steps)) if action.type in TIMER_ACTIONS
+                         else {"seq": seq, "action": action.to_json()})
+                change = self._views.change(seq, record, self._engine, table, after,
                                             self._notices, now)
             kind, payload = "action", action.to_json()
             if stack.needs_snapshot(stack.depth + 1):
@@ -307,7 +307,7 @@ class Session:
                                           snapshot=snapshot, token=change)
         assert queued == seq, (queued, seq)    # every write is queued under this lock
         if kind == "undo":
-            stack.pop()
+            plan.carry_out()
         else:
             stack.push(seq, text, table, saved=snapshot is not None)
         self._seq = seq
@@ -325,7 +325,8 @@ class Session:
         if table is None:
             return Views.empty(self._seq, self._notices, now)
         return self._views.change(self._seq, self._record, self._engine, table,
-                                  _undo(self._stack.top_step()), self._notices, now, undone=undone)
+                                  _undo(undo.next_undo(self._stack.steps)), self._notices, now,
+                                  undone=undone)
 
     def _durable(self, changes: list[Change]) -> None:
         """The journal has these on disk (in order): show them."""

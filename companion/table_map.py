@@ -11,7 +11,7 @@ and each phase either an action (a table such as ``{type = "move", data = {to =
 - ``read_card``: the camera names the card in the card area now (a card drawn from the table's
   own deck: vision/card_camera.py);
 - ``confirm_read``: the camera read waiting for a tap is right as read;
-- ``undo``: take back the last action;
+- ``undo``: take back the last move (never the clocks: companion/undo.py);
 - ``timer``: pause or resume the game's running timer (``timer`` at the top names it).
 
 A phase the map does not list for a button: the button means nothing then, and a press is
@@ -40,7 +40,7 @@ OWN = ("read_dice", "read_card", "confirm_read", "undo", "timer")
 OWN_SAY = {"read_dice": "the camera reads the tray now",
            "read_card": "the camera names the card in the card area now",
            "confirm_read": "the camera read waiting for a tap is right as read",
-           "undo": "take back the last action", "timer": "pause or resume the {timer} timer"}
+           "undo": "take back the last move", "timer": "pause or resume the {timer} timer"}
 ANY_PHASE = "*"
 TOKEN_FIELDS = ("piece", "space", "reader", "tag")
 _PLACEHOLDER = re.compile(r"\{([a-z_.]+)(:int)?\}")

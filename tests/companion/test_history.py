@@ -23,6 +23,13 @@ def counting(n: int = 3000, saved: bool = True):
     return history, journal
 
 
+def undo_one(history):
+    """What an undo of the top action does (companion/undo.py's Plan, no timer step above it)."""
+    table = history.table_at(history.depth - 1)
+    history.take_back(history.depth - 1, [])
+    return table
+
+
 def test_tables_in_memory_stay_bounded_while_the_game_grows():
     history, journal = counting()
     assert len(journal) == 3000 // EVERY
@@ -36,7 +43,7 @@ def test_undo_replays_each_action_at_most_once_from_the_nearest_snapshot_below()
     for seq in range(1, 3001):
         expected.append(expected[-1] + seq % 7)
     for depth in range(2999, 1499, -1):
-        assert history.pop().game == expected[depth]
+        assert undo_one(history).game == expected[depth]
         assert len(history._tables) <= 1 + WINDOW + KEEP + EVERY + 1
     assert history.replayed <= 1500 + EVERY
 
@@ -45,6 +52,6 @@ def test_without_snapshots_the_checkpoints_stay_in_memory_and_undo_still_replays
     history, journal = counting(1000, saved=False)
     assert journal == {} and len(history._tables) <= 1 + WINDOW + 1000 // EVERY + 1
     for depth in range(999, 799, -1):
-        history.pop()
+        undo_one(history)
     assert history.top().game == sum(s % 7 for s in range(1, 801))
     assert history.replayed <= 200 + EVERY

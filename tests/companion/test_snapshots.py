@@ -6,8 +6,9 @@ The games are random games of each engine played through a real session on a rea
 (the engine's own random player, undo, camera reads, the table's timers), long enough to pass
 several snapshots. After a restart the session that starts from the snapshots and one that is
 given none (the snapshots deleted: a full replay) show the same view; then each game is undone
-to its start, one undo at a time, from the snapshots: every view on the way down must equal the
-view the live game showed with the same actions on the stack.
+to its first move, one undo at a time, in both: every view on the way down must be the same in
+the two, and a restart now and then lands where they are (an undo takes back a move and keeps
+the timer steps above it, companion/undo.py: the views are not the live game's any more).
 """
 
 import logging
@@ -17,7 +18,7 @@ import sqlite3
 
 import pytest
 
-from companion import snapshots
+from companion import snapshots, undo
 from companion.actions import Action
 from companion.dice import requests
 from companion.errors import BadAction, IllegalAction
@@ -88,13 +89,24 @@ def play(session, engine, game, seed, clock, entries=ENTRIES):
     return seen
 
 
-def undo_to_the_start(session, seen, clock):
-    """Undo one action at a time; each view must be the live one. Returns the depth undone."""
-    depth = session._stack.depth
-    while session._stack.depth:
+def undo_to_the_start(session, other, catalog, clock, tmp_path):
+    """Undo one move at a time in ``session`` and ``other`` (the same journal, one without its
+    snapshots) until none is left: each view must be the same in both, and every 40 undos a
+    restart (a consistent copy of the journal opened afresh) shows it too."""
+    undos = 0
+    while undo.target(session._stack.steps) is not None:
         view = session.submit(Action("undo"))
-        assert shown(view) == seen[top_seq(session)], f"after undoing to depth {session._stack.depth}"
-    return depth
+        assert shown(view) == shown(other.submit(Action("undo"))), \
+            f"after undoing to depth {session._stack.depth}"
+        undos += 1
+        if undos % 40 == 0:
+            copy = tmp_path / f"restart-{undos}.sqlite3"
+            session.journal.backup(copy)
+            with Journal(copy) as journal:
+                assert shown(Session(journal, catalog, clock).view()) == shown(view), undos
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        session.submit(Action("undo"))
+    return undos
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -123,7 +135,7 @@ def test_replay_from_a_snapshot_equals_the_full_replay(game, tmp_path):
             fetched = []
             fetch = fast._stack._fetch
             fast._stack._fetch = lambda seq, at: fetched.append(seq) or fetch(seq, at)
-            undo_to_the_start(fast, seen, clock)
+            assert undo_to_the_start(fast, full, catalog, clock, tmp_path) > depth // 4
             # each undo from the nearest snapshot below, each action replayed once at most
             assert fast._stack.replayed <= depth and len(fetched) >= depth // EVERY - 1
     assert snapshots_in_all >= 3

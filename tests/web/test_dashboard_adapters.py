@@ -261,7 +261,7 @@ def test_each_buttons_meaning_says_when_a_press_would_be_refused_now(tmp_path):
                     "set": "incredibles-movement", "dice": [{"face": "3", "confidence": 0.3}]}))
                 now = meanings()
                 assert now["confirm"] == "the camera read waiting for a tap is right as read", now
-                assert now["undo"] == "take back the last action", now
+                assert now["undo"] == "take back the last move", now
                 assert press("confirm")                                     # it works, as said
                 assert session.view()["state"]["roll"]["face"] == "3"
                 assert press("timer") and "turn" in session.view()["timers"]

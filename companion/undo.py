@@ -1,0 +1,117 @@
+"""Undo takes back the latest game move and never turns back the clocks.
+
+A timer's steps (start, pause, resume, add, cancel, the clock's expiry) are not moves: a table
+that paused hero time and then undid "the pause" found the timer running from where it was before
+the pause, long past its end, and the Hero Phase ended at once; after hero time ran out, Undo
+offered only "the timer running out", which the clock sent again a second later. So Undo names
+and takes back the latest step that is not a timer's; the timer steps above it stay, applied
+again at their own times to the table below (one the rules refuse there, such as hero time
+paused in a Hero Phase the undone move began, is dropped too). The undo entry names the move it
+takes back (``undoes``) and the timer steps it dropped (``drops``), so that start-up rebuilds the
+same stack from the journal alone; an older journal's undo always named the top step, and
+replays as it did.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable
+
+from companion.actions import Action
+from companion.errors import CompanionError, IllegalAction
+from companion.fold import Table
+from companion.history import History, Step
+from companion.timers import TIMER_ACTIONS
+
+Apply = Callable[[Table, Action, int], Table]      # (table, action, depth) -> the table after
+
+
+def is_timer(step: Step) -> bool:
+    try:
+        return json.loads(step[1]).get("type") in TIMER_ACTIONS
+    except (ValueError, AttributeError):
+        return False
+
+
+def target(steps: list[Step]) -> int | None:
+    """The position of the step Undo takes back: the latest that is not a timer's."""
+    for i in range(len(steps) - 1, -1, -1):
+        if not is_timer(steps[i]):
+            return i
+    return None
+
+
+def next_undo(steps: list[Step]) -> Step | None:
+    """The step the next undo would take back (the view's ``undo``)."""
+    i = target(steps)
+    return None if i is None else steps[i]
+
+
+class Plan:
+    """An undo worked out on ``stack`` without changing it: the step it takes back, the timer
+    steps above it kept (each with its table) and dropped. ``carry_out`` once it is journaled."""
+
+    def __init__(self, stack: History, apply: Apply):
+        i = target(stack.steps)
+        if i is None:
+            raise IllegalAction("there is nothing to undo since the game started (the timers "
+                                "are paused, resumed and given time with their own buttons)")
+        self.stack, self.position, self.undone = stack, i, stack.steps[i]
+        table = stack.table_at(i)
+        self.kept: list[tuple[Step, Table]] = []
+        self.drops: list[int] = []
+        for step in stack.steps[i + 1:]:
+            try:
+                table = apply(table, Action.from_json(json.loads(step[1])), i + len(self.kept))
+            except CompanionError:
+                self.drops.append(step[0])
+                continue
+            self.kept.append((step, table))
+        self.table = table
+
+    def payload(self, source: str) -> dict[str, Any]:
+        extra = {"drops": self.drops} if self.drops else {}
+        return {"type": "undo", "undoes": self.undone[0], "source": source, **extra}
+
+    def steps_after(self) -> list[Step]:
+        return [*self.stack.steps[:self.position], *(step for step, _table in self.kept)]
+
+    def carry_out(self) -> None:
+        self.stack.take_back(self.position, self.kept)
+
+
+def remove(steps: list[Step], entry_text: str) -> Step | None:
+    """Start-up's part: ``steps`` less what the undo entry took back (in place); returns the
+    step it took back. An undo naming no step (the oldest journals) took back the top one."""
+    try:
+        entry = json.loads(entry_text)
+    except ValueError:
+        entry = {}
+    undoes = entry.get("undoes") if isinstance(entry, dict) else None
+    if undoes is None:
+        return steps.pop() if steps else None
+    gone = {undoes, *(entry.get("drops") or ())}
+    undone = None
+    for j in range(len(steps) - 1, -1, -1):     # near the top: steps are in seq order
+        seq = steps[j][0]
+        if seq < undoes:
+            break
+        if seq in gone:
+            if seq == undoes:
+                undone = steps[j]
+            del steps[j]
+    return undone
+
+
+def effective(entries: Iterable[tuple[int, str, str, bool]]) -> tuple[list[Step], Step | None]:
+    """A game's entries (seq, kind, text, vouched) less the ones undone, each undo with them;
+    and the step the last entry took back, when it is an undo (the table's "Undone" line)."""
+    steps: list[Step] = []
+    undone = None
+    for seq, kind, text, _vouched in entries:
+        if kind != "undo":
+            steps.append((seq, text))
+            undone = None
+        else:
+            undone = remove(steps, text)
+    return steps, undone

@@ -1,0 +1,132 @@
+"""Undo takes back the latest move and never turns back the clocks (companion/undo.py).
+
+Invincible, Hero-Time Variant: "set a 10-minute timer at the start of each Hero Phase, and when it
+runs out, the phase ends immediately." An audit at the table found two ways undo broke it:
+- hero time paused, then Undo ("pause the hero time timer") set the timer running from where it
+  was before the pause, long past its end: the Hero Phase ended at once;
+- once hero time ran out, Undo offered only "the timer running out", and the clock sent the
+  expiry again a second later: the move before it could never be taken back.
+Through a real session on a real journal, and again after a restart from that journal."""
+
+import pytest
+
+from companion.actions import Action
+from companion.errors import IllegalAction
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+
+HEROES = {"heroes": ["invincible", "atom-eve"], "hero_time": 10}
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path):
+    clock = Clock()
+    journal = Journal(tmp_path / "journal.sqlite3")
+    session = Session(journal, Catalog(), clock)
+    session.start("invincible", HEROES, seed=3)
+    session.submit(Action("advance"))                    # the Hero Phase: hero time starts
+    yield session, clock, tmp_path / "journal.sqlite3"
+    session.journal.close()
+
+
+def restarted(session, clock, path):
+    session.journal.close()
+    return Session(Journal(path), Catalog(), clock)
+
+
+def hero_time(view):
+    return view["timers"]["hero_time"]
+
+
+def test_undo_while_hero_time_is_paused_takes_back_the_move_and_keeps_the_pause(table):
+    session, clock, path = table
+    clock.now += 100
+    pulled = session.submit(Action("pull", "invincible", {"hero": "invincible"}))
+    clock.now += 20
+    paused = session.submit(Action("timer.pause", data={"name": "hero_time"}))
+    assert hero_time(paused)["remaining"] == 480.0
+    assert paused["undo"]["action"]["type"] == "pull"         # what Undo says it takes back
+    clock.now += 700                                         # a long talk, the timer paused
+    view = session.submit(Action("undo"))
+    assert view["undone"]["seq"] == pulled["seq"]
+    assert view["expect"]["phase"] == "hero" and view["state"]["heroes"][0]["ready"] == []
+    assert hero_time(view)["running"] is False and hero_time(view)["remaining"] == 480.0
+    session.tick()                                           # the clock finds nothing run out
+    assert session.seq == view["seq"] and not hero_time(session.view())["expired"]
+    again = restarted(session, clock, path)
+    assert again.view()["state"] == view["state"] and hero_time(again.view()) == hero_time(view)
+    again.submit(Action("timer.resume", data={"name": "hero_time"}))
+    assert hero_time(again.view())["remaining"] == 480.0 and hero_time(again.view())["running"]
+    again.journal.close()
+
+
+def test_undo_after_hero_time_ran_out_takes_back_the_move_before_and_the_phase_stays_ended(table):
+    session, clock, path = table
+    clock.now += 100
+    pulled = session.submit(Action("pull", "invincible", {"hero": "invincible"}))
+    clock.now += 501
+    session.tick()                                           # "the phase ends immediately"
+    over = session.view()
+    assert hero_time(over)["expired"] and over["expect"]["phase"] != "hero"
+    assert over["undo"]["seq"] == pulled["seq"]              # not "the timer running out"
+    view = session.submit(Action("undo"))
+    assert view["undone"]["seq"] == pulled["seq"]
+    assert hero_time(view)["expired"] and view["expect"]["phase"] == over["expect"]["phase"]
+    clock.now += 5
+    session.tick()
+    assert session.seq == view["seq"]                        # no expiry again, no buzzer loop
+    assert view["undo"]["action"]["type"] == "advance"
+    again = restarted(session, clock, path)
+    assert again.view()["state"] == view["state"] and again.view()["undone"] == view["undone"]
+    again.journal.close()
+
+
+def test_a_timer_step_the_undone_move_made_possible_goes_with_it(table):
+    """Hero time ran out in the Hero Phase the undone advance began: taken back to the Training
+    Phase before it, the expiry has nothing to end and is dropped (the undo entry says so, and a
+    restart drops it too)."""
+    session, clock, path = table
+    clock.now += 601
+    session.tick()
+    assert hero_time(session.view())["expired"]
+    view = session.submit(Action("undo"))                    # the advance
+    assert view["undone"]["action"]["type"] == "advance"
+    assert not hero_time(view)["expired"] and not hero_time(view)["running"]
+    assert view["undo"] is None
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        session.submit(Action("undo"))
+    (entry,) = [e for e in session.journal.entries(session.journal.current_game().id)
+                if e.kind == "undo"]
+    assert entry.payload["drops"] == [view["seq"] - 1]
+    again = restarted(session, clock, path)
+    assert again.view()["state"] == view["state"] and hero_time(again.view()) == hero_time(view)
+    again.journal.close()
+
+
+def test_an_older_journals_undo_of_a_timer_step_replays_as_it_was_played(tmp_path):
+    """Journals written before: an undo always took back the top step, a timer's too, and named
+    it (``undoes``); start-up takes back exactly that step."""
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        session.start("invincible", HEROES, seed=3)
+        session.submit(Action("advance"))
+        clock.now += 30
+        session.submit(Action("timer.pause", data={"name": "hero_time"}))
+        game = journal.current_game().id
+        pause_seq = journal.last_seq()
+        journal.append(game, "undo", {"type": "undo", "undoes": pause_seq, "source": "api"},
+                       clock())                              # as the old code wrote it
+    with Journal(path) as journal:
+        view = Session(journal, Catalog(), clock).view()
+        assert hero_time(view)["running"] and view["undone"]["seq"] == pause_seq
