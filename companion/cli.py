@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from companion import config as config_mod
-from companion import strict_json
+from companion import strict_json, ticker
 from companion.actions import Action
 from companion.errors import BadJSON, CompanionError
 from companion.backups import Backups
@@ -28,7 +28,6 @@ from companion.paths import data_dir
 from companion.session import Session
 
 log = logging.getLogger("companion")
-TICK_SECONDS = 0.2
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -64,7 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        threading.Thread(target=_tick, args=(session, backups, stopping), name="ticker",
+        threading.Thread(target=ticker.run, args=(session, backups, stopping), name="ticker",
                          daemon=True).start()
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
@@ -224,15 +223,6 @@ def _confirm_waiting_read(session: Session) -> bool:
 
 def _display_host(host: str) -> str:
     return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
-
-
-def _tick(session: Session, backups: Backups, stopping: threading.Event) -> None:
-    while not stopping.wait(TICK_SECONDS):
-        try:
-            session.tick()
-        except CompanionError as exc:
-            log.warning("timer tick failed: %s", exc)
-        backups.tick()
 
 
 def _replay(args: argparse.Namespace) -> int:

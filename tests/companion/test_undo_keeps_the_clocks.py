@@ -8,6 +8,9 @@ runs out, the phase ends immediately." An audit at the table found two ways undo
   expiry again a second later: the move before it could never be taken back.
 Through a real session on a real journal, and again after a restart from that journal."""
 
+import threading
+import time
+
 import pytest
 
 from companion.actions import Action
@@ -130,3 +133,37 @@ def test_an_older_journals_undo_of_a_timer_step_replays_as_it_was_played(tmp_pat
     with Journal(path) as journal:
         view = Session(journal, Catalog(), clock).view()
         assert hero_time(view)["running"] and view["undone"]["seq"] == pause_seq
+
+
+def test_hero_time_that_ran_out_while_the_companion_was_off_is_told_on_every_screen(tmp_path):
+    """A service started again long after a power cut (hero time ran out while it was off) ended
+    the Hero Phase at its first tick, and the table was told only "Hero time is up" (found by an
+    audit of hero time): the ticker says why, on the board every screen shows."""
+    from companion import ticker
+    from companion.backups import Backups
+
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        session.start("invincible", HEROES, seed=3)
+        session.submit(Action("advance"))
+    clock.now += 900                                 # off for a quarter of an hour
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        assert session.view()["expect"]["phase"] == "hero"
+        stopping = threading.Event()
+        thread = threading.Thread(target=ticker.run,
+                                  args=(session, Backups(tmp_path / "backups", journal), stopping))
+        thread.start()
+        try:
+            end = time.monotonic() + 10
+            while not session.refusals.since(0) and time.monotonic() < end:
+                time.sleep(0.05)
+        finally:
+            stopping.set()
+            thread.join(5)
+        (told,) = session.refusals.since(0)
+        assert "The Hero time timer ran out at" in told["text"], told
+        assert "while the companion was off" in told["text"]
+        assert hero_time(session.view())["expired"] and session.view()["expect"]["phase"] != "hero"

@@ -1,0 +1,53 @@
+"""The service's ticker: every moment, the timers whose time is up are journaled as run out,
+and a backup is taken when one is due.
+
+A timer that ran out while the service was off (a power cut, a long restart) is run out at the
+first tick, and its end applies then (hero time's: "the phase ends immediately"); every screen
+is told why, since nobody saw it happen: the table came back to find the Hero Phase over, and the
+log said only that hero time was up.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
+TICK_SECONDS = 0.2
+
+
+def run(session, backups, stopping: threading.Event) -> None:
+    """Until ``stopping``: the session's timers, then the backups."""
+    late = ran_out_while_off(session)
+    while not stopping.wait(TICK_SECONDS):
+        try:
+            session.tick()
+        except CompanionError as exc:
+            log.warning("timer tick failed: %s", exc)
+        if late:
+            tell(session, late)
+            late = {}
+        backups.tick()
+
+
+def ran_out_while_off(session) -> dict[str, dict[str, Any]]:
+    """The timers the journal has running whose time was up before the service started: by
+    name, the timer as the view shows it."""
+    now = session.clock()
+    timers = session.view().get("timers") or {}
+    return {name: timers[name] for name, deadline in session.running_timers().items()
+            if name in timers and deadline is not None and deadline <= now}
+
+
+def tell(session, late: dict[str, dict[str, Any]]) -> None:
+    board = getattr(session, "refusals", None)
+    if board is None:
+        return
+    for timer in late.values():
+        at = time.strftime("%H:%M", time.localtime(timer["deadline"]))
+        board.post(f"The {timer['label']} timer ran out at {at}, while the companion was off: "
+                   "its end is applied now.", source="clock", kind="ask", origin="timer")
