@@ -94,9 +94,10 @@ def test_the_event_stream_answers_once_where_it_cannot_leave_the_request_thread(
     assert res.status_code == 200 and res.mimetype == "text/event-stream"
     seq = session.seq
     assert res.data.startswith(f"retry: 1000\n\nid: {seq}\nevent: state\ndata: {{".encode())
-    # the state, then the newest refusals (none yet): each event's newest frame, once
-    assert res.data.endswith(b'event: refusal\ndata: {"last":0,"recent":[]}\n\n')
-    assert res.data.count(b"event: ") == 2
+    # the state, then the newest refusals (none yet): each event's newest frame, once; then
+    # the server's clock (the state is as old as its change)
+    assert b'event: refusal\ndata: {"last":0,"recent":[]}\n\nevent: clock\ndata: {"now":' in res.data
+    assert res.data.count(b"event: ") == 3
     assert c.head("/api/events").status_code == 200
     assert c.get("/api/health").get_json()["streams"] == 0
 
