@@ -229,7 +229,8 @@ class RecoveryLog:
         self._save(self.records() + [record])
 
     def notices(self) -> list[dict[str, Any]]:
-        return [{"kind": "journal", "at": r.at, "text": r.text(), "lost": r.lost_count}
+        return [{"kind": "journal", "at": r.at, "text": r.text(), "lost": r.lost_count,
+                 "untold": bool(r.untold)}
                 for r in self.records() if not r.acknowledged]
 
     def acknowledge(self) -> None:

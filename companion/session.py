@@ -212,7 +212,8 @@ class Session:
             if read:
                 self._held = None               # the game held back stays in the journal
             self._notices = list(notices) + ([self._held] if self._held else [])
-            self._show(self._make_change(self.clock()))
+            # the "Undone" line of the change shown stays: only the notices changed
+            self._show(self._make_change(self.clock(), self._latest.view.get("undone")))
 
     def add_listener(self, listener: Listener) -> None:
         """``listener(view)`` on the event bus's thread after every change (LEDs, backups)."""

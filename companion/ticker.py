@@ -3,8 +3,8 @@ and a backup is taken when one is due.
 
 A timer that ran out while the service was off (a power cut, a long restart) is run out at the
 first tick, and its end applies then (hero time's: "the phase ends immediately"); every screen
-is told why, since nobody saw it happen: the table came back to find the Hero Phase over, and the
-log said only that hero time was up.
+is told why until the table says it read it, since nobody saw it happen: the table came back to
+find the Hero Phase over, and the log said only that hero time was up.
 """
 
 from __future__ import annotations
@@ -44,10 +44,12 @@ def ran_out_while_off(session) -> dict[str, dict[str, Any]]:
 
 
 def tell(session, late: dict[str, dict[str, Any]]) -> None:
-    board = getattr(session, "refusals", None)
-    if board is None:
-        return
+    """A notice in every view until the table says it read it (as a recovered journal's): the
+    pages that open after the restart must see it too."""
+    lines = []
     for timer in late.values():
         at = time.strftime("%H:%M", time.localtime(timer["deadline"]))
-        board.post(f"The {timer['label']} timer ran out at {at}, while the companion was off: "
-                   "its end is applied now.", source="clock", kind="ask", origin="timer")
+        lines.append({"kind": "timer", "text": f"{timer['label']} ran out at {at}, while the "
+                      "companion was off; its end is applied now (check the board)."})
+    kept = [n for n in session.view().get("notices") or () if n.get("kind") != "held"]
+    session.set_notices(kept + lines)

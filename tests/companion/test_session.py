@@ -60,6 +60,9 @@ def test_what_an_undo_took_back_is_still_said_after_a_restart(tmp_path):
     s.journal.close()
     again = make(tmp_path / "j")
     assert again.seq == view["seq"] and again.view()["undone"] == view["undone"]
+    # the service's start-up then shows its notices (a recovered journal): the line stays
+    again.set_notices([{"kind": "journal", "text": "recovered", "lost": 0}])
+    assert again.view()["undone"] == view["undone"]
     again.submit(Action("roll", player="dash", data={"face": "1"}))
     again.journal.close()
     assert make(tmp_path / "j").view()["undone"] is None

@@ -73,3 +73,20 @@ def test_every_acknowledged_action_survives_a_sigkill_under_load(server_factory,
     added = after["timers"]["turn"]["duration"] - 600
     # Every acknowledged add is there; at most one more was on disk when the reply was cut off.
     assert len(acked) <= added <= len(acked) + 1
+
+
+def test_what_an_undo_took_back_is_still_said_after_a_power_cut(server_factory, tmp_path):
+    """Every screen says "Undone: Dash: roll 2" after an undo; a real `companion serve` killed
+    right after it came back without the line (start-up shows its notices after the game is
+    loaded, and that view dropped it; found by a verification audit)."""
+    data = tmp_path / "data"
+    server = server_factory(data=data)
+    assert server.post("/api/session", SETUP)[0] == 201
+    assert server.act("roll", "dash", face="2")[0] == 200
+    status, undone = server.post("/api/actions", {"type": "undo"})
+    assert status == 200 and undone["undone"]["action"]["type"] == "roll"
+    server.kill()
+
+    server = server_factory(data=data)
+    status, after = server.get("/api/state")
+    assert after["seq"] == undone["seq"] and after["undone"] == undone["undone"], after["undone"]

@@ -90,7 +90,7 @@ def test_a_log_past_reading_is_not_dropped_without_a_word(server_factory, tmp_pa
 
 
 def test_a_journal_past_reading_with_no_backup_does_not_say_nothing_was_lost(
-        server_factory, tmp_path):
+        server_factory, tmp_path, pages):
     """A journal that is not SQLite at all, before any backup was taken (the first minutes of
     a first game): the notice said "Recovered from nothing: no entry could be kept. Nothing was
     lost." with the game gone."""
@@ -109,6 +109,11 @@ def test_a_journal_past_reading_with_no_backup_does_not_say_nothing_was_lost(
     assert "Nothing was lost" not in notice["text"], notice
     assert "The journal itself could not be read" in notice["text"], notice
     assert "moves of any game it may have held cannot be counted" in notice["text"], notice
+    # the table's short version too (it said "Nothing was lost." whenever none was counted)
+    table = pages(server.url + "/table", 800, 480)
+    table.wait_for_selector("#alerts p")
+    said = table.inner_text("#alerts")
+    assert "Nothing was lost" not in said and "could not all be counted" in said, said
 
 
 def test_damage_in_the_main_file_starts_without_a_traceback(server_factory, tmp_path):

@@ -37,3 +37,42 @@ def test_a_page_opened_long_after_the_last_change_counts_its_timer_from_now(tmp_
                 page.wait_for_timeout(1200)     # the page recounts its timers every second
                 shown = left.inner_text()
                 assert shown in ("7:30", "7:29", "7:28"), (path, shown)
+
+
+def test_a_timer_that_ran_out_while_the_companion_was_off_is_on_the_pages_opened_after(
+        tmp_path, pages):
+    """Told on the refusals board, news of a moment, it was gone before any page reconnected
+    after the restart (found by a verification audit): it is a notice in every view now, on the
+    table and the phones until someone says they read it."""
+    import threading
+
+    from companion import ticker
+    from companion.backups import Backups
+
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10},
+                      seed=3)
+        session.submit(Action("advance"))
+    clock.now += 900
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        stopping = threading.Event()
+        thread = threading.Thread(target=ticker.run, args=(
+            session, Backups(tmp_path / "backups", journal), stopping))
+        thread.start()
+        try:
+            deadline = time.monotonic() + 10
+            while not session.view()["notices"] and time.monotonic() < deadline:
+                time.sleep(0.05)
+            with live_app(session) as live:
+                for path_, size in (("/table", (800, 480)), ("/play", (390, 844))):
+                    page = pages(f"http://127.0.0.1:{live.port}{path_}", *size)
+                    page.wait_for_selector("#alerts p", timeout=WAIT)
+                    said = page.inner_text("#alerts")
+                    assert "Hero time ran out at" in said and "companion was off" in said, said
+        finally:
+            stopping.set()
+            thread.join(5)

@@ -189,7 +189,8 @@
     box.hidden = !list.length;
     box.replaceChildren(...list.map((n) => el("p", {}, C.icon("warn"), " ", table && n.kind === "journal"
       ? "The journal was found damaged at start-up and recovered. " + (n.lost ? n.lost + " entries were lost (the damaged copy keeps them)."
-        : "Nothing was lost.") + " The details are on the phones." : n.text)));  // the table reads from afar: in short
+        : n.untold ? "What it held could not all be counted: check the board." : "Nothing was lost.")
+        + " The details are on the phones." : n.text)));  // the table reads from afar: in short
     if (list.length && C.access && C.access.joined) {
       box.append(C.button("check", "Understood", async () => {
         if ((await C.send("DELETE", "/api/notices")).ok) { box.hidden = true; box.replaceChildren(); if (table) P.fit(); }
