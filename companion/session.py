@@ -204,15 +204,14 @@ class Session:
         return self.view()
 
     def set_notices(self, notices: list[dict[str, Any]], read: bool = False) -> None:
-        """What the table must be told that is not the game (a journal recovered at start-up),
-        with a game held back, in every view as ``notices``; ``read``: the table read them all."""
+        """What the table must be told that is not the game (a recovered journal, a game held
+        back) in every view as ``notices`` (its "Undone" line kept); ``read``: all were read."""
         with self._lock:
             self._heal()
             self.journal.flush()               # the table shown must be on disk
             if read:
                 self._held = None               # the game held back stays in the journal
             self._notices = list(notices) + ([self._held] if self._held else [])
-            # the "Undone" line of the change shown stays: only the notices changed
             self._show(self._make_change(self.clock(), self._latest.view.get("undone")))
 
     def add_listener(self, listener: Listener) -> None:

@@ -81,7 +81,10 @@ def test_the_phones_simulator_panel_lays_a_heros_pull(session, pulls):
             page.set_default_timeout(8000)
             page.goto(f"http://127.0.0.1:{server.effective_port}/play")
             page.wait_for_selector('#simulator [data-key="sim-pull-invincible"]')
-            # the hero's name as the table reads it ("Atom eve": its id made readable)
+            # the hero's name as the table reads it ("Atom eve": its id made readable), once the
+            # first state is in (a panel drawn before it is drawn again then: simulator.js)
+            page.wait_for_function("(document.querySelector('#simulator [data-key=\"sim-pull-atom-eve\"]')"
+                                   " || {}).textContent === 'Pull: Atom Eve'", polling=50)
             assert page.inner_text('#simulator [data-key="sim-pull-atom-eve"]').strip() == "Pull: Atom Eve"
             page.locator('#simulator [data-key="sim-pull-invincible"]').click()
             deadline = time.monotonic() + 15
