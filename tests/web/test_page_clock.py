@@ -76,3 +76,22 @@ def test_a_timer_that_ran_out_while_the_companion_was_off_is_on_the_pages_opened
         finally:
             stopping.set()
             thread.join(5)
+
+
+def test_a_notice_that_comes_or_goes_at_the_same_seq_is_shown_on_an_open_page(tmp_path, pages):
+    """The ticker's notice comes right after the expiry it tells of, at the same seq, and
+    "Understood" clears the notices at the same seq: a page that already had that seq took the
+    new view for its own echo and drew nothing."""
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        session = Session(journal, Catalog())
+        session.start("incredibles", {"players": ["dash", "violet"],
+                                      "starting_problems": ["A", "B", "C"]}, seed=3)
+        with live_app(session) as live:
+            table = pages(f"http://127.0.0.1:{live.port}/table", 800, 480)
+            table.wait_for_function(f"document.body.dataset.seq === '{session.seq}'")
+            session.set_notices([{"kind": "timer", "text": "Turn ran out at 17:06, while the "
+                                  "companion was off; its end is applied now (check the board)."}])
+            table.wait_for_selector("#alerts p", timeout=WAIT)
+            assert "Turn ran out at 17:06" in table.inner_text("#alerts")
+            session.set_notices([], read=True)
+            table.wait_for_selector("#alerts", state="hidden", timeout=WAIT)

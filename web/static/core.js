@@ -184,8 +184,10 @@
   C.receive = function (view) {
     if (!view || typeof view.seq !== "number") return;
     if (C.view && view.seq < C.view.seq) return;  // never step back to an older state
+    // (the notices too: start-up's and the ticker's come, and go when read, at the same seq)
     const same = C.view && view.seq === C.view.seq && view.game === C.view.game &&
-      JSON.stringify(view.dice_read) === JSON.stringify(C.view.dice_read);
+      JSON.stringify(view.dice_read) === JSON.stringify(C.view.dice_read) &&
+      JSON.stringify(view.notices) === JSON.stringify(C.view.notices);
     C.offset = view.now - Date.now() / 1000;
     C.view = view;
     // The same seq again (our own POST's answer, then the stream's echo of it): nothing changed
