@@ -30,13 +30,18 @@ class Clock:
         return self.now
 
 
+def hero_phase_begun(path, clock):
+    """A session on the journal at ``path``: Invincible with hero time, in its first Hero Phase."""
+    session = Session(Journal(path), Catalog(), clock)
+    session.start("invincible", HEROES, seed=3)
+    session.submit(Action("advance"))                    # the Hero Phase: hero time starts
+    return session
+
+
 @pytest.fixture
 def table(tmp_path):
     clock = Clock()
-    journal = Journal(tmp_path / "journal.sqlite3")
-    session = Session(journal, Catalog(), clock)
-    session.start("invincible", HEROES, seed=3)
-    session.submit(Action("advance"))                    # the Hero Phase: hero time starts
+    session = hero_phase_begun(tmp_path / "journal.sqlite3", clock)
     yield session, clock, tmp_path / "journal.sqlite3"
     session.journal.close()
 
@@ -120,15 +125,13 @@ def test_an_older_journals_undo_of_a_timer_step_replays_as_it_was_played(tmp_pat
     it (``undoes``); start-up takes back exactly that step."""
     clock = Clock()
     path = tmp_path / "journal.sqlite3"
-    with Journal(path) as journal:
-        session = Session(journal, Catalog(), clock)
-        session.start("invincible", HEROES, seed=3)
-        session.submit(Action("advance"))
+    session = hero_phase_begun(path, clock)
+    with session.journal as journal:
         clock.now += 30
         session.submit(Action("timer.pause", data={"name": "hero_time"}))
-        game = journal.current_game().id
         pause_seq = journal.last_seq()
-        journal.append(game, "undo", {"type": "undo", "undoes": pause_seq, "source": "api"},
+        journal.append(journal.current_game().id, "undo",
+                       {"type": "undo", "undoes": pause_seq, "source": "api"},
                        clock())                              # as the old code wrote it
     with Journal(path) as journal:
         view = Session(journal, Catalog(), clock).view()
@@ -139,16 +142,13 @@ def test_hero_time_that_ran_out_while_the_companion_was_off_is_told_on_every_scr
     """A service started again long after a power cut (hero time ran out while it was off) ended
     the Hero Phase at its first tick, and the table was told only "Hero time is up" (found by an
     audit of hero time): the ticker says why, in every view (a page opened later too) until the
-    table says it read it; the "Undone" line of the change shown stays meanwhile."""
+    table says it read it."""
     from companion import ticker
     from companion.backups import Backups
 
     clock = Clock()
     path = tmp_path / "journal.sqlite3"
-    with Journal(path) as journal:
-        session = Session(journal, Catalog(), clock)
-        session.start("invincible", HEROES, seed=3)
-        session.submit(Action("advance"))
+    hero_phase_begun(path, clock).journal.close()
     clock.now += 900                                 # off for a quarter of an hour
     with Journal(path) as journal:
         session = Session(journal, Catalog(), clock)
