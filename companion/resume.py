@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
+from companion import undo
 from companion.errors import JournalDamage, Unplayable
 from companion.games.base import Game
 from companion.journal import GameRecord
@@ -56,3 +57,19 @@ def refused(path: str | Path, record: GameRecord, seq: int, payload: Any, exc: E
     return Unplayable(f"The game in progress ({record.game}, game {record.id}) cannot be "
                       f"replayed with this companion as it is now: its entry {seq} ({kind}), "
                       f"intact in the journal, is refused: {exc}. {KEPT}")
+
+
+def steps(path: str | Path, record: GameRecord, rows: list, unvouched: set[int]):
+    """``undo.effective`` of a game's rows: an undo entry that does not match the journal below
+    it is damage where no checksum vouches for it, else a game held back, saying which entry
+    (not the component data: nothing this companion changed would make it readable)."""
+    try:
+        return undo.effective(rows)
+    except undo.BadUndo as exc:
+        if exc.seq in unvouched:
+            raise JournalDamage(f"{path}: entry {exc.seq} (undo) cannot be replayed: {exc}",
+                                seq=exc.seq, refused=True) from exc
+        raise Unplayable(f"The game in progress ({record.game}, game {record.id}) cannot be "
+                         f"replayed: its {exc}. The journal keeps it as it is: restore a backup "
+                         f"made before that entry (companion journal restore) to go on with it; "
+                         f"a new game leaves it in the history.") from exc

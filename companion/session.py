@@ -93,7 +93,7 @@ class Session:
         self._begin(record)
         rows = self.journal.steps(record)
         self._unvouched = {seq for seq, _kind, _text, vouched in rows if not vouched}
-        steps, undone = undo.effective(rows)
+        steps, undone = resume.steps(self.journal.path, record, rows, self._unvouched)
         self._undone = _undo(undone)        # the "Undone" line, as before a stop
         self._stack.restore(steps, self.journal.snapshots(record.id))
         self._keep_checkpoint()

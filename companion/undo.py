@@ -80,9 +80,19 @@ class Plan:
         self.stack.take_back(self.position, self.kept)
 
 
-def remove(steps: list[Step], entry_text: str) -> Step | None:
-    """Start-up's part: ``steps`` less what the undo entry took back (in place); returns the
-    step it took back. An undo naming no step (the oldest journals) took back the top one."""
+class BadUndo(CompanionError, ValueError):
+    """An undo entry that does not match the journal below it (one written by hand, or
+    damaged): it names no standing move, or drops what is not a timer's step above it."""
+
+    def __init__(self, seq: int, why: str):
+        super().__init__(f"undo entry {seq} {why}")
+        self.seq = seq
+
+
+def remove(steps: list[Step], entry_text: str, seq: int = 0) -> Step | None:
+    """Start-up's part: ``steps`` less what the undo entry ``seq`` took back (in place); returns
+    the step it took back. An undo naming no step (the oldest journals) took back the top one.
+    BadUndo where the entry names other steps than the undo made then would have."""
     try:
         entry = json.loads(entry_text)
     except ValueError:
@@ -90,16 +100,27 @@ def remove(steps: list[Step], entry_text: str) -> Step | None:
     undoes = entry.get("undoes") if isinstance(entry, dict) else None
     if undoes is None:
         return steps.pop() if steps else None
-    gone = {undoes, *(entry.get("drops") or ())}
-    undone = None
-    for j in range(len(steps) - 1, -1, -1):     # near the top: steps are in seq order
-        seq = steps[j][0]
-        if seq < undoes:
-            break
-        if seq in gone:
-            if seq == undoes:
-                undone = steps[j]
-            del steps[j]
+    drops = entry.get("drops", [])
+    if type(undoes) is not int or not isinstance(drops, list) or any(type(d) is not int for d in drops):
+        raise BadUndo(seq, f"names its steps as {str(undoes)[:40]!r} and {str(drops)[:40]!r}, "
+                           "not as entry numbers")
+    # the latest move (this undo's reading), or the top step (the reading before it, when an
+    # undo took back a timer's step too: it dropped nothing)
+    i = target(steps)
+    if steps and steps[-1][0] == undoes and not drops:
+        i = len(steps) - 1
+    elif i is None or steps[i][0] != undoes:
+        latest = "none" if i is None else f"entry {steps[i][0]}"
+        raise BadUndo(seq, f"says it took back entry {undoes}, but the latest move standing "
+                           f"then was {latest}")
+    above = {s[0]: s for s in steps[i + 1:]}            # timer steps only: ``target`` says so
+    stray = [d for d in drops if d not in above]
+    if stray:
+        raise BadUndo(seq, f"drops entry {stray[0]}, which is not a timer's step above the move "
+                           "it took back")
+    undone = steps[i]
+    gone = set(drops)
+    steps[i:] = [s for s in steps[i + 1:] if s[0] not in gone]
     return undone
 
 
@@ -113,5 +134,5 @@ def effective(entries: Iterable[tuple[int, str, str, bool]]) -> tuple[list[Step]
             steps.append((seq, text))
             undone = None
         else:
-            undone = remove(steps, text)
+            undone = remove(steps, text, seq)
     return steps, undone

@@ -171,3 +171,64 @@ def test_hero_time_that_ran_out_while_the_companion_was_off_is_told_on_every_scr
         assert hero_time(session.view())["expired"] and session.view()["expect"]["phase"] != "hero"
         session.set_notices([], read=True)               # "Understood"
         assert session.view()["notices"] == []
+
+
+def _rewrite(path, seq, payload):
+    """Entry ``seq``'s payload replaced by hand, with a checksum that vouches for it."""
+    import json
+    import sqlite3
+
+    from companion.journal_rows import entry_crc
+
+    text = json.dumps(payload)
+    with sqlite3.connect(path) as db:
+        gid, kind, at = db.execute("SELECT game_id, kind, at FROM entries WHERE seq = ?",
+                                   (seq,)).fetchone()
+        db.execute("UPDATE entries SET payload = ?, crc = ? WHERE seq = ?",
+                   (text, entry_crc(seq, gid, kind, text, at), seq))
+    db.close()
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda s: {"undoes": str(s["pull"])}, "not as entry numbers"),
+    (lambda s: {"undoes": s["pull"], "drops": s["pause"]}, "not as entry numbers"),
+    (lambda s: {"undoes": 99999}, "says it took back entry 99999, but the latest move"),
+    (lambda s: {"undoes": s["advance"]}, "but the latest move standing then was entry"),
+    (lambda s: {"undoes": s["pull"], "drops": [s["advance"]]}, "is not a timer's step above"),
+    (lambda s: {"undoes": s["pull"], "drops": [99998]}, "drops entry 99998"),
+])
+def test_an_undo_entry_that_does_not_match_the_journal_holds_the_game_back_naming_it(
+        tmp_path, edit, said):
+    """A hand-edited undo entry (its checksum made to match) stopped start-up with a Python
+    traceback (a string where a number was: "'<' not supported"), or was obeyed or ignored in
+    silence (a move deleted, an undo forgotten). Now the service starts, the game is held back
+    and every screen names the undo entry and what is wrong with it."""
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    session = hero_phase_begun(path, clock)
+    seqs = {"advance": session.view()["seq"]}
+    seqs["pull"] = session.submit(Action("pull", data={"hero": "invincible",
+                                                       "cubes": ["yellow", "yellow", "orange"]}))["seq"]
+    seqs["pause"] = session.submit(Action("timer.pause", data={"name": "hero_time"}))["seq"]
+    undo_seq = session.submit(Action("undo"))["seq"]
+    session.journal.close()
+    _rewrite(path, undo_seq, {"type": "undo", "source": "api", **edit(seqs)})
+    again = Session(Journal(path), Catalog(), clock)
+    view = again.view()
+    assert view["game"] is None
+    held = [n for n in view["notices"] if n["kind"] == "held"]
+    assert len(held) == 1 and f"undo entry {undo_seq} " in held[0]["text"], view["notices"]
+    assert said in held[0]["text"] and "restore a backup" in held[0]["text"], held[0]["text"]
+    again.journal.close()
+
+
+def test_the_undo_entry_as_written_replays(tmp_path):
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    session = hero_phase_begun(path, clock)
+    session.submit(Action("pull", data={"hero": "invincible", "cubes": ["yellow", "yellow", "orange"]}))
+    session.submit(Action("timer.pause", data={"name": "hero_time"}))
+    before = session.submit(Action("undo"))
+    session.journal.close()
+    again = Session(Journal(path), Catalog(), clock).view()
+    assert again["state"] == before["state"] and again["undone"] == before["undone"]
