@@ -46,7 +46,7 @@ DEFAULT_SERIAL: dict[str, Any] = {
     "buttons": {"1": {"action": "confirm", "hold": "undo"}, "2": {"action": "read_dice"},
                 "3": {"action": "timer_toggle"}, "4": {"action": "next"}},
     "leds": {"ready": 0, "error": 1, "timer": 2},
-    "display_width": 32,
+    "display_width": 16,        # deploy/config.example.toml's 16x2 LCD: what a table sees
     "beep": True,
     "heartbeat_timeout": 3.0,
     "backoff_initial": 0.2,
@@ -59,6 +59,7 @@ class SerialMirror(Mirror):
 
     def __init__(self, link, settings: SerialSettings):
         self.link, self.settings = link, settings
+        self.shown: str | None = None     # the line the display was last sent (the Devices page)
 
     def led(self, role: str, mode: str) -> None:
         n = self.settings.leds.get(role)
@@ -78,10 +79,12 @@ class SerialMirror(Mirror):
             line = fit(prompt, width)
             try:
                 self.link.send("TEXT", line, sticky=("TEXT",))
+                self.shown = line
                 return
             except ProtocolError:    # escapes made it longer than a protocol line: shorten
                 width = min(width, len(line)) - 4
         self.link.send("TEXT", sticky=("TEXT",))
+        self.shown = ""
 
 
 def _number(text: str) -> int | None:
@@ -163,6 +166,7 @@ class HardwareHandle:
         self.link = None
         self.device = None          # the SimulatedDevice, in simulation
         self.device_events: DeviceEvents | None = None
+        self.display: SerialMirror | None = None
         self.serial_off = False     # a [serial] section with enabled = false
         self._session = None
         self._closed = False
@@ -244,6 +248,10 @@ class HardwareHandle:
                 str(n): {"press": press.describe() if press else None,
                          "hold": hold.describe() if hold else None}
                 for n, (press, hold) in sorted(self.device_events.serial.buttons.items())}
+        if self.display is not None and self.display.settings.display_width:
+            # in simulation, what the device itself received over its pseudo-terminal
+            shown = self.device.status()["text"] if self.device is not None else self.display.shown
+            out["serial"]["display"] = {"width": self.display.settings.display_width, "text": shown}
         if self.dispatcher is not None:
             out["actions"] = dict(self.dispatcher.counts, last_refusal=self.dispatcher.last_refusal)
         return out
@@ -337,7 +345,8 @@ def _attach_serial(handle, serial: SerialSettings, tokens: TokenSettings, dispat
                       on_state=lambda status: indicators.set_link_lost(status["state"] in ("lost", "connecting")),
                       transport=transport or open_port)
     handle.link = link
-    indicators.mirrors.append(SerialMirror(link, serial))
+    handle.display = SerialMirror(link, serial)
+    indicators.mirrors.append(handle.display)
     link.start()
 
 

@@ -320,3 +320,28 @@ def test_read_dice_is_said_to_do_nothing_while_the_dice_in_the_tray_were_read_al
         finally:
             handle.close()
             camera.close()
+
+
+def test_the_devices_page_shows_the_serial_displays_line_as_the_display_shows_it(server_factory,
+                                                                                   pages):
+    """docs/serial-protocol.md: TEXT is 'one line for the device's display: at most
+    display_width characters, whole words, asides in brackets left out first, `>` at the end
+    where the prompt goes on'. The owner saw only that a controller was connected; the Devices
+    page of a real server now shows the line the simulated device received over its
+    pseudo-terminal, fitted to the 16 characters of deploy/config.example.toml's display."""
+    import json
+
+    from hardware.display_line import fit
+
+    server = server_factory("--simulate")
+    server.wait_ready()
+    status, view = server.post("/api/session", {"game": "incredibles", "seed": 1, "players": [
+        {"hero": "mrs-incredible", "name": "Alexandra"}, {"hero": "dash", "name": "Bo"}]})
+    assert status in (200, 201), view
+    prompt = view["expect"]["prompt"]
+    assert len(prompt) > 16
+    page = pages(server.url + "/devices", 390, 844)
+    want = f"Its display (16 characters) shows: \u201c{fit(prompt, 16)}\u201d."
+    page.wait_for_function(f"document.querySelector('main') && document.querySelector('main')"
+                           f".innerText.includes({json.dumps(want)})", timeout=30_000)
+    assert len(fit(prompt, 16)) <= 16

@@ -72,6 +72,7 @@
     const dev = link.device || {};
     const lines = ok ? ["Connected to " + (dev.id || "the device") + (dev.firmware ? " (firmware " + dev.firmware + ")" : "") + (link.since ? " for " + ago(link.since).replace(" ago", "") : "") + "."]
       : ["Not connected " + ago(link.since) + ": " + String(link.reason || "").replace(/\s+on \/\S+/, "") + "."];
+    if (link.display) lines.push("Its display (" + link.display.width + " characters) shows: " + (link.display.text ? "\u201c" + link.display.text + "\u201d" : "nothing yet") + ".");
     if ((link.unknown_tags || []).length) lines.push(link.unknown_tags.length + " token(s) it does not know yet: add them to [tokens.tags].");
     for (const [n, b] of Object.entries(link.buttons || {})) {
       lines.push("Button " + n + ": " + ([b.press && "press to " + does(b.press) + now(hw, b.press), b.hold && "hold to " + does(b.hold) + now(hw, b.hold)]
