@@ -310,6 +310,9 @@ def _running(view: dict[str, Any], timer: str) -> bool:
 def _refused(own: str, view: dict[str, Any], timer: str) -> str | None:
     """Why a press of the table's own command ``own`` would be refused on ``view``'s table, as
     hardware/commands.py refuses it (None: it would not be)."""
+    owned = (view.get("timer_controls") or {}).get(timer)
+    if own == "timer" and owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
+        return owned.get("why") or "the timer cannot be paused now"
     if own == "timer" and not _running(view, timer):
         if (view.get("outcome") or {}).get("status", "playing") != "playing":
             return "the game is over"

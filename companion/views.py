@@ -70,7 +70,8 @@ class Views:
         parts, fragment = self._game_parts(engine, table.game)
         timers = {**table.timers, **engine.timers(table.game)}
         head = {"seq": seq, "game": record.game, "game_id": record.id, "title": engine.title}
-        tail = {"timers": {name: t.to_json(now) for name, t in timers.items()}, "undo": undo,
+        tail = {"timers": {name: t.to_json(now) for name, t in timers.items()},
+                "timer_controls": engine.timer_controls(table.game), "undo": undo,
                 "undone": undone,
                 "dice_read": table.dice_read, "last_roll": table.last_roll, "notices": notices,
                 "now": now}
@@ -86,7 +87,7 @@ class Views:
     def empty(seq: int, notices: list[dict[str, Any]], now: float) -> Change:
         """The view with no game in progress."""
         view = {"seq": seq, "game": None, "state": None, "expect": None, "reminders": [],
-                "timers": {}, "outcome": None, "undo": None, "undone": None, "dice_read": None,
+                "timers": {}, "timer_controls": None, "outcome": None, "undo": None, "undone": None, "dice_read": None,
                 "last_roll": None, "notices": notices, "now": now}
         return Change(seq, view, encode(view), {}, None)
 

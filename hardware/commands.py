@@ -91,6 +91,9 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
                                 f"{_prompt(view)}")
         return Action("timer.start", source=source,
                       data={"name": TURN_TIMER, "seconds": command.seconds})
+    owned = (view.get("timer_controls") or {}).get(timer_name)
+    if owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
+        raise IllegalAction(f"{owned.get('why') or 'the timer cannot be paused now'}: {_prompt(view)}")
     kind = "timer.pause" if timer.get("running") else "timer.resume"
     return Action(kind, source=source, data={"name": timer_name})
 

@@ -103,6 +103,13 @@ class Game:
         """Timers the engine owns inside its state (for example Invincible's hero time)."""
         return {}
 
+    def timer_controls(self, state: Any) -> dict[str, Any] | None:
+        """What the screens may offer for the timers the engine owns: ``{name: {"open": ["pause" |
+        "resume" | "add", ...], "why": the reason the rest are closed}}``; a timer not named
+        (None: every timer) is the table's own, paused, resumed, added to and stopped as it
+        stands."""
+        return None
+
     def sample_action(self, state: Any, rng: random.Random) -> Action:
         """A random action that is legal now: the conformance test plays whole games with it.
         With a move table: a random open move, with random valid data from its sampler."""

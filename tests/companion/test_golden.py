@@ -32,8 +32,9 @@ SAMPLES = Path(__file__).with_name("games")
 GAMES = {"incredibles": "incredibles", "xmen-alert": "xmen", "invincible": "invincible"}
 JOURNALS = sorted(p.name for p in GOLDEN.glob("*.sqlite3"))
 # views' keys added since the recordings: issue 13's newest roll, any channel
-# (tests/companion/test_last_roll.py); what an undo took back (tests/web/test_browser.py)
-ADDED = {"last_roll", "undone"}
+# (tests/companion/test_last_roll.py); what an undo took back (tests/web/test_browser.py); which
+# timer controls a screen offers (tests/web/test_hero_time_controls.py)
+ADDED = {"last_roll", "undone", "timer_controls"}
 # state keys added since: Invincible's Villain Phase report (test_invincible_villains.py)
 STATE_ADDED = {"villain_report"}
 

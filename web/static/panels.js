@@ -32,17 +32,12 @@
     const pin = C.$("clock");
     if (pin) { pin.hidden = !hot; pin.replaceChildren(...(hot ? [face(hot)] : [])); }
     if (table) { if (hot) box.removeAttribute("data-drop"); else box.dataset.drop = "1"; }
+    // a game that owns its timers says which controls are open (view.timer_controls; none: the
+    // table's own timers, every control as the timer stands)
+    const owned = view.timer_controls;
     const nodes = timers.map((t) => {
       const node = face(t);
-      if (controls) {
-        const name = t.name;
-        const row = el("div", { class: "row timer-controls" });
-        if (t.running) row.append(C.button("pause", "Pause", () => C.act("timer.pause", { name }, null), { "data-key": "pause-" + name }));
-        else if (!t.expired) row.append(C.button("play", "Resume", () => C.act("timer.resume", { name }, null), { "data-key": "resume-" + name }));
-        if (!t.expired) row.append(C.button("plus", "1 minute", () => C.act("timer.add", { name, seconds: 60 }, null), { "data-key": "add-" + name }));
-        row.append(C.button("cross", t.expired ? "Clear" : "Stop", () => C.act("timer.cancel", { name }, null), { "data-key": "cancel-" + name }));
-        node.append(row);
-      }
+      if (controls) node.append(...timerControls(t, owned && owned[t.name]));
       return node;
     });
     // one start form per page, kept across renders so a half-made choice survives updates
@@ -52,6 +47,18 @@
     box.replaceChildren(...nodes);
     P.tick();
   };
+
+  function timerControls(t, own) {
+    const name = t.name;
+    const open = own ? own.open : [t.running ? "pause" : t.expired ? null : "resume", t.expired ? null : "add", "cancel"];
+    const row = el("div", { class: "row timer-controls" });
+    if (open.includes("pause")) row.append(C.button("pause", "Pause", () => C.act("timer.pause", { name }, null), { "data-key": "pause-" + name }));
+    if (open.includes("resume")) row.append(C.button("play", "Resume", () => C.act("timer.resume", { name }, null), { "data-key": "resume-" + name }));
+    if (open.includes("add")) row.append(C.button("plus", "1 minute", () => C.act("timer.add", { name, seconds: 60 }, null), { "data-key": "add-" + name }));
+    if (open.includes("cancel")) row.append(C.button("cross", t.expired ? "Clear" : "Stop", () => C.act("timer.cancel", { name }, null), { "data-key": "cancel-" + name }));
+    const why = own && own.why ? [el("p", { class: "timer-why", "data-why": name }, own.why[0].toUpperCase() + own.why.slice(1) + ".")] : [];
+    return row.childNodes.length ? [row, ...why] : why;
+  }
 
   function face(t) {
     return el("div", { class: "timer " + (t.expired ? "expired" : t.running ? "running" : "paused"), "data-timer": t.name },

@@ -196,8 +196,9 @@ class Invincible(Game):
             records = campaign.history_from_games(history, camp["id"])
             options = {**options, "campaign": {**camp, "history": records}}
         # a new game records the literal readings unless the table chose (setup.PUNCH_READINGS,
-        # setup.SELF_DAMAGE_READINGS)
-        return {"learn_by_punching": "instead", "self_damage": "any_order", **options}
+        # setup.SELF_DAMAGE_READINGS, setup.HERO_TIME_CONTROLS)
+        return {"learn_by_punching": "instead", "self_damage": "any_order",
+                "hero_time_controls": "hero_phase", **options}
 
     def resolve_data(self, options: dict[str, Any]) -> data.InvincibleData:
         """The data the game began with: the owner's box it recorded, else the base files; with
@@ -246,6 +247,9 @@ class Invincible(Game):
 
     def timers(self, s: InvincibleState) -> dict[str, Timer]:
         return {HERO_TIMER: s.timer} if s.timer is not None else {}
+
+    def timer_controls(self, s: InvincibleState) -> dict[str, Any] | None:
+        return hero_time.controls(s)
 
     def components(self) -> dict[str, Any]:
         return self.data.describe()

@@ -2,13 +2,16 @@
 the start of each Hero Phase, and when it runs out, the phase ends immediately.'
 
 The timer lives in the state and starts by itself with each Hero Phase (villains.py). The
-session's timer actions reach it here, open whatever the phase (pausing is always allowed), and
-so are not moves of the table: the session's clock sends the expiry.
+session's timer actions reach it here, not as moves of the table: the session's clock sends the
+expiry. Pausing, resuming and adding time are open only while the Hero Phase's timer runs or is
+paused (option ``hero_time_controls``; games begun before it accept a pause or more time in any
+phase, setup.HERO_TIME_CONTROLS), and ``controls`` tells the screens which of them are open.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from companion.actions import Action
 from companion.errors import BadAction
@@ -17,6 +20,7 @@ from companion.games.invincible import board, moves_pull, resolve
 from companion.games.invincible.state import HERO_TIMER, R_HERO_TIME, InvincibleState
 from companion.timers import check_timer_action
 
+SET_BY_TABLE = ("pause", "resume", "add")
 DOCS = {
     "timer.pause": "Pause hero time (data.name = \"hero_time\").",
     "timer.resume": "Resume hero time.",
@@ -48,6 +52,12 @@ def apply(state: InvincibleState, action: Action) -> InvincibleState:
         if t.remaining(now) > 0.5:
             raise forbid(f"hero time still has {t.remaining(now):.0f} s left", R_HERO_TIME)
     seconds = check_timer_action(action, HERO_TIMER).get("seconds")
+    if state.hero_time_in_phase and kind in SET_BY_TABLE:
+        why = closed(state)
+        if why is None and kind != "add" and (kind == "pause") != t.running:
+            why = f"hero time is {'running' if t.running else 'paused'} already"
+        if why is not None:
+            raise forbid(why, R_HERO_TIME)
     s = state.fork()
     if kind == "pause":
         s.timer = t.pause(now)
@@ -60,6 +70,30 @@ def apply(state: InvincibleState, action: Action) -> InvincibleState:
         if s.result is not None:
             board.finish(s, random.Random(0), now)
     return s.settle()
+
+
+def closed(s: InvincibleState) -> str | None:
+    """Why the table may not pause, resume or add to hero time now (None: it may)."""
+    if s.timer is None:
+        return "hero time is off in this game"
+    if s.result is not None:
+        return "the game is over"
+    if s.timer.expired:
+        return "hero time has run out: the Hero Phase is over"
+    if s.phase != "hero":
+        return "hero time runs only during the Hero Phase"
+    return None
+
+
+def controls(s: InvincibleState) -> dict[str, Any] | None:
+    """What a screen may offer for hero time: ``open``, the timer actions the table may send
+    now (never start or cancel: the game starts it and setup switches it on), and ``why`` the
+    others are closed. A table's own timer (another name) keeps its usual controls."""
+    if s.timer is None:
+        return None
+    why = closed(s)
+    kinds = [] if why else ["pause" if s.timer.running else "resume", "add"]
+    return {HERO_TIMER: {"open": kinds, "why": why}}
 
 
 def expire(s: InvincibleState, now: float) -> None:

@@ -15,7 +15,8 @@ from companion.schema import shown
 from companion.timers import Timer
 
 OPTIONS = {"box", "heroes", "players", "solo", "episode", "difficulty", "hero_time", "helpers",
-           "challenges", "campaign", "stack", "unconfirmed", "learn_by_punching", "self_damage"}
+           "challenges", "campaign", "stack", "unconfirmed", "learn_by_punching", "self_damage",
+           "hero_time_controls"}
 # 'Learn By Punching is always available as a fallback: instead of learning a power from your
 # hand, you may discard a card ...': "instead" (a hero does one or the other in a Training Phase,
 # the literal reading, which the session records for every new game) or "also". A game whose
@@ -26,6 +27,12 @@ PUNCH_READINGS = ("instead", "also")
 # other effects, the literal reading, recorded for every new game) or "at_fill" (taken as the
 # power fills). A game whose options lack it began before the reading and keeps "at_fill".
 SELF_DAMAGE_READINGS = ("any_order", "at_fill")
+# Hero time is 'a 10-minute timer at the start of each Hero Phase': "hero_phase" (it is paused,
+# resumed and given more time only while its Hero Phase runs, recorded for every new game) or
+# "any_time" (pausing and adding time were accepted in any phase, and time added outside the
+# Hero Phase was lost with the next phase's fresh timer). A game whose options lack it began
+# before and keeps "any_time", so a pause its journal holds in a Villain Phase replays.
+HERO_TIME_CONTROLS = ("hero_phase", "any_time")
 
 
 def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> InvincibleState:
@@ -54,6 +61,7 @@ def setup(d: InvincibleData, options: dict[str, Any], rng: random.Random) -> Inv
         challenges=o["challenges"], punch_left=count, data=d,
         punch_instead=o["learn_by_punching"] == "instead",
         self_damage_any_order=o["self_damage"] == "any_order",
+        hero_time_in_phase=o["hero_time_controls"] == "hero_phase",
     )
     if progress:
         state.campaign = {"id": o["campaign"].get("id"), "attempt": progress["attempt"],
@@ -112,6 +120,10 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
     if self_damage not in SELF_DAMAGE_READINGS:
         raise SetupError("self_damage is \"any_order\" (a hero's own damage from a power is taken "
                          "before or after its other effects) or \"at_fill\" (as it fills)")
+    controls = options.get("hero_time_controls", "any_time")
+    if controls not in HERO_TIME_CONTROLS:
+        raise SetupError("hero_time_controls is \"hero_phase\" (hero time is paused, resumed and "
+                         "given more time only in its Hero Phase) or \"any_time\"")
     helpers = _cards(options.get("helpers", []), d.helpers, "helpers")
     challenges = _cards(options.get("challenges", []), d.challenges, "challenges")
     if progress:
@@ -123,7 +135,8 @@ def _options(d: InvincibleData, options: Any) -> dict[str, Any]:
         helpers = list(progress["helpers"])
     return {"heroes": heroes, "solo": solo, "episode": episode, "difficulty": difficulty,
             "helpers": helpers, "challenges": challenges, "progress": progress, "campaign": camp,
-            "learn_by_punching": punch, "self_damage": self_damage}
+            "learn_by_punching": punch, "self_damage": self_damage,
+            "hero_time_controls": controls}
 
 
 def _hero(d: InvincibleData, h: dict[str, str], signature: bool) -> HeroState:

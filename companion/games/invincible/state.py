@@ -186,6 +186,8 @@ class InvincibleState:
     punch_instead: bool = False
     # option self_damage = "any_order": Power Conduit's cost is a step, not taken at the fill
     self_damage_any_order: bool = False
+    # option hero_time_controls = "hero_phase": pause, resume and add only in the Hero Phase
+    hero_time_in_phase: bool = False
     strengthen_left: int = 16
     helpers_used: list[str] = field(default_factory=list)
     episode_bonus: bool = False

@@ -191,3 +191,54 @@ def test_heroes_resolve_powers_independently_in_hero_time(engine):
         assert list(s.resolutions) == ["invincible"]
         s = engine.apply(s, Action("effect", data={"hero": "invincible", "to": "left"}, at=6.0), rng)
         assert not s.resolutions and s.hero("invincible").zone == "left"
+
+
+def test_hero_time_is_paused_and_added_to_only_in_its_hero_phase(tmp_path):
+    """'set a 10-minute timer at the start of each Hero Phase': the timer is the Hero Phase's. A
+    new game records hero_time_controls = "hero_phase": a pause or more time before the Hero
+    Phase, after it, or once time ran out is refused (more time was lost with the next phase's
+    fresh timer); a pause of a paused timer is refused rather than journaled as nothing."""
+    clock = Clock()
+    session = _session(tmp_path / "journal.sqlite3", clock)
+    session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10}, seed=7)
+    assert session.view()["timer_controls"] == {"hero_time": {
+        "open": [], "why": "hero time runs only during the Hero Phase"}}
+    for kind in ("timer.pause", "timer.add", "timer.resume"):
+        with pytest.raises(IllegalAction, match="only during the Hero Phase"):
+            session.submit(Action(kind, data={"name": "hero_time", "seconds": 60}))
+    session.submit({"type": "advance"})
+    assert session.view()["timer_controls"]["hero_time"]["open"] == ["pause", "add"]
+    with pytest.raises(IllegalAction, match="running already"):
+        session.submit(Action("timer.resume", data={"name": "hero_time"}))
+    session.submit(Action("timer.pause", data={"name": "hero_time"}))
+    assert session.view()["timer_controls"]["hero_time"]["open"] == ["resume", "add"]
+    with pytest.raises(IllegalAction, match="paused already"):
+        session.submit(Action("timer.pause", data={"name": "hero_time"}))
+    session.submit(Action("timer.add", data={"name": "hero_time", "seconds": 60}))
+    session.submit(Action("timer.resume", data={"name": "hero_time"}))
+    clock.now += 661
+    session.tick()                                   # time ran out: the phase ended
+    view = session.view()
+    assert view["timers"]["hero_time"]["expired"] and view["state"]["phase"] != "hero"
+    assert view["timer_controls"]["hero_time"] == {
+        "open": [], "why": "hero time has run out: the Hero Phase is over"}
+    for kind in ("timer.pause", "timer.add"):
+        with pytest.raises(IllegalAction, match="run out"):
+            session.submit(Action(kind, data={"name": "hero_time", "seconds": 60}))
+    session.journal.close()
+
+
+def test_a_game_begun_before_the_reading_keeps_its_pauses_in_any_phase(engine):
+    """A journal whose options lack hero_time_controls replays as it was played: a pause and more
+    time in the Training Phase were accepted then (setup.HERO_TIME_CONTROLS)."""
+    s = engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 5}, random.Random(1))
+    assert s.phase != "hero"
+    s = engine.apply(s, Action("timer.pause", data={"name": "hero_time"}, at=1.0), random.Random(0))
+    s = engine.apply(s, Action("timer.add", data={"name": "hero_time", "seconds": 30}, at=2.0),
+                     random.Random(0))
+    assert s.timer.duration == 330
+    assert engine.timer_controls(s)["hero_time"]["open"] == []      # the screens offer neither
+    for bad in ("sometimes", 1, None):
+        with pytest.raises(SetupError, match="hero_time_controls"):
+            engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 5,
+                          "hero_time_controls": bad}, random.Random(1))

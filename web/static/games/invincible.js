@@ -619,8 +619,9 @@
       const heroes = el("ol", { class: "hero-picks" }, (components.heroes || []).map((h) => el("li", {},
         el("label", { class: "check" }, el("input", { type: "checkbox", name: "inv-hero", value: h.id }), " " + h.name),
         el("input", { name: "inv-name-" + h.id, size: 10, placeholder: "player's name", "aria-label": h.name + ": player's name" }))));
+      // a variant ('For a faster-paced game, try playing in real time'): off unless chosen
       const time = el("select", { id: "inv-time" }, el("option", { value: "" }, "Off"),
-        (components.hero_time_minutes || [5, 10, 15]).map((m) => el("option", { value: m, selected: m === 10 }, m + " minutes")),
+        (components.hero_time_minutes || [5, 10, 15]).map((m) => el("option", { value: m }, m + " minutes")),
         el("option", { value: "custom" }, "Custom (seconds)…"));
       const custom = el("input", { id: "inv-time-custom", type: "number", min: 1, max: 3600, size: 5, hidden: true, "aria-label": "Hero time in seconds" });
       time.addEventListener("change", () => { custom.hidden = time.value !== "custom"; });

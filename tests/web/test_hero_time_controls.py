@@ -1,0 +1,122 @@
+"""Hero time's controls on a phone and at the table's Timer button, against a real
+`companion serve --simulate` in a real headless Chromium.
+
+Hero-Time Variant: 'set a 10-minute timer at the start of each Hero Phase, and when it runs out,
+the phase ends immediately.' The timer is the Hero Phase's: outside it there is nothing to pause,
+resume or add to (time added in a Villain Phase was lost with the next phase's fresh timer), and
+setup switches it on (no "Stop").
+"""
+
+import time
+
+import pytest
+
+from browser_pages import WAIT, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+HEROES = [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}]
+
+
+def controls(page) -> list[str]:
+    return sorted(page.eval_on_selector_all('#timers [data-timer="hero_time"] [data-key]',
+                                            "nodes => nodes.map(n => n.dataset.key)"))
+
+
+def timer_button(server) -> str:
+    return server.get("/api/hardware")[1]["meanings"]["buttons"]["timer_toggle"]
+
+
+def test_hero_time_offers_only_what_its_hero_phase_allows(server_factory, pages):
+    server = server_factory("--simulate")      # the table's buttons, simulated
+    server.wait_ready()
+    status, view = server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": HEROES, "episode": 1, "hero_time": 10}})
+    assert status in (200, 201), view
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+
+    # Before the first Hero Phase: the timer's face, why it waits, and nothing to press.
+    phone.wait_for_selector('#timers [data-why="hero_time"]', timeout=WAIT)
+    assert controls(phone) == []
+    assert phone.inner_text('#timers [data-why="hero_time"]') == \
+        "Hero time runs only during the Hero Phase."
+    status, body = server.act("timer.add", name="hero_time", seconds=60)
+    assert status == 422 and "only during the Hero Phase" in body["error"], body
+    assert timer_button(server) == "nothing now: hero time runs only during the Hero Phase"
+
+    # The Hero Phase: pause or resume, and a minute more; never "Stop".
+    _, view = server.act("advance")
+    wait_rendered(phone, view["seq"])
+    assert controls(phone) == ["add-hero_time", "pause-hero_time"]
+    assert phone.locator('#timers [data-why="hero_time"]').count() == 0
+    assert timer_button(server) == "pause or resume the hero time timer"
+    phone.locator('[data-key="pause-hero_time"]').click()
+    phone.wait_for_selector('[data-key="resume-hero_time"]', timeout=WAIT)
+    assert server.get("/api/state")[1]["timers"]["hero_time"]["running"] is False
+    status, body = server.act("timer.pause", name="hero_time")
+    assert status == 422 and "paused already" in body["error"], body
+    phone.locator('[data-key="add-hero_time"]').click()
+    phone.wait_for_function("document.querySelector('[data-left=\"hero_time\"]').textContent.startsWith('10:5')"
+                            " || document.querySelector('[data-left=\"hero_time\"]').textContent.startsWith('11:0')",
+                            timeout=WAIT)
+    assert server.get("/api/state")[1]["timers"]["hero_time"]["duration"] == 660
+
+    # Both heroes done: the Hero Phase is over, and so are its controls, on the phone and at the
+    # table's Timer button (the press is refused with the reason, and nothing is journaled).
+    server.act("timer.resume", name="hero_time")
+    for hero in ("invincible", "atom-eve"):
+        status, view = server.act("done", hero=hero)
+        assert status in (200, 201), view
+    assert view["state"]["phase"] != "hero"
+    wait_rendered(phone, view["seq"])
+    phone.wait_for_selector('#timers [data-why="hero_time"]', timeout=WAIT)
+    assert controls(phone) == []
+    assert timer_button(server).startswith("nothing now: hero time runs only")
+    assert server.post("/api/hardware/press", {"name": "timer"})[0] == 200
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not server.get("/api/state")[1].get("refusals"):
+        time.sleep(0.05)
+    after = server.get("/api/state")[1]
+    assert after["seq"] == view["seq"]
+    for kind in ("timer.pause", "timer.add"):
+        status, body = server.act(kind, name="hero_time", seconds=60)
+        assert status == 422 and "only during the Hero Phase" in body["error"], body
+
+
+def test_a_turn_timer_beside_hero_time_keeps_every_control(server, pages):
+    """A table's own turn timer is not hero time: the phone starts, pauses and stops it as in
+    any game, while hero time beside it offers no "Stop"."""
+    status, view = server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": HEROES, "episode": 1, "hero_time": 5}})
+    assert status in (200, 201), view
+    server.act("advance")
+    phone = pages(server.url + "/play")
+    phone.wait_for_selector('[data-key="timer-start"]', timeout=WAIT)
+    phone.select_option("#timer-minutes", "2")
+    phone.locator('[data-key="timer-start"]').click()
+    phone.wait_for_selector('[data-key="cancel-turn"]', timeout=WAIT)
+    keys = controls(phone) + sorted(phone.eval_on_selector_all(
+        '#timers [data-timer="turn"] [data-key]', "nodes => nodes.map(n => n.dataset.key)"))
+    assert keys == ["add-hero_time", "pause-hero_time", "add-turn", "cancel-turn", "pause-turn"]
+    phone.locator('[data-key="cancel-turn"]').click()
+    phone.wait_for_function("!document.querySelector('#timers [data-timer=\"turn\"]')", timeout=WAIT)
+    assert set(server.get("/api/state")[1]["timers"]) == {"hero_time"}
+
+
+def test_the_setup_page_leaves_the_variant_off_until_a_length_is_chosen(server, pages):
+    """Hero-Time Variant: 'For a faster-paced game, try playing in real time: set a 10-minute
+    timer ...' -- a variant the table chooses; the setup page offers 5, 10 and 15 minutes."""
+    phone = pages(server.url + "/setup")
+    phone.locator('input[name="game"][value="invincible"]').check()
+    phone.wait_for_selector('[name="inv-hero"]', timeout=WAIT)
+    assert phone.eval_on_selector("#inv-time", "s => s.value") == ""
+    assert phone.eval_on_selector_all("#inv-time option", "os => os.map(o => o.value)") == \
+        ["", "5", "10", "15", "custom"]
+    phone.locator('[name="inv-hero"][value="robot"]').check()
+    phone.locator('[name="inv-hero"][value="invincible"]').check()
+    phone.locator("#start").click()
+    phone.wait_for_url("**/play", timeout=WAIT)
+    view = server.get("/api/state")[1]
+    assert view["game"] == "invincible" and view["timers"] == {}
+    assert view["timer_controls"] is None
