@@ -7,7 +7,6 @@ OpenCV or Flask and `companion dice` never loads Flask.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import signal
@@ -16,9 +15,8 @@ import threading
 from pathlib import Path
 
 from companion import config as config_mod
-from companion import strict_json, ticker
-from companion.actions import Action
-from companion.errors import BadJSON, CompanionError
+from companion import ticker
+from companion.errors import CompanionError
 from companion.backups import Backups
 from companion.games import Catalog, available
 from companion.journal import Journal
@@ -226,49 +224,9 @@ def _display_host(host: str) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"companion replay: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    options: dict = {}
-    seed = args.seed
-    if args.players:
-        options["players"] = args.players.split(",")
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            records.append((number, strict_json.loads(line, what="the line")))
-        except BadJSON as exc:
-            print(f"{path}:{number}: {exc}", file=sys.stderr)
-            return 2
-    if records and isinstance(records[0][1], dict) and "setup" in records[0][1]:
-        first = records.pop(0)[1]
-        if not isinstance(first["setup"], dict):
-            print(f"{path}: the setup line's \"setup\" must be an object", file=sys.stderr)
-            return 2
-        options = {**first["setup"], **options}
-        seed = first.get("seed", 0) if seed is None else seed
-    with Journal(":memory:") as journal:
-        session = Session(journal, Catalog(args.components))
-        try:
-            session.start(args.game, options, seed=0 if seed is None else seed)
-        except CompanionError as exc:
-            print(f"{path}: cannot start {args.game}: {exc}", file=sys.stderr)
-            return 2
-        for number, record in records:
-            try:
-                session.submit(Action.from_json(record))
-            except CompanionError as exc:
-                print(f"{path}:{number}: {exc}", file=sys.stderr)
-                return 2
-        view = session.view()
-    out = {k: view[k] for k in ("seq", "game", "state", "expect", "outcome")}
-    print(json.dumps(out, indent=2))
-    return 0
+    from companion import replay_file
+
+    return replay_file.run(Path(args.file), args.game, args.seed, args.players, args.components)
 
 
 def _dice(args: argparse.Namespace) -> int:

@@ -153,7 +153,9 @@ def export(path: Path, out, game: int | None = None) -> list[str]:
             continue
         _, name, options, seed, started_at, start_seq, closed_at, _result = rows.games[gid]
         head = {"setup": json.loads(options), "seed": seed}
-        if game is None:
+        if game is not None:
+            head["recorded"] = True     # `companion replay`: these options as they were, not a new game's
+        else:
             head.update(game=name, id=gid, started_at=started_at, closed_at=closed_at)
         out.write(json.dumps(head) + "\n")
         for seq in sorted(s for s, r in rows.entries.items() if r[1] == gid):
