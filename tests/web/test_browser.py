@@ -80,6 +80,29 @@ def test_an_undo_from_a_held_table_button_says_on_every_screen_what_it_took_back
     assert "Undone: Dash: roll 2" in phone.inner_text("#notice")
     _, later = server.act("roll", "dash", face="1")               # news of that change alone
     assert later["undone"] is None
+    wait_rendered(table, later["seq"])
+    assert table.locator("#notice").is_hidden()       # the undo is old news once the game moves on
+
+
+def test_a_refused_press_leaves_the_table_once_the_game_moves_on(server_factory, pages):
+    """An audit's family pressed the Card button when it meant nothing, then played on: for 10 s
+    the table went on saying the press did nothing and why, under a next step that no longer
+    matched it. The refusal stays until the game changes, and no longer."""
+    server = server_factory("--simulate")
+    server.wait_ready()
+    _, view = server.post("/api/session", FIXED_DASH)
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert server.post("/api/hardware/press", {"name": "card"})[0] == 200
+    table.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
+    assert "did nothing" in table.inner_text("#notice")
+    table.wait_for_timeout(1500)
+    assert table.locator("#notice").is_visible()      # still there while the table is as it was
+    started = time.monotonic()
+    _, later = server.act("roll", "dash", face="2")
+    wait_rendered(table, later["seq"])
+    assert table.locator("#notice").is_hidden()
+    assert time.monotonic() - started < 5
 
 
 class Cable:
@@ -386,6 +409,30 @@ def test_setup_puts_a_game_away_and_lists_it_in_the_history(server, pages):
     page.wait_for_function("document.getElementById('current-body').textContent.includes('No game')")
     page.wait_for_function("document.getElementById('history').textContent.includes('Put away')")
     assert server.get("/api/state")[1]["game"] is None
+
+
+def test_the_setup_page_says_each_ticked_heros_place_in_the_playing_order(server, pages):
+    """'The youngest player goes first.' The page asks to tick the heroes in playing order, and
+    numbered them by the list's printed order: ticked Violet, Dash, Mrs. Incredible read "2. Mrs.
+    Incredible, 3. Violet, 4. Dash" while the game played Violet, Dash, Mrs. Incredible (found
+    by a family play-through). Each ticked hero now says its place, which the game keeps."""
+    page = pages(server.url + "/setup", 390, 844)
+    page.locator('input[name="game"][value="incredibles"]').check()
+    page.wait_for_selector('[name="hero"]')
+    for hero in ("violet", "dash", "mrs-incredible"):
+        page.locator(f'[name="hero"][value="{hero}"]').check()
+    said = {hero: page.inner_text(f'label:has([name="hero"][value="{hero}"]) .play-order')
+            for hero in ("violet", "dash", "mrs-incredible")}
+    assert {k: v.strip() for k, v in said.items()} == {
+        "violet": "plays 1st", "dash": "plays 2nd", "mrs-incredible": "plays 3rd"}, said
+    page.locator('[name="hero"][value="dash"]').uncheck()
+    assert "plays 2nd" in page.inner_text('label:has([name="hero"][value="mrs-incredible"])')
+    assert page.eval_on_selector("ul.hero-picks", "u => getComputedStyle(u).listStyleType") == "none"
+    page.locator('[name="hero"][value="dash"]').check()
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    movers = server.get("/api/state")[1]["state"]["movers"]
+    assert [m["hero"] for m in movers] == ["violet", "mrs-incredible", "dash"]
 
 
 def test_a_page_never_steps_back_to_an_older_state(server, pages):

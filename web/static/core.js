@@ -69,6 +69,18 @@
   // ?renderer=generic shows any game as a new engine would look before it has a renderer.
   const forced = new URLSearchParams(location.search).get("renderer");
   C.renderer = (game) => C.games[forced || game] || C.games.generic;
+  // A setup list ticked in playing order: each ticked choice says its place ("plays 2nd"), as a
+  // list's own numbers (its printed order) did not
+  C.playOrder = function (list, name, ticked) {
+    const nth = (n) => n + (["th", "st", "nd", "rd"][n] || "th");
+    for (const box of list.querySelectorAll('input[name="' + name + '"]')) {
+      const label = box.closest("label");
+      const tag = label.querySelector(".play-order") || label.appendChild(C.el("b", { class: "play-order" }));
+      const i = ticked.indexOf(box.value);
+      tag.textContent = i < 0 ? "" : " plays " + nth(i + 1);
+    }
+  };
+
   C.human = (key) => String(key).replace(/[_.-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
   // A die face as the game names and draws it: {icon, word} from the game's renderer.
   C.face = function (game, face, die) {

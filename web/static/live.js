@@ -87,11 +87,15 @@
       return;
     }
     const fromPhone = n.source === "dashboard";
-    tableNotice(icon, (fromPhone ? who + "'s tap" : who) + " did nothing: ", fromPhone ? short(n.text) : n.text);
+    tableNotice(icon, (fromPhone ? who + "'s tap" : who) + " did nothing: ", fromPhone ? short(n.text) : n.text, renderedSeq);
     C.$("notice").dataset.notice = n.id;
   }
 
-  function tableNotice(icon, lead, text) {
+  // A table notice is about the table as it stood (a press refused there, an undo): it goes
+  // once the game moves on, not 10 s later under a next step it no longer matches
+  let noticeSeq = null;
+  function tableNotice(icon, lead, text, seq) {
+    noticeSeq = seq;
     const box = C.$("notice");
     box.replaceChildren(C.icon(icon), el("span", {}, el("b", {}, lead), text));
     box.hidden = false;
@@ -105,7 +109,7 @@
   // it took back: the state alone changes back without a word.
   function undone(view) {
     const what = C.describe(view, view.undone.action);
-    if (table) tableNotice("erase", "Undone: ", what);
+    if (table) tableNotice("erase", "Undone: ", what, view.seq);
     else C.notice("Undone: " + what, "ok");
   }
 
@@ -222,6 +226,7 @@
     P.reminders(view);
     P.log(view);
     P.undo(view);
+    if (table && noticeSeq !== null && view.seq > noticeSeq) { C.$("notice").hidden = true; noticeSeq = null; }
     if (view.undone && renderedSeq !== null && renderedSeq < view.seq) undone(view);
     if (renderedSeq !== view.seq) controls(view);
     renderedSeq = view.seq;

@@ -243,7 +243,7 @@
     // Setup: heroes in play order (youngest first), names, and shuffled or fixed-order cards.
     setupForm(components) {
       const box = el("div", { class: "inc-setup" });
-      const list = el("ol", { class: "hero-picks" });
+      const list = el("ul", { class: "hero-picks" });
       for (const hero of components.heroes || []) {
         list.append(el("li", {}, el("label", { class: "check" },
           el("input", { type: "checkbox", name: "hero", value: hero.id }), " " + hero.name + " ", power(hero.power)),
@@ -260,6 +260,7 @@
         const i = ticked.indexOf(e.target.value);
         if (e.target.checked && i < 0) ticked.push(e.target.value);
         if (!e.target.checked && i >= 0) ticked.splice(i, 1);
+        C.playOrder(list, "hero", ticked);
       });
       return {
         node: box,

@@ -616,7 +616,7 @@
       const checks = (name, list) => list.map((c) => el("label", { class: "check" }, el("input", { type: "checkbox", name, value: c.id }), " " + c.name));
       const episode = el("select", { id: "inv-episode" }, el("option", { value: "" }, "(the game's default)"),
         (components.episodes || []).map((e) => el("option", { value: e.number }, "Episode " + e.number + ": " + e.name)));
-      const heroes = el("ol", { class: "hero-picks" }, (components.heroes || []).map((h) => el("li", {},
+      const heroes = el("ul", { class: "hero-picks" }, (components.heroes || []).map((h) => el("li", {},
         el("label", { class: "check" }, el("input", { type: "checkbox", name: "inv-hero", value: h.id }), " " + h.name),
         el("input", { name: "inv-name-" + h.id, size: 10, placeholder: "player's name", "aria-label": h.name + ": player's name" }))));
       // a variant ('For a faster-paced game, try playing in real time'): off unless chosen
@@ -641,6 +641,7 @@
         const i = ticked.indexOf(ev.target.value);
         if (ev.target.checked && i < 0) ticked.push(ev.target.value);
         if (!ev.target.checked && i >= 0) ticked.splice(i, 1);
+        C.playOrder(heroes, "inv-hero", ticked);
       });
       const values = (name) => [...box.querySelectorAll('[name="' + name + '"]:checked')].map((x) => x.value);
       return {
