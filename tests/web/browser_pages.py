@@ -197,11 +197,12 @@ def assert_ranked(table):
     assert not bad, bad
 
 
-def play_random_games(server, phone, table, game, seeds, steps, every, options=None):
+def play_random_games(server, phone, table, game, seeds, steps, every, options=None, check=None):
     """Random legal games (the engine's own sampler, folded as the session folds them) posted to
     the server; the phone and the table must draw the states they see, the phone's Undo button
     must name what it takes back, and the phone must offer a control whenever the engine expects
-    an action. ``options``: the game's options instead of sampled ones."""
+    an action. ``options``: the game's options instead of sampled ones; ``check(table, view)``:
+    more to hold of each state looked at."""
     import random
 
     from companion.games import Catalog
@@ -241,6 +242,8 @@ def play_random_games(server, phone, table, game, seeds, steps, every, options=N
                     assert_readable(page)
                     assert_words_whole(page)
                 assert_undo_named(phone)
+                if check is not None:
+                    check(table, view)
                 if view["expect"].get("actions") and not over:
                     assert phone.locator("#controls button").count() > 0
 

@@ -382,6 +382,48 @@ def test_four_heroes_fit_the_table_with_every_name_whole(server, pages):
                       options={"heroes": ["invincible", "atom-eve", "rex-splode", "robot"]})
 
 
+# Of the four heroes on the table, those drawn and those counted ("+2 more"), in their order, and
+# whether each is done; the losses' line as drawn
+HEROES_DRAWN = r"""() => ({
+  heroes: [...document.querySelectorAll('#board [data-hero]')].map((h) => ({
+    id: h.dataset.hero, drawn: h.getClientRects().length > 0, done: h.classList.contains('done')})),
+  more: (document.querySelector('#board [data-tally="heroes"]:not([hidden])') || {}).textContent || "",
+  line: document.querySelector('#board .tv-line') ? document.querySelector('#board .tv-line').innerText : ""})"""
+
+
+def test_four_heroes_stay_on_a_crowded_table_or_are_counted_and_the_losses_stay(server, pages):
+    """The table left all four heroes out of a crowded Hero Phase, saying nothing of them (their
+    health, "crashed"), and the line with the KOs ('Three total KOs across the team ends the
+    game in a loss') went before them (an audit at 800x480). Now the heroes are the last to go,
+    one at a time, a hero who is done before those still playing, and counted; the casualties
+    and the KOs taken stay while any hero does. A power resolving is named on the table, its
+    steps left to the phones (spelt out, they took six of the screen's lines)."""
+    def check(table, view):
+        s = view["state"]
+        got = table.evaluate(HEROES_DRAWN)
+        left = [h for h in got["heroes"] if not h["drawn"]]
+        assert len(got["heroes"]) == 4, got
+        if left:
+            assert got["more"] == (f"+{len(left)} more" if len(left) < 4
+                                   else "4 heroes: on the phones"), got
+            assert not any(h["done"] for h in got["heroes"] if h["drawn"]) or \
+                all(h["done"] for h in left), got
+        if len(left) < 4:
+            assert f"{s['casualties']}/{s['casualty_limit']} casualties" in got["line"], got
+            if s["kos"]:
+                assert f"KOs {s['kos']}/{s['ko_limit']}" in got["line"], got
+        for x in view["expect"].get("resolutions") or []:
+            assert f": resolve {x['name']} on a phone." in table.inner_text("#banner")
+        heroes_seen.append(len(got["heroes"]) - len(left))
+
+    heroes_seen = []
+    play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
+                      GAME, (5,), 320, 8, check=check,
+                      options={"heroes": ["invincible", "atom-eve", "rex-splode", "robot"],
+                               "hero_time": 10})
+    assert min(heroes_seen) < 4 and max(heroes_seen) == 4      # a crowded table came up
+
+
 def play_to(server, until, seed=3, **options):
     """A seeded game played at random through the API until ``until(state)`` holds; the engine
     beside it, so the test knows the state. Returns the engine, its state and the last view."""

@@ -384,7 +384,10 @@
 
   function tvHero(h, phase) {
     const done = h.done && DONE_PHASES.includes(phase);
-    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (done ? " done" : ""), "data-hero": h.id },
+    // the last to go for room (after the episode strip, the villains' second lines, the round
+    // and the score), a hero who is done before those still playing, each counted: "+1 more"
+    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (done ? " done" : ""), "data-hero": h.id,
+      "data-drop": done ? "1" : "0", "data-tallied": "heroes" },
       el("h3", {}, el("span", { class: "shrink" }, h.name), done ? C.tag("check", "done") : null, el("span", { class: "by shrink", "data-drop": "4" }, zoneName(h.zone))),
       // who plays the hero, by the name they gave (the phones say "Invincible (Mom)")
       h.player && h.player !== h.name ? el("p", { class: "by", "data-drop": "5" }, el("span", { class: "shrink" }, h.player)) : null,
@@ -394,8 +397,9 @@
 
   function tvTrack(s) {
     const now = s.track.find((t) => t.current);
-    return el("div", { class: "inv-track-tv", "data-drop": "1" },
-      el("ol", { class: "inv-steps", "aria-hidden": "true" }, s.track.map((t) => el("li", { class: t.current ? "current" : now && t.space < now.space ? "past" : "" }))),
+    // the strip only pictures the space the line names: it goes first
+    return el("div", { class: "inv-track-tv" },
+      el("ol", { class: "inv-steps", "aria-hidden": "true", "data-drop": "6" }, s.track.map((t) => el("li", { class: t.current ? "current" : now && t.space < now.space ? "past" : "" }))),
       now ? el("p", { "data-drop": "3" }, C.icon("track"), " Space " + now.space + ": " + (spaceWords(now, s) || "nothing")) : null);
   }
 
@@ -422,6 +426,8 @@
       table ? el("p", { class: "inv-more" }, "More on the phones.") : null);
   }
 
+  function heroName(view, id) { const h = view.state.heroes.find((x) => x.id === id); return h ? h.name : id; }
+
   // The API's own words in a prompt ("use_helper with data.cancel") are for scripts, not people.
   const plain = (text) => String(text || "").replace(/\s*\([^)]*\b(data\.|_)[^)]*\)/g, "").replace(/\bsend (\w+)/g, "tap $1");
 
@@ -438,7 +444,7 @@
       if (die === "crash") return { icon: "burst", word: d.damage + " damage" + (d.again ? ", roll again" : "") };
       return { icon: "die", word: ({ epic: "Epic Rescue", rescue: "Rescue", failure: "Failure" }[d.result] || C.human(d.result)) + " (" + d.zone + " zone)" };
     },
-    playerName: (view, id) => { const h = view.state.heroes.find((x) => x.id === id); return h ? h.name : id; },
+    playerName: heroName,
     // the table's next step without the asides in brackets (each screen's controls give them)
     next(view) {
       const e = view.expect || {};
@@ -447,6 +453,13 @@
         const helper = (comps().helpers || []).find((h) => h.id === p.helper);
         return "Cancel up to " + p.max + " villain abilities with " + (helper ? helper.name : C.human(p.helper)) + ", or tap Resolved";
       }
+      // the table names the power each hero resolves; its steps, each a tap, are on the phones
+      // (with every step spelt out the line took six lines of the 800x480 screen)
+      if (C.page === "table" && (e.resolutions || []).length) {
+        const meanwhile = String(e.prompt || "").split(" Meanwhile ")[1];
+        return e.resolutions.map((x) => heroName(view, x.hero) + ": resolve " + x.name + " on a phone.").join(" ") +
+          (meanwhile ? " Meanwhile " + plain(meanwhile).replace(/\s*\((?!assumed\))[^)]*\)/g, "") : "");
+      }
       return plain(e.prompt).replace(/\s*\((?!assumed\))[^)]*\)/g, "");
     },
 
@@ -454,7 +467,10 @@
       const s = view.state;
       const report = villainReport(s, true);
       return el("div", { class: "inv-tv" },
-        el("div", { class: "tv-line", "data-drop": "2" }, el("span", {}, C.icon("round"), " Round " + s.round),
+        // the losses stay in view while anything else does ('Three total KOs across the team ends
+        // the game in a loss'): the line loses its round and score, and goes itself only with
+        // the heroes (rank 0, before them on the page)
+        el("div", { class: "tv-line", "data-drop": "0" }, el("span", { "data-drop": "4" }, C.icon("round"), " Round " + s.round),
           el("span", { class: s.casualties ? "warn" : "" }, C.icon("grave"), " " + s.casualties + "/" + s.casualty_limit + " casualties"),
           // 'Three total KOs across the team ends the game in a loss': once one is taken it
           // stays in view, as the casualties do
@@ -464,7 +480,8 @@
         tvTrack(s),
         report,
         tvZones(s),
-        el("div", { class: "inv-heroes", "data-drop": "1" }, s.heroes.map((h) => tvHero(h, s.phase))));
+        el("div", { class: "inv-heroes" }, s.heroes.map((h) => tvHero(h, s.phase)),
+          el("p", { class: "more", "data-tally": "heroes", "data-all": "heroes: on the phones", hidden: "" })));
     },
 
     handles: ["advance", "choose", "roll", "pull", "defiance", "play", "drop", "resolved", "done", "crash_roll", "reveal", "learn", "punch", "train_cube", "discard_power", "arrange", "use_helper", "episode_bonus",

@@ -32,9 +32,9 @@
   }
 
   // The same track as a bar for the table: the indicator a black mark, each team a blue one.
-  function trackBar(zone) {
+  function trackBar(zone, drop) {
     const at = (i) => "left:" + (100 * (i - 0.5) / zone.strength_track).toFixed(1) + "%";
-    return el("div", { class: "bar-track", "aria-hidden": "true", "data-indicator": zone.indicator || null },
+    return el("div", { class: "bar-track", "aria-hidden": "true", "data-indicator": zone.indicator || null, "data-drop": drop || null },
       zone.indicator ? el("span", { style: at(zone.indicator) }) : null,
       zone.teams.map((t) => el("span", { class: "team", style: at(t.position || 0.5) })));
   }
@@ -43,7 +43,7 @@
     const card = zone.card;
     // a recruit card stands for the X-Men turned over for it: who may be recruited is the news
     return zone.recruit ? el("p", { class: "xm-card recruit" }, C.icon("plus"), " ", el("b", {}, "Recruit " + zone.recruit.name),
-        " (Total Power " + zone.recruit.total_power + ")")
+        el("span", { "data-drop": "5" }, " (Total Power " + zone.recruit.total_power + ")"))
       : card ? el("p", { class: "xm-card " + card.kind }, C.icon(card.kind === "evil_mutant" ? "skull" : "flag"), " ", el("b", {}, card.name))
       : el("p", { class: "none" }, "empty");
   }
@@ -67,7 +67,8 @@
       el("h3", {}, C.icon("battle"), "Zone " + zone.number, " ",
         el("span", { class: "more", "data-tally": "zone " + zone.number, "data-all": "fighting", hidden: "" })), cardLine(zone),
       card && !zone.recruit ? el("p", { "data-drop": "4" }, "Str " + card.strength + " · Exp " + card.experience) : null,
-      zone.indicator ? [trackBar(zone), el("p", { class: "xm-ind", "data-drop": "5" }, "Track " + zone.indicator + "/" + zone.strength_track)] : null,
+      // the bar pictures what "Track 11/21" says: it goes before the words
+      zone.indicator ? [trackBar(zone, "6"), el("p", { class: "xm-ind", "data-drop": "5" }, "Track " + zone.indicator + "/" + zone.strength_track)] : null,
       zone.teams.map((t) => el("p", { "data-drop": "3", "data-tallied": "zone " + zone.number }, el("b", {}, t.player), " " + t.position,
         el("span", { "data-drop": "6" }, " " + heroName(view, t.leader)))));
   }
@@ -134,7 +135,9 @@
   function tvExp(state) {
     const x = state.experience_track;
     const at = (i) => "left:" + (100 * (i + 0.5) / (x.spaces + 1)).toFixed(1) + "%";
-    return el("section", { class: "xm-exp-box", "data-drop": "1", "aria-label": "Experience Track" },
+    // after the characters of the team whose turn it is (their hits are the turn's news), but
+    // with them in a bonus experience roll, whose news it is
+    return el("section", { class: "xm-exp-box", "data-drop": state.phase === "bonus" ? "1" : "2", "aria-label": "Experience Track" },
       el("div", { class: "bar-track", "aria-hidden": "true" }, Object.values(x.movers).map((p) => el("span", { class: "team", style: at(p) }))),
       el("p", {}, C.icon("up"), " Experience: " + Object.entries(x.movers).map(([n, p]) => n + " " + p).join(" · "),
         el("span", { "data-drop": "5" }, " · wins at " + x.goal)));
