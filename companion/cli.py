@@ -61,8 +61,8 @@ def _serve(args: argparse.Namespace) -> int:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        threading.Thread(target=ticker.run, args=(session, backups, stopping), name="ticker",
-                         daemon=True).start()
+        threading.Thread(target=ticker.run, args=(session, backups, stopping, ext["notices"]),
+                         name="ticker", daemon=True).start()
         mode = "simulation" if args.simulate else "hardware"
         print(f"companion {mode}: dashboard at http://{_display_host(host)}:{server.effective_port}/ "
               f"(data in {data})", flush=True)

@@ -39,6 +39,7 @@ from companion.paths import fsync
 
 log = logging.getLogger(__name__)
 RECORDS = "recoveries.json"
+TOLD = "notices.json"
 
 
 @dataclass
@@ -214,6 +215,7 @@ class RecoveryLog:
 
     def __init__(self, data_dir: str | Path):
         self.path = Path(data_dir) / RECORDS
+        self.told = Path(data_dir) / TOLD
 
     def records(self) -> list[Recovery]:
         try:
@@ -231,18 +233,39 @@ class RecoveryLog:
     def notices(self) -> list[dict[str, Any]]:
         return [{"kind": "journal", "at": r.at, "text": r.text(), "lost": r.lost_count,
                  "untold": bool(r.untold)}
-                for r in self.records() if not r.acknowledged]
+                for r in self.records() if not r.acknowledged] + self._told()
+
+    def keep(self, notices: list[dict[str, Any]]) -> None:
+        """Other news start-up found (a timer that ran out while the service was off), kept
+        until the table says it read it: a second restart before that must tell it again."""
+        self._write(self.told, self._told() + list(notices))
 
     def acknowledge(self) -> None:
         records = self.records()
         for r in records:
             r.acknowledged = True
         self._save(records)
+        self.told.unlink(missing_ok=True)
+
+    def _told(self) -> list[dict[str, Any]]:
+        try:
+            raw = json.loads(self.told.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            log.warning("%s cannot be read (%s); its notices are dropped", self.told, exc)
+            return []
+        return [n for n in raw if isinstance(n, dict) and isinstance(n.get("text"), str)] \
+            if isinstance(raw, list) else []
 
     def _save(self, records: list[Recovery]) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps([asdict(r) for r in records], indent=1), encoding="utf-8")
-        tmp.replace(self.path)
+        self._write(self.path, [asdict(r) for r in records])
+
+    @staticmethod
+    def _write(path: Path, items: list) -> None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(items, indent=1), encoding="utf-8")
+        tmp.replace(path)
 
 
 class DataLock:

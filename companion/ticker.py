@@ -20,8 +20,9 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.2
 
 
-def run(session, backups, stopping: threading.Event) -> None:
-    """Until ``stopping``: the session's timers, then the backups."""
+def run(session, backups, stopping: threading.Event, book=None) -> None:
+    """Until ``stopping``: the session's timers, then the backups; ``book`` (a RecoveryLog)
+    keeps what the table is told until it is read, across restarts."""
     late = ran_out_while_off(session)
     while not stopping.wait(TICK_SECONDS):
         try:
@@ -29,7 +30,7 @@ def run(session, backups, stopping: threading.Event) -> None:
         except CompanionError as exc:
             log.warning("timer tick failed: %s", exc)
         if late:
-            tell(session, late)
+            tell(session, late, book)
             late = {}
         backups.tick()
 
@@ -43,13 +44,16 @@ def ran_out_while_off(session) -> dict[str, dict[str, Any]]:
             if name in timers and deadline is not None and deadline <= now}
 
 
-def tell(session, late: dict[str, dict[str, Any]]) -> None:
+def tell(session, late: dict[str, dict[str, Any]], book=None) -> None:
     """A notice in every view until the table says it read it (as a recovered journal's): the
-    pages that open after the restart must see it too."""
+    pages that open after the restart must see it too, and so must the next start-up (``book``:
+    the journal's own expiry no longer looks late then)."""
     lines = []
     for timer in late.values():
         at = time.strftime("%H:%M", time.localtime(timer["deadline"]))
         lines.append({"kind": "timer", "text": f"{timer['label']} ran out at {at}, while the "
                       "companion was off; its end is applied now (check the board)."})
+    if book is not None:
+        book.keep(lines)
     kept = [n for n in session.view().get("notices") or () if n.get("kind") != "held"]
     session.set_notices(kept + lines)

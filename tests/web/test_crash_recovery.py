@@ -90,3 +90,43 @@ def test_what_an_undo_took_back_is_still_said_after_a_power_cut(server_factory, 
     server = server_factory(data=data)
     status, after = server.get("/api/state")
     assert after["seq"] == undone["seq"] and after["undone"] == undone["undone"], after["undone"]
+
+
+def test_hero_time_that_ran_out_while_off_is_told_until_read_across_restarts(server_factory,
+                                                                             tmp_path):
+    """A power cut in a Hero Phase; hero time ran out while the companion was off. The first
+    start-up told every screen so, but a second restart before anyone tapped Understood said
+    nothing (the journal's expiry no longer looked late), the very table the notice is for (a
+    hostile-input audit). Now it is told until read, and never after."""
+    import time
+
+    data = tmp_path / "data"
+    server = server_factory(data=data)
+    status, _ = server.post("/api/session", {"game": "invincible", "seed": 3, "options": {
+        "heroes": ["invincible", "atom-eve"], "hero_time": {"seconds": 2}}})
+    assert status == 201
+    assert server.act("advance")[0] == 200
+    server.kill()                                      # the power cut
+    time.sleep(2.5)                                    # hero time runs out meanwhile
+
+    def timer_notices(server):
+        deadline = time.monotonic() + 10
+        while True:
+            said = [n["text"] for n in server.get("/api/state")[1]["notices"]
+                    if n.get("kind") == "timer"]
+            if said or time.monotonic() > deadline:
+                return said
+            time.sleep(0.1)
+
+    server = server_factory(data=data)
+    first = timer_notices(server)
+    assert len(first) == 1 and "Hero time ran out at" in first[0], first
+    assert server.get("/api/state")[1]["state"]["phase"] != "hero"
+    server.stop()
+    server = server_factory(data=data)                 # restarted again, nobody read it yet
+    assert timer_notices(server) == first
+    assert server.request("DELETE", "/api/notices")[0] == 200
+    server.stop()
+    server = server_factory(data=data)
+    time.sleep(1)                                      # the ticker has ticked
+    assert not [n for n in server.get("/api/state")[1]["notices"] if n.get("kind") == "timer"]
