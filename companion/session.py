@@ -244,8 +244,8 @@ class Session:
         """Deadline of every running timer, by name (the ticker expires them)."""
         with self._lock:
             table = self._top()
-            if table is None:
-                return {}
+            if table is None or (self._latest.outcome or {}).get("status", "playing") != "playing":
+                return {}     # a game over times nothing: no "Time's up!" after "You won"
             timers = {**table.timers, **self._engine.timers(table.game)}
             return {n: t.deadline() for n, t in timers.items() if t.running}
 

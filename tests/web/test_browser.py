@@ -511,3 +511,22 @@ def test_a_held_back_game_is_said_on_the_setup_page_and_a_new_game_asks_first(se
     server.stop()
     (data / "components" / "incredibles.toml").unlink()       # nothing was put away: it goes on
     assert server_factory(data=data).get("/api/state")[1]["seq"] == played["seq"]
+
+
+def test_a_game_over_times_nothing_more(server, pages):
+    """An audit of the table found "Turn 4:44 Running" under "Ana wins!", and the timer would
+    still run out and sound "Time's up!" after the game was over. Once it is over the ticker
+    lets its timers be and the table leaves them out (a phone may still stop them)."""
+    _, view = server.post("/api/session", {"game": "xmen-alert", "seed": 1,
+                                           "options": {"players": ["Ana", "Ben"]}})
+    table = pages(server.url + "/table", 800, 480)
+    _, view = server.act("timer.start", name="turn", seconds=2, label="Turn")
+    wait_rendered(table, view["seq"])
+    assert table.locator('#timers [data-timer="turn"]').is_visible()
+    status, view = server.act("game.abandon")
+    assert status == 200 and view["outcome"]["status"] == "lost", view
+    wait_rendered(table, view["seq"])
+    assert table.locator("#timers").is_hidden()
+    time.sleep(3)                                        # past the timer's deadline
+    after = server.get("/api/state")[1]
+    assert after["seq"] == view["seq"] and not after["timers"]["turn"]["expired"]

@@ -24,7 +24,9 @@
   P.timers = function (view, controls) {
     const box = C.$("timers");
     if (!box) return;
-    const timers = Object.values(view.timers || {});
+    // a game over is timed no more: the table leaves its timers to the phones (which may stop them)
+    const over = view.outcome && view.outcome.status && view.outcome.status !== "playing";
+    const timers = table && over ? [] : Object.values(view.timers || {});
     // the clock a phase is played against (a renderer's hotTimer: Invincible's hero time) stays
     // in view: pinned to the top of a phone while it scrolls, never left off the table to fit
     const r = view.game ? C.renderer(view.game) : {};
