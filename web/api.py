@@ -79,6 +79,10 @@ def act():
     if_seq = body.pop("if_seq", None)
     if if_seq is not None and (isinstance(if_seq, bool) or not isinstance(if_seq, int) or if_seq < 0):
         raise BadAction("if_seq must be the seq number you last saw")
+    if if_seq is not None and if_seq > session().view()["seq"]:
+        # not "the table changed since you looked": no page ever saw a seq the table has not had
+        raise BadAction(f"if_seq must be the seq number you last saw: the table is at "
+                        f"{session().view()['seq']}, not yet at {str(if_seq)[:24]}")
     body.setdefault("source", "api")
     return answer(session().submit(body, if_seq=if_seq))
 

@@ -273,3 +273,18 @@ def test_a_name_no_screen_can_show_is_refused(server, game, options):
           "incredibles": {"players": [{"hero": "dash", "name": "Zo\u00eb"}]},
           "invincible": {"heroes": [{"hero": "invincible", "name": "Mom"}, "atom-eve"]}}[game]
     assert server.post("/api/session", {"game": game, "options": ok, "seed": 1})[0] == 201
+
+
+def test_an_if_seq_ahead_of_the_table_is_refused_as_bad_input(server):
+    """A seq no page can have seen (ahead of the table's) was answered 409 "the table changed
+    since you looked (now at 7, you saw 10^30)", sending the client to look again, for ever
+    (a hostile-input audit). It is bad input, said as such, and nothing is journaled."""
+    view = start(server)
+    for ahead in (view["seq"] + 1, 10 ** 30):
+        status, body = server.post("/api/actions", {"type": "roll", "player": "dash",
+                                                    "data": {"face": "1"}, "if_seq": ahead})
+        assert status == 400 and "the table is at" in body["error"], body
+    assert server.get("/api/state")[1]["seq"] == view["seq"]
+    status, _ = server.post("/api/actions", {"type": "roll", "player": "dash",
+                                             "data": {"face": "1"}, "if_seq": view["seq"]})
+    assert status == 200
