@@ -48,11 +48,18 @@ def tell(session, late: dict[str, dict[str, Any]], book=None) -> None:
     """A notice in every view until the table says it read it (as a recovered journal's): the
     pages that open after the restart must see it too, and so must the next start-up (``book``:
     the journal's own expiry no longer looks late then)."""
+    # only what did run out: an undo at the first moment (before the first tick) may have taken
+    # back the move that started the timer, and then no end was applied
+    now = session.view().get("timers") or {}
     lines = []
-    for timer in late.values():
+    for name, timer in late.items():
+        if not (now.get(name) or {}).get("expired"):
+            continue
         at = time.strftime("%H:%M", time.localtime(timer["deadline"]))
         lines.append({"kind": "timer", "text": f"{timer['label']} ran out at {at}, while the "
                       "companion was off; its end is applied now (check the board)."})
+    if not lines:
+        return
     if book is not None:
         book.keep(lines)
     kept = [n for n in session.view().get("notices") or () if n.get("kind") != "held"]

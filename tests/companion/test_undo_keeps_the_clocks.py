@@ -232,3 +232,26 @@ def test_the_undo_entry_as_written_replays(tmp_path):
     session.journal.close()
     again = Session(Journal(path), Catalog(), clock).view()
     assert again["state"] == before["state"] and again["undone"] == before["undone"]
+
+
+def test_no_notice_tells_of_an_end_an_undo_took_back_before_the_first_tick(tmp_path):
+    """Started long after a power cut, the ticker works out which timers ran out while it was
+    off before its first tick; an undo in that moment took back the advance that began the Hero
+    Phase, and every screen was still told 'Hero time ran out ...; its end is applied now' with
+    no end applied (a hostile-input audit). Only a timer that did run out is told of."""
+    from companion import ticker
+
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    hero_phase_begun(path, clock).journal.close()
+    clock.now += 900
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        late = ticker.ran_out_while_off(session)
+        assert set(late) == {"hero_time"}
+        session.submit(Action("undo"))                   # the advance: no Hero Phase, no timer running
+        session.tick()
+        ticker.tell(session, late)
+        view = session.view()
+        assert view["expect"]["phase"] != "hero" and not view["timers"]["hero_time"]["expired"]
+        assert not [n for n in view["notices"] if n.get("kind") == "timer"]
