@@ -91,8 +91,10 @@ class Game:
         play = Play(args, action, rng)
         return self.after_move(move.handler(state, play), play)
 
-    def reminders(self, state: Any) -> list[dict[str, str]]:
-        """Rules that apply now: ``{"text": ..., "rule": "<rulebook section>"}``."""
+    def reminders(self, state: Any) -> list[dict[str, Any]]:
+        """Rules that apply now: ``{"text": ..., "rule": "<rulebook section>"}``, with
+        ``"urgent": True`` for one the table must not miss (the game is about to be lost, a move
+        went unchecked): the table keeps it in view before any other."""
         return []
 
     def outcome(self, state: Any) -> dict[str, Any]:

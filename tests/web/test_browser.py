@@ -530,3 +530,21 @@ def test_a_game_over_times_nothing_more(server, pages):
     time.sleep(3)                                        # past the timer's deadline
     after = server.get("/api/state")[1]
     assert after["seq"] == view["seq"] and not after["timers"]["turn"]["expired"]
+
+
+def test_a_warning_that_the_game_is_about_to_be_lost_stays_on_the_table(server, pages):
+    """'If a face-up Problem Card slides onto the "Too Late!" space, the game is over.' The
+    table's reminders were the first thing its side left out at 800x480: 'Problem C is one
+    slide from Too Late!' was in no capture of an audit. It now comes first, marked, and stays
+    while anything on the side does."""
+    _, view = server.post("/api/session", {"game": "incredibles", "seed": 2, "starting_problems": ["A", "B", "C"],
+                                           "players": ["mr-incredible", "mrs-incredible", "violet", "dash"]})
+    urgent = [r["text"] for r in view["reminders"] if r.get("urgent")]
+    assert len(urgent) == 1 and "one slide from" in urgent[0], view["reminders"]
+    _, view = server.act("timer.start", name="turn", seconds=120, label="Turn")
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    first = table.locator("#reminders li").first
+    assert first.is_visible() and "one slide from" in first.inner_text()
+    assert "warn" in first.get_attribute("class")
+    assert table.locator('#timers [data-timer="turn"]').is_visible()

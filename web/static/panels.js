@@ -278,10 +278,15 @@
   P.reminders = function (view) {
     const list = C.$("reminders");
     if (!list) return;
-    // the table shows the reminders in big type, as many as fit; the rule's name is on the phones
-    const items = (view.reminders || []).map((r) => el("li", { "data-drop": "9" }, r.text, !table && r.rule ? el("small", {}, " (" + r.rule + ")") : null));
+    // the table shows the reminders in big type, as many as fit; the rule's name is on the phones.
+    // An urgent one ("one slide from Too Late!") comes first and is the last thing the table's
+    // side leaves out (it was always left out at 800x480, the whole box with it).
+    const all = view.reminders || [];
+    const ordered = all.filter((r) => r.urgent).concat(all.filter((r) => !r.urgent));
+    const items = ordered.map((r) => el("li", { "data-drop": r.urgent ? "1" : "9", class: r.urgent ? "warn" : null },
+      r.urgent ? C.icon("warn") : null, r.urgent ? " " : null, r.text, !table && r.rule ? el("small", {}, " (" + r.rule + ")") : null));
     const box = C.$("reminders-box");
-    if (table && box) box.hidden = !items.length;
+    if (table && box) { box.hidden = !items.length; box.dataset.drop = ordered.some((r) => r.urgent) ? "1" : "9"; }
     list.replaceChildren(...(items.length ? items : [el("li", { class: "none" }, "Nothing to remember right now.")]));
   };
 

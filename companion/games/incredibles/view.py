@@ -113,12 +113,12 @@ def reminders(s: IncrediblesState) -> list[dict[str, str]]:
     if last is not None and last.face_up:
         out.append({"text": f"Problem {last.tile} ({last.power.title()}) is one slide from "
                             "\"Too Late!\": fix it before the next problem arrives.",
-                    "rule": R_PROBLEM})
+                    "rule": R_PROBLEM, "urgent": True})
     if s.rubble:
         out.append({"text": "Rubble on space " + ", ".join(s.rubble) +
                             ": no moving onto or through it.", "rule": R_ROAD})
     if s.unchecked:
-        out.append({"text": s.unchecked, "rule": R_MOVE})
+        out.append({"text": s.unchecked, "rule": R_MOVE, "urgent": True})
     return out
 
 
