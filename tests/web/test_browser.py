@@ -411,6 +411,22 @@ def test_setup_puts_a_game_away_and_lists_it_in_the_history(server, pages):
     assert server.get("/api/state")[1]["game"] is None
 
 
+def test_the_setup_page_says_which_heros_power_is_assumed(server, pages):
+    """The rulebook prints no hero's own power ('each character has a different Power symbol
+    that they are better at rolling'); the setup page showed each as a fact. Each hero whose
+    component data is an assumption now carries its note, word for word."""
+    from companion.games import Catalog
+
+    notes = Catalog()("incredibles").components()["assumptions"]
+    page = pages(server.url + "/setup", 390, 844)
+    page.locator('input[name="game"][value="incredibles"]').check()
+    page.wait_for_selector('[name="hero"]')
+    for hero in ("mr-incredible", "mrs-incredible", "violet", "dash"):
+        said = page.inner_text(f'[data-assumed="{hero}"]').strip()
+        assert said == notes[f"hero {hero}"], (hero, said)
+    assert "Own power (Agility) assumed." in page.inner_text('li:has([value="mrs-incredible"])')
+
+
 def test_the_setup_page_says_each_ticked_heros_place_in_the_playing_order(server, pages):
     """'The youngest player goes first.' The page asks to tick the heroes in playing order, and
     numbered them by the list's printed order: ticked Violet, Dash, Mrs. Incredible read "2. Mrs.

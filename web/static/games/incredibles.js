@@ -245,8 +245,11 @@
       const box = el("div", { class: "inc-setup" });
       const list = el("ul", { class: "hero-picks" });
       for (const hero of components.heroes || []) {
+        // a hero's own power is printed nowhere for most: the note says what is assumed
+        const note = (components.assumptions || {})["hero " + hero.id];
         list.append(el("li", {}, el("label", { class: "check" },
           el("input", { type: "checkbox", name: "hero", value: hero.id }), " " + hero.name + " ", power(hero.power)),
+        note ? el("small", { class: "assumed", "data-assumed": hero.id }, " " + note + " ") : null,
         el("input", { name: "name-" + hero.id, placeholder: "player's name", size: 10, "aria-label": hero.name + ": player's name" })));
       }
       const order = el("fieldset", {}, el("legend", {}, "Cards"),
