@@ -111,8 +111,9 @@ def doctor_findings(data: Path) -> list[dict[str, str]]:
 
 def held_finding(data: Path, catalog) -> list[dict[str, str]]:
     """Whether the game in progress will be held back at the next start (its component data
-    changed since it began, or its game is gone from this version): said before the family
-    finds it so at the table. Replaying it is left to start-up."""
+    changed since it began, its game gone from this version, an undo entry that does not match
+    the journal): said before the family finds it so at the table. Replaying its moves is left
+    to start-up."""
     from companion import resume
     from companion.errors import Unplayable
 
@@ -124,9 +125,12 @@ def held_finding(data: Path, catalog) -> list[dict[str, str]]:
             record = journal.current_game()
             if record is not None:
                 resume.set_up_again(catalog, record)
+                resume.steps(path, record, journal.steps(record), set())    # its undo entries
     except Unplayable as exc:
-        return [{"check": "game in progress", "status": "warn", "detail": str(exc),
-                 "fix": "put the data back before the table plays on (or start a new game)"}]
+        fix = ("restore a backup from before that undo entry (companion journal restore), or "
+               "start a new game" if "undo entry" in str(exc) else
+               "put the data back before the table plays on (or start a new game)")
+        return [{"check": "game in progress", "status": "warn", "detail": str(exc), "fix": fix}]
     except (CompanionError, sqlite3.DatabaseError, OSError):
         return []                  # the journal's own finding says why
     return []

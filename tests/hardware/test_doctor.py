@@ -154,3 +154,35 @@ def test_doctor_leaves_the_devices_to_a_running_service_and_says_how_to_check_th
     assert "WARN  devices" in out and "the service is running" in out
     assert "fix: sudo systemctl stop companion, run doctor again" in out
     assert "gpio backend" not in out and "serial device" not in out
+
+
+def test_doctor_warns_of_an_undo_entry_that_does_not_match_the_journal(tmp_path, capsys, monkeypatch):
+    """A hand-edited undo entry (its checksum made to match): doctor said '8 checks passed' and
+    the next start held the game back (a hostile-input audit). Now doctor says so first."""
+    import json
+    import sqlite3
+
+    from companion.actions import Action
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.journal_rows import entry_crc
+    from companion.session import Session
+
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    session = Session(Journal(tmp_path / "journal.sqlite3"), Catalog())
+    session.start("incredibles", {"players": ["dash"], "starting_problems": ["A", "B", "C"]}, seed=3)
+    session.submit(Action("roll", "dash", {"face": "2"}))
+    seq = session.submit(Action("undo"))["seq"]
+    session.journal.close()
+    assert run(["--data", str(tmp_path), "--simulate"]) == 0
+    assert "game in progress" not in capsys.readouterr().out
+    text = json.dumps({"type": "undo", "undoes": "2", "source": "api"})
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        gid, at = db.execute("SELECT game_id, at FROM entries WHERE seq = ?", (seq,)).fetchone()
+        db.execute("UPDATE entries SET payload = ?, crc = ? WHERE seq = ?",
+                   (text, entry_crc(seq, gid, "undo", text, at), seq))
+    db.close()
+    run(["--data", str(tmp_path), "--simulate"])
+    out = capsys.readouterr().out
+    assert f"WARN  game in progress   The game in progress (incredibles, game 1) cannot be replayed: its undo entry {seq}" in out, out
+    assert "fix: restore a backup from before that undo entry" in out
