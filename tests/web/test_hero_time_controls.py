@@ -23,6 +23,13 @@ def controls(page) -> list[str]:
                                             "nodes => nodes.map(n => n.dataset.key)"))
 
 
+def next_phase(page) -> str:
+    """The time the hero-time face shows between Hero Phases (and that it says so)."""
+    face = page.locator('#timers [data-timer="hero_time"]')
+    assert "waiting" in face.get_attribute("class") and "Next phase" in face.inner_text()
+    return face.locator(".timer-left").inner_text()
+
+
 def timer_button(server) -> str:
     return server.get("/api/hardware")[1]["meanings"]["buttons"]["timer_toggle"]
 
@@ -41,6 +48,7 @@ def test_hero_time_offers_only_what_its_hero_phase_allows(server_factory, pages)
     assert controls(phone) == []
     assert phone.inner_text('#timers [data-why="hero_time"]') == \
         "Hero time runs only during the Hero Phase."
+    assert next_phase(phone) == "10:00"
     status, body = server.act("timer.add", name="hero_time", seconds=60)
     assert status == 422 and "only during the Hero Phase" in body["error"], body
     assert timer_button(server) == "nothing now: hero time runs only during the Hero Phase"
@@ -72,6 +80,8 @@ def test_hero_time_offers_only_what_its_hero_phase_allows(server_factory, pages)
     wait_rendered(phone, view["seq"])
     phone.wait_for_selector('#timers [data-why="hero_time"]', timeout=WAIT)
     assert controls(phone) == []
+    # the minute added was this phase's: the next starts with its 10 minutes, not "Paused 9:58"
+    assert next_phase(phone) == "10:00"
     assert timer_button(server).startswith("nothing now: hero time runs only")
     assert server.post("/api/hardware/press", {"name": "timer"})[0] == 200
     deadline = time.monotonic() + 5
@@ -120,3 +130,36 @@ def test_the_setup_page_leaves_the_variant_off_until_a_length_is_chosen(server, 
     view = server.get("/api/state")[1]
     assert view["game"] == "invincible" and view["timers"] == {}
     assert view["timer_controls"] is None
+
+
+def test_the_table_says_the_hero_phase_is_over_when_time_runs_out_mid_power(server, pages):
+    """'when it runs out, the phase ends immediately. Heroes may finish resolving any power they
+    were already in the middle of': a family play-through found the table saying only
+    'Invincible: resolve Move', never that the Hero Phase was over."""
+    status, view = server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": HEROES, "episode": 1, "hero_time": {"seconds": 3}}})
+    assert status in (200, 201), view
+    table = pages(server.url + "/table", 800, 480)
+    for type_, data in (("advance", {}),
+                        ("pull", {"hero": "invincible", "cubes": ["blue", "yellow", "yellow"]}),
+                        ("play", {"hero": "invincible", "cube": "blue", "power": "move"})):
+        status, view = server.act(type_, **data)
+        assert status == 200, view
+    assert view["expect"]["resolving"]["name"] == "Move"
+    table.wait_for_function("document.getElementById('banner').textContent.includes('Time\\'s up')",
+                            timeout=WAIT)
+    assert server.get("/api/state")[1]["state"]["phase"] == "hero_end"
+    assert " ".join(table.inner_text("#banner").split()) == \
+        "Time's up: the Hero Phase is over. Invincible: resolve Move on a phone."
+
+
+def test_a_pull_mats_read_is_said_as_cubes(server, pages):
+    """A family play-through read 'Undo: the camera's read of 3 dice' for a cube pull."""
+    status, view = server.post("/api/session", {"game": "invincible", "seed": 2, "options": {
+        "heroes": HEROES, "episode": 1}})
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    said = phone.evaluate("""() => [Companion.describe(Companion.view, {type: "dice.read",
+        data: {set: "invincible-cubes", dice: [{}, {}, {}]}}), Companion.describe(Companion.view,
+        {type: "dice.read", data: {set: "invincible-crash", dice: [{}]}})]""")
+    assert said == ["the camera's read of 3 cubes", "the camera's read of 1 die"]

@@ -38,8 +38,11 @@
     // table's own timers, every control as the timer stands)
     const owned = view.timer_controls;
     const nodes = timers.map((t) => {
-      const node = face(t);
-      if (controls) node.append(...timerControls(t, owned && owned[t.name]));
+      const own = owned && owned[t.name];
+      // a game's timer between its phases (hero time before the next Hero Phase) shows the time
+      // the next phase starts with, not a "Paused 5:09" or "Time's up!" of the last
+      const node = own && own.next ? waiting(t, own.next) : face(t);
+      if (controls) node.append(...timerControls(t, own));
       return node;
     });
     // one start form per page, kept across renders so a half-made choice survives updates
@@ -60,6 +63,13 @@
     if (open.includes("cancel")) row.append(C.button("cross", t.expired ? "Clear" : "Stop", () => C.act("timer.cancel", { name }, null), { "data-key": "cancel-" + name }));
     const why = own && own.why ? [el("p", { class: "timer-why", "data-why": name }, own.why[0].toUpperCase() + own.why.slice(1) + ".")] : [];
     return row.childNodes.length ? [row, ...why] : why;
+  }
+
+  function waiting(t, next) {
+    return el("div", { class: "timer waiting", "data-timer": t.name, "data-next": next },
+      el("span", { class: "timer-label" }, C.icon("clock"), " " + t.label),
+      el("span", { class: "timer-left" }, clock(next)),
+      el("span", { class: "timer-state" }, C.icon("pause"), " Next phase"));
   }
 
   function face(t) {
@@ -305,7 +315,9 @@
     }
     const d = action.data || {};
     // the camera's own actions in words, never their data (a read's dice would be a line of JSON)
-    if (action.type === "dice.read") return "the camera's read of " + dice((d.dice || []).length);
+    // a pull mat's read is of cubes, not dice (its set says so: "invincible-cubes")
+    if (action.type === "dice.read") return "the camera's read of " + (/cube/.test(d.set || "")
+      ? ((d.dice || []).length === 1 ? "1 cube" : (d.dice || []).length + " cubes") : dice((d.dice || []).length));
     if (action.type === "dice.dismiss") return "throwing the camera's read away";
     if (action.type === "dice.confirm") {
       const said = changesOf({ removed: (d.faces || []).filter((f) => f === null), added: d.added || [] });

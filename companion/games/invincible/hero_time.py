@@ -87,13 +87,18 @@ def closed(s: InvincibleState) -> str | None:
 
 def controls(s: InvincibleState) -> dict[str, Any] | None:
     """What a screen may offer for hero time: ``open``, the timer actions the table may send
-    now (never start or cancel: the game starts it and setup switches it on), and ``why`` the
-    others are closed. A table's own timer (another name) keeps its usual controls."""
+    now (never start or cancel: the game starts it and setup switches it on), ``why`` the
+    others are closed, and between Hero Phases ``next``, the seconds the next one will have. A
+    table's own timer (another name) keeps its usual controls."""
     if s.timer is None:
         return None
     why = closed(s)
     kinds = [] if why else ["pause" if s.timer.running else "resume", "add"]
-    return {HERO_TIMER: {"open": kinds, "why": why}}
+    entry: dict[str, Any] = {"open": kinds, "why": why}
+    if why and s.result is None and s.phase not in ("hero", "hero_end", "crash"):
+        # between Hero Phases the time left of the last one means nothing: the next starts afresh
+        entry["next"] = s.hero_time
+    return {HERO_TIMER: entry}
 
 
 def expire(s: InvincibleState, now: float) -> None:

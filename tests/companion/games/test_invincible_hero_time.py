@@ -202,7 +202,7 @@ def test_hero_time_is_paused_and_added_to_only_in_its_hero_phase(tmp_path):
     session = _session(tmp_path / "journal.sqlite3", clock)
     session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10}, seed=7)
     assert session.view()["timer_controls"] == {"hero_time": {
-        "open": [], "why": "hero time runs only during the Hero Phase"}}
+        "open": [], "why": "hero time runs only during the Hero Phase", "next": 600}}
     for kind in ("timer.pause", "timer.add", "timer.resume"):
         with pytest.raises(IllegalAction, match="only during the Hero Phase"):
             session.submit(Action(kind, data={"name": "hero_time", "seconds": 60}))
@@ -220,8 +220,8 @@ def test_hero_time_is_paused_and_added_to_only_in_its_hero_phase(tmp_path):
     session.tick()                                   # time ran out: the phase ended
     view = session.view()
     assert view["timers"]["hero_time"]["expired"] and view["state"]["phase"] != "hero"
-    assert view["timer_controls"]["hero_time"] == {
-        "open": [], "why": "hero time has run out: the Hero Phase is over"}
+    assert view["timer_controls"]["hero_time"] == {         # the next Hero Phase: afresh
+        "open": [], "why": "hero time has run out: the Hero Phase is over", "next": 600}
     for kind in ("timer.pause", "timer.add"):
         with pytest.raises(IllegalAction, match="run out"):
             session.submit(Action(kind, data={"name": "hero_time", "seconds": 60}))

@@ -455,12 +455,15 @@
       }
       // the table names the power each hero resolves; its steps, each a tap, are on the phones
       // (with every step spelt out the line took six lines of the 800x480 screen)
+      // hero time ran out with a power half resolved: 'the phase ends immediately. Heroes may
+      // finish resolving any power they were already in the middle of'
+      const over = view.state.phase === "hero_end" ? "Time's up: the Hero Phase is over. " : "";
       if (C.page === "table" && (e.resolutions || []).length) {
         const meanwhile = String(e.prompt || "").split(" Meanwhile ")[1];
-        return e.resolutions.map((x) => heroName(view, x.hero) + ": resolve " + x.name + " on a phone.").join(" ") +
+        return over + e.resolutions.map((x) => heroName(view, x.hero) + ": resolve " + x.name + " on a phone.").join(" ") +
           (meanwhile ? " Meanwhile " + plain(meanwhile).replace(/\s*\((?!assumed\))[^)]*\)/g, "") : "");
       }
-      return plain(e.prompt).replace(/\s*\((?!assumed\))[^)]*\)/g, "");
+      return over + plain(e.prompt).replace(/\s*\((?!assumed\))[^)]*\)/g, "");
     },
 
     table(view) {
