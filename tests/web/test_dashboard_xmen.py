@@ -233,11 +233,31 @@ def test_the_setup_page_takes_a_typed_power_stat_card_and_refuses_a_wrong_total(
     assert s["decks"]["power_stat"] == 17
 
 
+def a_choice_is_said_as_a_choice(table, view):
+    """Step 4: 'you will have to decide whether it is wiser to send your partially wounded X-Men
+    into battle, or to have your X-Men recover fully'. A family play-through read 'Ben: recovery
+    roll for Nightcrawler, 3 dice' as an order while Ben might deploy or end the turn, and '(1 more
+    to roll)' for Archangel's Wing Missile, an attack instead of his roll, not another roll."""
+    e = view["expect"]
+    dice = e.get("dice") or []
+    if not dice or (view.get("outcome") or {}).get("status") != "playing":
+        return
+    said = " ".join(table.inner_text("#banner").split())
+    rolls = {d["action"] for d in dice}
+    if any(a not in rolls and a not in ("card.play", "game.abandon") for a in e.get("actions") or []):
+        assert " roll for " not in said and "more to roll" not in said, (said, e["actions"])
+        return
+    who = lambda d: (d.get("data") or {}).get("hero") or d.get("player")  # noqa: E731
+    others = len({who(d) for d in dice} - {who(dice[0])})
+    assert ("more to roll" in said) == bool(others) and (not others or f"({others} more to roll)" in said), said
+
+
 def test_every_state_of_random_games_renders_without_a_script_error(server, pages):
     """Random legal games posted to the server; the phone and the table draw every state they see
-    without a script error, and the phone always offers a control when one is expected."""
+    without a script error, and the phone always offers a control when one is expected; the next
+    step says a choice of moves as one (a_choice_is_said_as_a_choice)."""
     play_random_games(server, pages(server.url + "/play"), pages(server.url + "/table", 800, 480),
-                      GAME, SEEDS, STEPS, EVERY)
+                      GAME, SEEDS, STEPS, EVERY, check=a_choice_is_said_as_a_choice)
 
 
 def test_a_recovery_roll_on_the_table_says_how_many_hit_chips_it_removes(server, pages):

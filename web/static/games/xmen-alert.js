@@ -276,9 +276,16 @@
       // (a recovery open would be a roll in e.dice)
       if (!d && can("deploy")) return e.player + ": deploy" + (can("turn.end") ? " or end the turn" : "");
       if (!d) return e.prompt;
-      const more = e.dice.length > 1 ? " (" + (e.dice.length - 1) + " more to roll)" : "";
+      // a roll listed beside a deploy or the turn's end is a choice ('decide whether it is wiser
+      // to send your partially wounded X-Men into battle, or to have your X-Men recover fully'):
+      // the rules' sentence names them all, where the first roll read as an order
+      const rolls = new Set(e.dice.map((x) => x.action));
+      if ((e.actions || []).some((t) => !rolls.has(t) && !["card.play", "game.abandon"].includes(t))) return e.prompt;
       if (d.action === "first.roll") return d.player + ": roll 5 dice to see who goes first";
-      return rollWords(d, view) + more;
+      // more to roll: other characters' rolls (a power's attack instead of a roll is no more one)
+      const who = (x) => (x.data || {}).hero || x.player;
+      const others = new Set(e.dice.filter((x) => who(x) !== who(d)).map(who)).size;
+      return rollWords(d, view) + (others ? " (" + others + " more to roll)" : "");
     },
 
     board(view) {
