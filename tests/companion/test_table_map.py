@@ -46,3 +46,17 @@ def test_the_owners_copy_wins_and_a_broken_one_is_an_error_naming_it(tmp_path):
 def test_docs_show_each_games_map_as_its_data_says(game):
     """docs/hardware.md shows each game's map as a table, the same rows the data gives."""
     assert markdown(CATALOG(game).table_map()) in DOCS.read_text()
+
+
+@pytest.mark.parametrize("game", ["incredibles", "xmen-alert", "invincible"])
+def test_what_a_button_says_at_the_table_is_in_a_familys_words(game):
+    """Each meaning and refusal a press puts on the table screen: an X-Men play-through read
+    'option physical_decks' there, a setup option's name from the API. No identifier (a word
+    with an underscore) and no JSON path ("data.")."""
+    import re
+
+    table = CATALOG(game).table_map()
+    said = [text for _input, _phase, text in table.rows()]
+    assert said
+    for text in said:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b|\bdata\.", text), text

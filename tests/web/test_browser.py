@@ -87,21 +87,26 @@ def test_an_undo_from_a_held_table_button_says_on_every_screen_what_it_took_back
 def test_a_refused_press_leaves_the_table_once_the_game_moves_on(server_factory, pages):
     """An audit's family pressed the Card button when it meant nothing, then played on: for 10 s
     the table went on saying the press did nothing and why, under a next step that no longer
-    matched it. The refusal stays until the game changes, and no longer."""
+    matched it (and a phone for 12 s, into the next player's turn). The refusal stays on both
+    until the game changes, and no longer."""
     server = server_factory("--simulate")
     server.wait_ready()
     _, view = server.post("/api/session", FIXED_DASH)
-    table = pages(server.url + "/table", 800, 480)
-    wait_rendered(table, view["seq"])
+    table, phone = pages(server.url + "/table", 800, 480), pages(server.url + "/play")
+    for page in (table, phone):
+        wait_rendered(page, view["seq"])
     assert server.post("/api/hardware/press", {"name": "card"})[0] == 200
-    table.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
-    assert "did nothing" in table.inner_text("#notice")
+    for page in (table, phone):
+        page.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
+        assert "did nothing" in page.inner_text("#notice")
     table.wait_for_timeout(1500)
-    assert table.locator("#notice").is_visible()      # still there while the table is as it was
+    for page in (table, phone):
+        assert page.locator("#notice").is_visible()   # still there while the table is as it was
     started = time.monotonic()
     _, later = server.act("roll", "dash", face="2")
-    wait_rendered(table, later["seq"])
-    assert table.locator("#notice").is_hidden()
+    for page in (table, phone):
+        wait_rendered(page, later["seq"])
+        assert page.locator("#notice").is_hidden()
     assert time.monotonic() - started < 5
 
 

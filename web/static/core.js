@@ -111,6 +111,7 @@
   C.notice = function (text, kind, rule) {
     const box = C.$("notice");
     if (!box) return;
+    delete box.dataset.refusalSeq;          // set by live.js for a refusal, which a change clears
     box.hidden = !text;
     box.className = "notice " + (kind || "");
     box.replaceChildren(...(text ? [C.icon(kind === "ok" ? "check" : "warn"),

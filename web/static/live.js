@@ -83,7 +83,10 @@
     if (n.page && n.page === C.pageId) return;  // our own refusal: already shown in full
     const [icon, who] = CHANNEL[n.source] || ["warn", C.human(n.source || "something")];
     if (!table) {
-      if (n.source !== "dashboard") C.notice(who + " did nothing: " + n.text, "refused", n.rule);
+      if (n.source === "dashboard") return;
+      C.notice(who + " did nothing: " + n.text, "refused", n.rule);
+      // about the table as it stood: gone once the game moves on, as on the table
+      if (renderedSeq !== null) C.$("notice").dataset.refusalSeq = renderedSeq;
       return;
     }
     const fromPhone = n.source === "dashboard";
@@ -227,6 +230,11 @@
     P.log(view);
     P.undo(view);
     if (table && noticeSeq !== null && view.seq > noticeSeq) { C.$("notice").hidden = true; noticeSeq = null; }
+    const said = C.$("notice");
+    if (!table && said && said.dataset.refusalSeq && view.seq > Number(said.dataset.refusalSeq)) {
+      said.hidden = true;
+      delete said.dataset.refusalSeq;
+    }
     if (view.undone && renderedSeq !== null && renderedSeq < view.seq) undone(view);
     if (renderedSeq !== view.seq) controls(view);
     renderedSeq = view.seq;
