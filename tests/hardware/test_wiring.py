@@ -213,13 +213,15 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
     from companion.actions import Action
     from companion.cli import _confirm_waiting_read
     from hardware.display_line import fit
+    from hardware.wiring import DEFAULT_SERIAL
 
+    width = DEFAULT_SERIAL["display_width"]              # the simulated display: the Pi config's 16
     handle = attach(session, {}, simulate=True, confirm=lambda: _confirm_waiting_read(session))
     ind, device = handle.indicators, handle.device
     try:
         assert handle.link.wait_for("ready", 5)
         prompt = session.view()["expect"]["prompt"]
-        assert wait_until(lambda: device.text == fit(prompt, 32), cond=device.received)
+        assert wait_until(lambda: device.text == fit(prompt, width), cond=device.received)
         assert ind.modes["confirm"] == "off"
 
         def read(*faces_conf):
@@ -235,7 +237,7 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
         view = session.view()
         assert view["dice_read"]["confirmed"] and view["state"]["roll"]["face"] == "3"
         assert wait_until(lambda: ind.modes["confirm"] == "off", cond=ind.changed)
-        assert wait_until(lambda: device.text == fit(view["expect"]["prompt"], 32),
+        assert wait_until(lambda: device.text == fit(view["expect"]["prompt"], width),
                           cond=device.received)
 
         session.submit(Action("undo"))
@@ -245,7 +247,7 @@ def test_a_camera_read_waiting_lights_confirm_and_the_display_says_what_to_do(se
         assert ind.status()["leds"]["confirm"]["lit"] is True
         # unsure as well as a die too many: Confirm alone would still be refused for the count
         session.submit(Action("dice.dismiss"))
-        assert wait_until(lambda: device.text == fit(prompt, 32), cond=device.received)
+        assert wait_until(lambda: device.text == fit(prompt, width), cond=device.received)
         read(("2", 0.3), ("5", 0.97))
         assert wait_until(lambda: device.text == "Dice: see screen", cond=device.received)
         seq = session.seq

@@ -483,7 +483,9 @@
         tvTrack(s),
         report,
         tvZones(s),
-        el("div", { class: "inv-heroes" }, s.heroes.map((h) => tvHero(h, s.phase)),
+        // with every hero gone the count goes too, before the losses' line (a crowded zone of
+        // long villain names left no room even for it)
+        el("div", { class: "inv-heroes", "data-drop": "0" }, s.heroes.map((h) => tvHero(h, s.phase)),
           el("p", { class: "more", "data-tally": "heroes", "data-all": "heroes: on the phones", hidden: "" })));
     },
 
