@@ -233,6 +233,33 @@ def test_the_setup_page_takes_a_typed_power_stat_card_and_refuses_a_wrong_total(
     assert s["decks"]["power_stat"] == 17
 
 
+def test_the_setup_page_lets_the_players_choose_their_x_men_and_who_goes_first(server, pages):
+    """Set Up: 'Mix the X-Men Power Stat Cards and deal one card to each player. *If all players
+    agree, each player may look through the Power Cards and take the X-Men of his choice.' A
+    family play-through found the setup page could only deal them (the engine took the choice
+    only through typed JSON). Two in the Advanced game ('deal two')."""
+    page = pages(server.url + "/setup")
+    page.locator('input[name="game"][value="xmen-alert"]').check()
+    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    for i, name in enumerate(("Ana", "Ben", "Cleo")):
+        page.fill(f'[name="player-{i}"]', name)
+    page.locator("details:has([name=xm-first]) summary").click()
+    assert not page.locator('[name="xm-pick-0-1"]').is_visible()      # Basic: one X-Men each
+    page.locator('[name="xm-rules"][value="advanced"]').check()
+    assert page.locator('[name="xm-pick-0-1"]').is_visible()
+    for field, hero in (("xm-pick-0-0", "wolverine"), ("xm-pick-0-1", "storm"),
+                        ("xm-pick-2-0", "cyclops"), ("xm-pick-2-1", "beast")):
+        page.select_option(f'[name="{field}"]', hero)
+    page.select_option('[name="xm-first"]', "2")                    # Player 3, Cleo
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    s = server.get("/api/state")[1]["state"]
+    teams = {t["player"]: [h["id"] for h in t["headquarters"]] for t in s["teams"]}
+    assert teams["Ana"] == ["wolverine", "storm"] and teams["Cleo"] == ["cyclops", "beast"]
+    assert len(teams["Ben"]) == 2 and not {"wolverine", "storm", "cyclops", "beast"} & set(teams["Ben"])
+    assert s["player"] == "Cleo"
+
+
 def a_choice_is_said_as_a_choice(table, view):
     """Step 4: 'you will have to decide whether it is wiser to send your partially wounded X-Men
     into battle, or to have your X-Men recover fully'. A family play-through read 'Ben: recovery

@@ -354,9 +354,17 @@
     },
 
     // Setup: players in seating order, Basic or Advanced, and Power Stat cards typed in from the box.
-    setupForm() {
+    setupForm(components) {
       const names = [0, 1, 2, 3].map((i) => el("input", { name: "player-" + i, size: 12, placeholder: i < 2 ? "name (needed)" : "(optional)",
         "aria-label": "Player " + (i + 1) + " in seating order" }));
+      // 'If all players agree, each player may look through the Power Cards and take the X-Men of
+      // his choice': a seat's X-Men (two in the Advanced game) chosen, else dealt as the rules say
+      const characters = (components && components.characters) || [];
+      const pick = (i, k) => el("select", { name: "xm-pick-" + i + "-" + k, "aria-label": "Player " + (i + 1) + "'s X-Men" + (k ? " (second)" : "") },
+        el("option", { value: "" }, k ? "(second: dealt)" : "(dealt)"), characters.map((c) => el("option", { value: c.id }, c.name)));
+      const picks = [0, 1, 2, 3].map((i) => [pick(i, 0), pick(i, 1)]);
+      const first = el("select", { name: "xm-first", "aria-label": "Who goes first" }, el("option", { value: "" }, "Roll to see (the rules)"),
+        [0, 1, 2, 3].map((i) => el("option", { value: i }, "Player " + (i + 1))));
       const typed = [];
       const list = el("ul", { class: "xm-typed" });
       const f = {};
@@ -379,6 +387,9 @@
       }, { "data-key": "typed-add" });
       const box = el("div", { class: "xm-setup" },
         el("fieldset", {}, el("legend", {}, "Players, in seating order clockwise (2 to 4)"), names.map((n, i) => el("label", {}, (i + 1) + ". ", n))),
+        el("details", {}, el("summary", {}, "Choose X-Men and who goes first (if all players agree)"),
+          picks.map((two, i) => el("p", { class: "xm-picks" }, "Player " + (i + 1) + ": ", two[0], " ", el("span", { class: "xm-adv-only" }, two[1]))),
+          el("label", {}, "Going first: ", first)),
         el("fieldset", {}, el("legend", {}, "Rules"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "basic", checked: true }), " Basic game"),
           el("label", { class: "check" }, el("input", { type: "radio", name: "xm-rules", value: "advanced" }), " Advanced game (every Advanced section)")),
@@ -392,11 +403,26 @@
           el("label", {}, "Extra ability ", f.ability = el("input", { name: "tc-ability", size: 14, placeholder: "its name" })), el("label", {}, "works as ", kind),
           num("dice", "dice"), num("xmen", "per X-Men"), num("marvel", "per Marvel"),
           el("label", {}, "Text ", f.text = el("input", { name: "tc-text", size: 24 })), add, list));
+      // a second X-Men a player only in the Advanced game ('deal two')
+      const advancedPicks = () => {
+        const adv = box.querySelector('[name="xm-rules"]:checked').value === "advanced";
+        for (const s of box.querySelectorAll(".xm-adv-only")) s.hidden = !adv;
+      };
+      box.addEventListener("change", advancedPicks);
+      advancedPicks();
       return {
         node: box,
         options() {
           const out = { players: names.map((n) => n.value.trim()).filter(Boolean),
             advanced: box.querySelector('[name="xm-rules"]:checked').value === "advanced" };
+          const chosen = {};
+          names.forEach((n, i) => {
+            const who = n.value.trim();
+            const ids = picks[i].slice(0, out.advanced ? 2 : 1).map((s) => s.value).filter(Boolean);
+            if (who && ids.length) chosen[who] = out.advanced ? ids : ids[0];
+          });
+          if (Object.keys(chosen).length) out.stat_cards = chosen;
+          if (first.value !== "") out.first_player = names[Number(first.value)].value.trim();
           if (typed.length) out.typed_cards = typed.slice();
           const physical = [...box.querySelectorAll('[name="xm-physical"]:checked')].map((x) => x.value);
           if (physical.length) out.physical_decks = physical;
