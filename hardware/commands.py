@@ -82,6 +82,9 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
     # "timer": pause or resume the game's running timer; the table's own starts afresh once
     # it ran out (a game's timer, such as hero time, is started by the game)
     timer = (view.get("timers") or {}).get(timer_name)
+    owned = (view.get("timer_controls") or {}).get(timer_name)
+    if owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
+        raise IllegalAction(f"{owned.get('why') or 'the timer cannot be paused now'}: {_prompt(view)}")
     if timer is None or timer.get("expired"):
         if (view.get("outcome") or {}).get("status", "playing") != "playing":
             raise IllegalAction("the game is over: no turn to time (start a new game, or undo "
@@ -91,9 +94,6 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
                                 f"{_prompt(view)}")
         return Action("timer.start", source=source,
                       data={"name": TURN_TIMER, "seconds": command.seconds})
-    owned = (view.get("timer_controls") or {}).get(timer_name)
-    if owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
-        raise IllegalAction(f"{owned.get('why') or 'the timer cannot be paused now'}: {_prompt(view)}")
     kind = "timer.pause" if timer.get("running") else "timer.resume"
     return Action(kind, source=source, data={"name": timer_name})
 

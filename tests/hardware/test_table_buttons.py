@@ -214,6 +214,11 @@ def test_each_button_does_what_the_map_says_or_is_refused_with_why(game, phase, 
                 continue
             elif meaning.own == "timer" and table.timer != "turn":   # a game's own timer
                 timer = before["timers"].get(table.timer)
+                owned = (before.get("timer_controls") or {}).get(table.timer)
+                if owned is not None and not {"pause", "resume"} & set(owned["open"]):
+                    # closed, as the game says (hero time off, or outside its Hero Phase)
+                    assert not changed and owned["why"] in refusal["text"], refusal
+                    continue
                 if timer is None or timer.get("expired"):
                     assert not changed and "timer is not running now" in refusal["text"]
                     continue

@@ -129,7 +129,9 @@ def test_the_setup_page_leaves_the_variant_off_until_a_length_is_chosen(server, 
     phone.wait_for_url("**/play", timeout=WAIT)
     view = server.get("/api/state")[1]
     assert view["game"] == "invincible" and view["timers"] == {}
-    assert view["timer_controls"] is None
+    # the table's Timer button says why it does nothing (it said "not running now")
+    assert view["timer_controls"] == {"hero_time": {
+        "open": [], "why": "hero time is off in this game (a setup choice)"}}
 
 
 def test_the_table_says_the_hero_phase_is_over_when_time_runs_out_mid_power(server, pages):

@@ -248,7 +248,7 @@ class Invincible(Game):
     def timers(self, s: InvincibleState) -> dict[str, Timer]:
         return {HERO_TIMER: s.timer} if s.timer is not None else {}
 
-    def timer_controls(self, s: InvincibleState) -> dict[str, Any] | None:
+    def timer_controls(self, s: InvincibleState) -> dict[str, Any]:
         return hero_time.controls(s)
 
     def components(self) -> dict[str, Any]:

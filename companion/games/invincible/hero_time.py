@@ -85,13 +85,15 @@ def closed(s: InvincibleState) -> str | None:
     return None
 
 
-def controls(s: InvincibleState) -> dict[str, Any] | None:
+def controls(s: InvincibleState) -> dict[str, Any]:
     """What a screen may offer for hero time: ``open``, the timer actions the table may send
     now (never start or cancel: the game starts it and setup switches it on), ``why`` the
     others are closed, and between Hero Phases ``next``, the seconds the next one will have. A
     table's own timer (another name) keeps its usual controls."""
-    if s.timer is None:
-        return None
+    if s.timer is None:         # the table's Timer button says so, not "not running now"
+        why = "the game is over" if s.result is not None else \
+            "hero time is off in this game (a setup choice)"
+        return {HERO_TIMER: {"open": [], "why": why}}
     why = closed(s)
     kinds = [] if why else ["pause" if s.timer.running else "resume", "add"]
     entry: dict[str, Any] = {"open": kinds, "why": why}
