@@ -671,6 +671,11 @@ def test_the_crash_die_on_the_table_says_its_damage_and_a_roll_for_me_says_who_r
     _engine, state, view = play_to(server, lambda s: s.phase == "crash", seed=1)
     table = pages(server.url + "/table", 1280, 720)
     hero = view["expect"]["player"]
+    # every phone says whose crash die it is (a play-through read "Crash die" alone)
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    name = next(h["name"] for h in view["state"]["heroes"] if h["id"] == hero)
+    assert f"{name}'s crash die: tap the face rolled" in phone.inner_text("#controls")
     _, view = server.post("/api/actions", {"type": "crash_roll", "player": hero,
                                            "data": {"hero": hero, "faces": ["2"]}})
     wait_rendered(table, view["seq"])

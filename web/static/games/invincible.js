@@ -347,10 +347,12 @@
     return box;
   }
 
-  function diceButtons(entry, key) {
+  function diceButtons(entry, key, view) {
     const data = entry.data || {};
     const field = entry.field || "face";
-    return el("div", {}, el("p", {}, C.icon("die"), " " + C.human(entry.die) + " die: tap the face rolled"), el("div", { class: "faces" },
+    // whose roll it is: every phone shows it ("Crash die" alone left each player asking)
+    const whose = data.hero ? heroName(view, data.hero) + "'s " : "";
+    return el("div", {}, el("p", {}, C.icon("die"), " " + whose + C.human(entry.die).toLowerCase() + " die: tap the face rolled"), el("div", { class: "faces" },
       // a face by what it means ("Epic (left zone)"), not its data id
       [...new Set(entry.faces)].map((f) => C.button(null, C.human((entry.meanings || {})[f] || f), () => C.act(entry.action, Object.assign({}, data, { [field]: field === "faces" ? [f] : f }), entry.player || null),
         { class: "face", "data-key": key + "-" + f })),
@@ -563,7 +565,7 @@
         box.append(el("p", { class: "prompt" }, C.icon("go"), " " + e.prompt), el("div", { class: "faces" },
           e.choices.map((o) => C.button("go", zoneName(o), () => C.act("choose", { [key]: o }, null), { "data-key": "choose-" + o }))));
       }
-      (e.dice || []).filter((d) => d.action && d.action !== "effect").forEach((d, i) => box.append(diceButtons(d, "die" + i)));
+      (e.dice || []).filter((d) => d.action && d.action !== "effect").forEach((d, i) => box.append(diceButtons(d, "die" + i, view)));
       const rs = e.resolutions || (e.resolving ? [e.resolving] : []);
       const me = mine(s);
       box.append(el("div", { class: "row inv-pick", role: "group", "aria-label": "My hero" }, el("span", { class: "label" }, me ? "My hero" : "Which hero is yours?"),
