@@ -78,7 +78,7 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
     if to not in reach and not _checks_distance(state):
         s = state.fork()
         far = (f"the way from {here} to {to} crosses rubble on {', '.join(state.rubble)}" if crossed
-               else f"{to} is more than {steps} space(s) from {here}")
+               else f"{to} is more than {_spaces(steps)} from {here}")
         why = (f"{REMIND} ({far} on the companion's assumed board; confirm the board on the Your "
                "box page).")
         s.log.append(f"Reminder: {why}")
@@ -90,11 +90,15 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
             raise IllegalAction(f"the way from {here} to {to} crosses rubble on "
                                 f"{', '.join(state.rubble)}: players may not move onto or through "
                                 f"it; you can reach {', '.join(reach)}", R_ROAD)
-        raise IllegalAction(f"{to} is more than {steps} space(s) from {here}; "
+        raise IllegalAction(f"{to} is more than {_spaces(steps)} from {here}; "
                             f"you can reach {', '.join(reach)}", R_MOVE)
     s = state.fork()
     _end_move(s, to)
     return s
+
+
+def _spaces(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
 
 
 def _checks_distance(state: IncrediblesState) -> bool:

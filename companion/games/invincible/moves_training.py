@@ -285,7 +285,9 @@ def _train_cube(state: InvincibleState, play: Play, hero: HeroState) -> Invincib
     s.supply[colour] -= 1
     h.bag[colour] = h.bag.get(colour, 0) + 1
     h.cube_gained = True
-    s.say(f"{h.name} discards {s.data.powers[cards.power_id(discard)].name} to gain a {colour} cube.")
+    article = "an" if colour[:1] in "aeiou" else "a"       # "an orange cube"
+    s.say(f"{h.name} discards {s.data.powers[cards.power_id(discard)].name} to gain {article} "
+          f"{colour} cube.")
     return s
 
 

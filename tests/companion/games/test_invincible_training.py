@@ -298,6 +298,11 @@ def test_one_cube_per_training_phase_matching_the_discarded_power(training):
     assert s.hero("atom-eve").bag["yellow"] == 4
     with pytest.raises(IllegalAction, match="once per phase"):
         t.act("train_cube", hero="atom-eve", discard="whirlwind-mode#1", colour="blue")
+    assert s.log[-1].endswith("to gain a yellow cube.")
+    t = training()
+    t.state.hero("atom-eve").hand = ["resilient-spirit#1"]
+    s = t.act("train_cube", hero="atom-eve", discard="resilient-spirit#1")
+    assert s.log[-1].endswith("to gain an orange cube."), s.log[-1]     # it read "a orange cube"
 
 
 def test_reset_returns_cubes_and_refills_five(training):
