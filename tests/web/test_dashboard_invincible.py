@@ -881,3 +881,24 @@ def test_a_hero_whose_effect_waits_for_a_tap_is_not_shown_as_done(server, pages)
     toggle.wait_for(timeout=WAIT)
     assert toggle.get_attribute("aria-pressed") == "false", toggle.inner_text()
     assert "is done" not in toggle.inner_text() or "is done?" in toggle.inner_text()
+
+
+def test_a_hero_waiting_on_anothers_power_is_told_why(server, pages):
+    """'each power must fully resolve before the next begins': while Invincible's Move resolved,
+    Atom Eve's phone lost every button, Done too, with no word why (a family play-through)."""
+    server.post("/api/session", {"game": GAME, "seed": 2, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    for type_, data in (("advance", {}),
+                        ("pull", {"hero": "invincible", "cubes": ["blue", "yellow", "yellow"]}),
+                        ("play", {"hero": "invincible", "cube": "blue", "power": "move"})):
+        status, view = server.act(type_, **data)
+        assert status == 200, view
+    ben = next(h for h in view["expect"]["heroes"] if h["hero"] == "atom-eve")
+    assert ben["actions"] == [] and not ben["finished"]
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-atom-eve"]').click()
+    phone.wait_for_selector('#controls [data-waits="atom-eve"]', timeout=WAIT)
+    assert "Waiting for Invincible's Move: each power must fully resolve before the next begins." \
+        in phone.inner_text('#controls [data-waits="atom-eve"]')

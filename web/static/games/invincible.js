@@ -146,6 +146,13 @@
       { class: "face small", "data-key": "play-" + h.id + "-drop-" + c }))));
     const training = e.phase === "training" && (e.training || {})[h.id];
     if (training) part.append(trainingPanel(view, h, training));
+    // a hero with nothing to tap while another's power resolves is told why, not left with no
+    // buttons: 'each power must fully resolve before the next begins'
+    const other = rs.find((r) => r.hero !== h.id);
+    if (e.phase === "hero" && other && !hx.finished && !hx.actions.length && !part.childElementCount) {
+      part.append(el("p", { class: "hint", "data-waits": h.id }, C.icon("clock"), " Waiting for " + heroName(view, other.hero) +
+        "'s " + other.name + ": each power must fully resolve before the next begins."));
+    }
     return part;
   }
 
