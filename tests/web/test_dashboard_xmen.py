@@ -260,6 +260,27 @@ def test_the_setup_page_lets_the_players_choose_their_x_men_and_who_goes_first(s
     assert s["player"] == "Cleo"
 
 
+def test_one_x_men_chosen_in_the_advanced_game_and_the_other_dealt(server, pages):
+    """A verification audit: in the Advanced game one pick of a player's two ('(second: dealt)')
+    was refused ('each player takes 2 X-Men'), and 'Going first' offered seats with no player."""
+    page = pages(server.url + "/setup")
+    page.locator('input[name="game"][value="xmen-alert"]').check()
+    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    page.fill('[name="player-0"]', "Ana")
+    page.fill('[name="player-1"]', "Ben")
+    page.locator('[name="xm-rules"][value="advanced"]').check()
+    page.locator("details:has([name=xm-first]) summary").click()
+    offered = page.eval_on_selector_all('[name="xm-first"] option', "os => os.map(o => [o.textContent, o.disabled])")
+    assert offered == [["Roll to see (the rules)", False], ["Ana", False], ["Ben", False],
+                       ["Player 3", True], ["Player 4", True]]
+    page.select_option('[name="xm-pick-1-0"]', "wolverine")
+    page.locator("#start").click()
+    page.wait_for_url("**/play", timeout=WAIT)
+    teams = {t["player"]: [h["id"] for h in t["headquarters"]]
+             for t in server.get("/api/state")[1]["state"]["teams"]}
+    assert teams["Ben"][0] == "wolverine" and len(teams["Ben"]) == 2 and len(teams["Ana"]) == 2
+
+
 def a_choice_is_said_as_a_choice(table, view):
     """Step 4: 'you will have to decide whether it is wiser to send your partially wounded X-Men
     into battle, or to have your X-Men recover fully'. A family play-through read 'Ben: recovery

@@ -97,7 +97,7 @@ def controls(s: InvincibleState) -> dict[str, Any]:
     why = closed(s)
     kinds = [] if why else ["pause" if s.timer.running else "resume", "add"]
     entry: dict[str, Any] = {"open": kinds, "why": why}
-    if why and s.result is None and s.phase not in ("hero", "hero_end", "crash"):
+    if why and s.result is None and s.phase not in ("hero", "hero_end"):
         # between Hero Phases the time left of the last one means nothing: the next starts afresh
         entry["next"] = s.hero_time
     return {HERO_TIMER: entry}

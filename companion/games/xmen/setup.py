@@ -120,9 +120,10 @@ def _teams(d: XMenData, options: dict[str, Any], players: list[str], advanced: b
     picks: dict[str, list[str]] = {}
     for p, ids in chosen.items():
         ids = [ids] if isinstance(ids, str) else ids
-        if not isinstance(ids, list) or len(ids) != per:
+        # one of two chosen in the Advanced game: the other is dealt, as the rules deal both
+        if not isinstance(ids, list) or not 1 <= len(ids) <= per:
             raise SetupError(f"stat_cards.{p}: each player takes {per} X-Men in the "
-                             f"{'Advanced' if advanced else 'Basic'} game")
+                             f"{'Advanced game (name one and the other is dealt)' if advanced else 'Basic game'}")
         picks[p] = [character(d, x, f"stat_cards.{p}") for x in ids]
     taken = [x for ids in picks.values() for x in ids]
     if len(set(taken)) != len(taken):
@@ -131,7 +132,8 @@ def _teams(d: XMenData, options: dict[str, Any], players: list[str], advanced: b
                          lambda x, o: character(d, x, o))
     teams = []
     for p in players:
-        ids = picks.get(p) or [stat_deck.pop(0) for _ in range(per)]
+        ids = picks.get(p, [])
+        ids = ids + [stat_deck.pop(0) for _ in range(per - len(ids))]
         teams.append(Team(p, [Hero(i) for i in ids]))
     return teams, stat_deck
 

@@ -36,9 +36,16 @@ def test_players_may_choose_their_x_men(engine):
     with pytest.raises(SetupError, match="only one team"):
         engine.setup({"players": ["Ana", "Ben"], "stat_cards": {"Ana": "storm", "Ben": "storm"}},
                      random.Random(0))
-    with pytest.raises(SetupError, match="takes 2"):
-        engine.setup({"players": ["Ana", "Ben"], "advanced": True, "stat_cards": {"Ana": ["storm"]}},
+    # one of the Advanced game's two chosen: the other dealt ('deal two')
+    s = engine.setup({"players": ["Ana", "Ben"], "advanced": True, "stat_cards": {"Ana": ["storm"]}},
                      random.Random(0))
+    assert s.teams[0].heroes[0].id == "storm" and [len(t.heroes) for t in s.teams] == [2, 2]
+    assert "storm" not in {h.id for h in s.teams[1].heroes + s.teams[0].heroes[1:]}
+    with pytest.raises(SetupError, match="takes 2"):
+        engine.setup({"players": ["Ana", "Ben"], "advanced": True,
+                      "stat_cards": {"Ana": ["storm", "beast", "cyclops"]}}, random.Random(0))
+    with pytest.raises(SetupError, match="takes 1"):
+        engine.setup({"players": ["Ana", "Ben"], "stat_cards": {"Ana": []}}, random.Random(0))
 
 
 def test_basic_decks_leave_out_advanced_and_recruit_cards(engine):

@@ -410,6 +410,14 @@
       };
       box.addEventListener("change", advancedPicks);
       advancedPicks();
+      // who may go first: the seats with a name, by it (an empty seat was offered, and refused)
+      const seats = () => names.forEach((n, i) => {
+        const option = first.options[i + 1];
+        option.textContent = n.value.trim() || "Player " + (i + 1);
+        option.disabled = !n.value.trim();
+      });
+      box.addEventListener("input", seats);
+      seats();
       return {
         node: box,
         options() {
@@ -422,7 +430,7 @@
             if (who && ids.length) chosen[who] = out.advanced ? ids : ids[0];
           });
           if (Object.keys(chosen).length) out.stat_cards = chosen;
-          if (first.value !== "") out.first_player = names[Number(first.value)].value.trim();
+          if (first.value !== "" && names[Number(first.value)].value.trim()) out.first_player = names[Number(first.value)].value.trim();
           if (typed.length) out.typed_cards = typed.slice();
           const physical = [...box.querySelectorAll('[name="xm-physical"]:checked')].map((x) => x.value);
           if (physical.length) out.physical_decks = physical;
