@@ -125,7 +125,12 @@ def held_finding(data: Path, catalog) -> list[dict[str, str]]:
             record = journal.current_game()
             if record is not None:
                 resume.set_up_again(catalog, record)
-                resume.steps(path, record, journal.steps(record), set())    # its undo entries
+                rows = journal.steps(record)                                 # its undo entries
+                resume.steps(path, record, rows, {seq for seq, _k, _t, vouched in rows if not vouched})
+    except JournalDamage as exc:
+        return [{"check": "game in progress", "status": "warn", "detail": str(exc),
+                 "fix": "the next start recovers the journal from that entry's intact prefix "
+                        "and the backups, and says what was lost"}]
     except Unplayable as exc:
         fix = ("restore a backup from before that undo entry (companion journal restore), or "
                "start a new game" if "undo entry" in str(exc) else

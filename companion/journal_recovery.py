@@ -218,12 +218,10 @@ class RecoveryLog:
         self.told = Path(data_dir) / TOLD
 
     def records(self) -> list[Recovery]:
+        raw = _read_list(self.path, "starting it afresh")
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
             return [Recovery(**r) for r in raw]
-        except FileNotFoundError:
-            return []
-        except (OSError, ValueError, TypeError) as exc:
+        except TypeError as exc:
             log.warning("%s cannot be read (%s); starting it afresh", self.path, exc)
             return []
 
@@ -237,26 +235,31 @@ class RecoveryLog:
 
     def keep(self, notices: list[dict[str, Any]]) -> None:
         """Other news start-up found (a timer that ran out while the service was off), kept
-        until the table says it read it: a second restart before that must tell it again."""
-        self._write(self.told, self._told() + list(notices))
+        until the table says it read it: a second restart before that must tell it again. A
+        file that cannot be written is logged: the notice is still shown, until a restart."""
+        try:
+            self._write(self.told, self._told() + list(notices))
+        except OSError as exc:
+            log.warning("%s cannot be written (%s): a restart will not tell it again", self.told, exc)
 
     def acknowledge(self) -> None:
+        """Every notice read; a file that cannot be written is logged (its notices come back
+        at the next start), never an error for the tap that read them."""
         records = self.records()
         for r in records:
             r.acknowledged = True
-        self._save(records)
-        self.told.unlink(missing_ok=True)
+        try:
+            if records:
+                self._save(records)
+            self.told.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("notices read, but %s cannot be written (%s)", self.path.parent, exc)
 
     def _told(self) -> list[dict[str, Any]]:
-        try:
-            raw = json.loads(self.told.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return []
-        except (OSError, ValueError) as exc:
-            log.warning("%s cannot be read (%s); its notices are dropped", self.told, exc)
-            return []
-        return [n for n in raw if isinstance(n, dict) and isinstance(n.get("text"), str)] \
-            if isinstance(raw, list) else []
+        # only what keep() writes: a timer's notice, its text (a hand-made file says nothing else)
+        return [{"kind": "timer", "text": n["text"][:500]}
+                for n in _read_list(self.told, "its notices are dropped")
+                if isinstance(n, dict) and isinstance(n.get("text"), str)]
 
     def _save(self, records: list[Recovery]) -> None:
         self._write(self.path, [asdict(r) for r in records])
@@ -266,6 +269,24 @@ class RecoveryLog:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(items, indent=1), encoding="utf-8")
         tmp.replace(path)
+
+
+def _read_list(path: Path, otherwise: str) -> list:
+    """The JSON list in ``path``; [] where it is missing, and (logged) where it is not a
+    regular file (a FIFO would block start-up), cannot be read, or is not a list."""
+    try:
+        if not path.exists():
+            return []
+        if not path.is_file():
+            raise OSError("not a regular file")
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        log.warning("%s cannot be read (%s); %s", path, exc, otherwise)
+        return []
+    if not isinstance(raw, list):
+        log.warning("%s is not a list; %s", path, otherwise)
+        return []
+    return raw
 
 
 class DataLock:

@@ -30,7 +30,10 @@ def run(session, backups, stopping: threading.Event, book=None) -> None:
         except CompanionError as exc:
             log.warning("timer tick failed: %s", exc)
         if late:
-            tell(session, late, book)
+            try:
+                tell(session, late, book)
+            except (CompanionError, OSError) as exc:      # the clock must go on ticking
+                log.warning("a late timer could not be told: %s", exc)
             late = {}
         backups.tick()
 

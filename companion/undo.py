@@ -95,9 +95,11 @@ def remove(steps: list[Step], entry_text: str, seq: int = 0) -> Step | None:
     BadUndo where the entry names other steps than the undo made then would have."""
     try:
         entry = json.loads(entry_text)
-    except ValueError:
-        entry = {}
-    undoes = entry.get("undoes") if isinstance(entry, dict) else None
+    except (ValueError, RecursionError):
+        entry = None
+    if not isinstance(entry, dict):     # taken for the oldest kind, it took back a timer's step
+        raise BadUndo(seq, "is not an undo entry (its text is not a JSON object)")
+    undoes = entry.get("undoes")
     if undoes is None:
         return steps.pop() if steps else None
     drops = entry.get("drops", [])

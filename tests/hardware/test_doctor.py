@@ -186,3 +186,10 @@ def test_doctor_warns_of_an_undo_entry_that_does_not_match_the_journal(tmp_path,
     out = capsys.readouterr().out
     assert f"WARN  game in progress   The game in progress (incredibles, game 1) cannot be replayed: its undo entry {seq}" in out, out
     assert "fix: restore a backup from before that undo entry" in out
+    # with no checksum to vouch for it, start-up takes it for damage and recovers: doctor says so
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        db.execute("UPDATE entries SET crc = NULL WHERE seq = ?", (seq,))
+    db.close()
+    run(["--data", str(tmp_path), "--simulate"])
+    out = capsys.readouterr().out
+    assert f"entry {seq} (undo) cannot be replayed" in out and "the next start recovers" in out, out

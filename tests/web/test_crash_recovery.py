@@ -130,3 +130,35 @@ def test_hero_time_that_ran_out_while_off_is_told_until_read_across_restarts(ser
     server = server_factory(data=data)
     time.sleep(1)                                      # the ticker has ticked
     assert not [n for n in server.get("/api/state")[1]["notices"] if n.get("kind") == "timer"]
+
+
+def test_a_notices_file_that_cannot_be_read_or_written_stops_nothing(server_factory, tmp_path):
+    """A hostile-input audit: with <data>/notices.json a folder, telling of a timer that ran out
+    while the service was off killed the ticker (no timer ran out again, no backup was taken)
+    and each 'Understood' answered 500; a deeply nested one stopped start-up with a traceback.
+    Now each is logged, the notice is still shown, the clock goes on and the tap is answered."""
+    import time
+
+    data = tmp_path / "data"
+    server = server_factory(data=data)
+    server.post("/api/session", {"game": "incredibles", "players": ["dash"], "seed": 7})
+    assert server.act("timer.start", name="turn", seconds=1)[0] == 200
+    server.stop()
+    time.sleep(1.5)                                    # the turn timer runs out while it is off
+    (data / "notices.json").mkdir()
+    server = server_factory(data=data)
+    deadline = time.monotonic() + 10
+    while not [n for n in server.get("/api/state")[1]["notices"] if n.get("kind") == "timer"]:
+        assert time.monotonic() < deadline, "the late timer was never told"
+        time.sleep(0.1)
+    assert server.act("timer.start", name="turn", seconds=1)[0] == 200
+    deadline = time.monotonic() + 10
+    while not server.get("/api/state")[1]["timers"]["turn"]["expired"]:
+        assert time.monotonic() < deadline, "the ticker stopped"
+        time.sleep(0.1)
+    assert server.request("DELETE", "/api/notices")[0] == 200
+    server.stop()
+    (data / "notices.json").rmdir()
+    (data / "notices.json").write_text("[" * 100_000 + "]" * 100_000)
+    server = server_factory(data=data)
+    assert server.get("/api/health")[0] == 200
