@@ -67,6 +67,9 @@ def run(path: Path, game: str, seed: int | None, players: str | None, components
         seed = first.get("seed", 0) if seed is None else seed
         recorded = first.get("recorded") is True
     seed = 0 if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        print(f"{path}: the seed must be a whole number from 0 (got {str(seed)[:40]})", file=err)
+        return 2
     clock = RecordedClock()
     if records:
         clock.follow(records[0][1])

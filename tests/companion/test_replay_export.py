@@ -76,3 +76,15 @@ def test_a_file_written_by_hand_is_still_a_new_game(tmp_path):
                     + json.dumps({"type": "timer.pause", "data": {"name": "hero_time"}}) + "\n")
     done = companion("replay", str(path), "--game", "invincible")
     assert done.returncode == 2 and "only during the Hero Phase" in done.stderr, done.stderr
+
+
+def test_a_recorded_files_bad_seed_is_named(tmp_path):
+    """A hostile-input audit: a recorded file's seed "abc" read ':memory:: game 1's record is
+    damaged', true 'checksum does not match', 10**30 'the journal could not be written'."""
+    for seed in ("abc", 1.5, True, 10 ** 30, -1):
+        path = tmp_path / "game.jsonl"
+        path.write_text(json.dumps({"setup": {"heroes": ["invincible", "atom-eve"]}, "seed": seed,
+                                    "recorded": True}) + "\n")
+        done = companion("replay", str(path), "--game", "invincible")
+        assert done.returncode == 2 and "the seed must be a whole number from 0" in done.stderr, \
+            (seed, done.stderr)
