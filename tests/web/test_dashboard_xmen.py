@@ -195,15 +195,21 @@ def test_xmen_controls_are_big_enough_and_keyboard_operable(server, pages):
     assert server.get("/api/state")[1]["state"]["going_first"]["rolls"] == {"Ana": 5}
 
 
+def xmen_setup(server, pages, *names):
+    """The setup page on a phone, X-Men Alert chosen, the players' names typed in seat order."""
+    page = pages(server.url + "/setup")
+    page.locator('input[name="game"][value="xmen-alert"]').check()
+    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
+    for i, name in enumerate(names):
+        page.fill(f'[name="player-{i}"]', name)
+    return page
+
+
 def test_the_setup_page_takes_a_typed_power_stat_card_and_refuses_a_wrong_total(server, pages):
     """Total Power is the sum of the three stats on every printed card ("Example card
     (Wolverine): Fighting Skill 6; Durability 5; Intelligence 2; Total Power 13."): a typed card
     that breaks it is refused with a message naming it, and the form keeps what was typed."""
-    page = pages(server.url + "/setup")
-    page.locator('input[name="game"][value="xmen-alert"]').check()
-    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
-    page.fill('[name="player-0"]', "Ana")
-    page.fill('[name="player-1"]', "Ben")
+    page = xmen_setup(server, pages, "Ana", "Ben")
     page.locator("details:has([name=tc-name]) summary").click()
 
     def type_card(total):
@@ -238,11 +244,7 @@ def test_the_setup_page_lets_the_players_choose_their_x_men_and_who_goes_first(s
     agree, each player may look through the Power Cards and take the X-Men of his choice.' A
     family play-through found the setup page could only deal them (the engine took the choice
     only through typed JSON). Two in the Advanced game ('deal two')."""
-    page = pages(server.url + "/setup")
-    page.locator('input[name="game"][value="xmen-alert"]').check()
-    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
-    for i, name in enumerate(("Ana", "Ben", "Cleo")):
-        page.fill(f'[name="player-{i}"]', name)
+    page = xmen_setup(server, pages, "Ana", "Ben", "Cleo")
     page.locator("details:has([name=xm-first]) summary").click()
     assert not page.locator('[name="xm-pick-0-1"]').is_visible()      # Basic: one X-Men each
     page.locator('[name="xm-rules"][value="advanced"]').check()
@@ -263,11 +265,7 @@ def test_the_setup_page_lets_the_players_choose_their_x_men_and_who_goes_first(s
 def test_one_x_men_chosen_in_the_advanced_game_and_the_other_dealt(server, pages):
     """A verification audit: in the Advanced game one pick of a player's two ('(second: dealt)')
     was refused ('each player takes 2 X-Men'), and 'Going first' offered seats with no player."""
-    page = pages(server.url + "/setup")
-    page.locator('input[name="game"][value="xmen-alert"]').check()
-    page.wait_for_selector('[name="player-0"]', timeout=WAIT)
-    page.fill('[name="player-0"]', "Ana")
-    page.fill('[name="player-1"]', "Ben")
+    page = xmen_setup(server, pages, "Ana", "Ben")
     page.locator('[name="xm-rules"][value="advanced"]').check()
     page.locator("details:has([name=xm-first]) summary").click()
     offered = page.eval_on_selector_all('[name="xm-first"] option', "os => os.map(o => [o.textContent, o.disabled])")
