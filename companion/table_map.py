@@ -307,12 +307,20 @@ def _running(view: dict[str, Any], timer: str) -> bool:
     return got is not None and not got.get("expired")
 
 
+def timer_closed(view: dict[str, Any], timer: str) -> str | None:
+    """Why the game says its timer ``timer`` can be neither paused nor resumed now (the view's
+    ``timer_controls``); None where it can, or where the timer is the table's own."""
+    owned = (view.get("timer_controls") or {}).get(timer)
+    if owned is None or {"pause", "resume"} & set(owned.get("open") or ()):
+        return None
+    return owned.get("why") or "the timer cannot be paused now"
+
+
 def _refused(own: str, view: dict[str, Any], timer: str) -> str | None:
     """Why a press of the table's own command ``own`` would be refused on ``view``'s table, as
     hardware/commands.py refuses it (None: it would not be)."""
-    owned = (view.get("timer_controls") or {}).get(timer)
-    if own == "timer" and owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
-        return owned.get("why") or "the timer cannot be paused now"
+    if own == "timer" and (closed := timer_closed(view, timer)):
+        return closed
     if own == "timer" and not _running(view, timer):
         if (view.get("outcome") or {}).get("status", "playing") != "playing":
             return "the game is over"

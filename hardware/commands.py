@@ -15,7 +15,7 @@ from typing import Any, Callable
 from companion.actions import Action
 from companion.dice import check_readable
 from companion.errors import IllegalAction
-from companion.table_map import TableMap
+from companion.table_map import TableMap, timer_closed
 from hardware.settings import Command
 
 TURN_TIMER = "turn"
@@ -82,9 +82,9 @@ def _own(own: str, command: Command, view: dict[str, Any], hooks: Hooks, source:
     # "timer": pause or resume the game's running timer; the table's own starts afresh once
     # it ran out (a game's timer, such as hero time, is started by the game)
     timer = (view.get("timers") or {}).get(timer_name)
-    owned = (view.get("timer_controls") or {}).get(timer_name)
-    if owned is not None and not {"pause", "resume"} & set(owned.get("open") or ()):
-        raise IllegalAction(f"{owned.get('why') or 'the timer cannot be paused now'}: {_prompt(view)}")
+    closed = timer_closed(view, timer_name)
+    if closed:
+        raise IllegalAction(f"{closed}: {_prompt(view)}")
     if timer is None or timer.get("expired"):
         if (view.get("outcome") or {}).get("status", "playing") != "playing":
             raise IllegalAction("the game is over: no turn to time (start a new game, or undo "
