@@ -26,16 +26,21 @@ KEEP = 4        # checkpoints kept in memory although the journal has them
 Step = tuple[int, str]                      # (seq, the entry's payload text)
 Replay = Callable[[Table, int, Step], Table]
 Fetch = Callable[[int, int], "Table | None"]  # (seq, depth) -> the journal's snapshot, if usable
+IsMove = Callable[[Step], bool]             # a game move, not a timer's step (companion/undo.py)
 
 
 class History:
-    def __init__(self, first: Table, replay: Replay, fetch: Fetch = lambda seq, depth: None):
+    def __init__(self, first: Table, replay: Replay, fetch: Fetch = lambda seq, depth: None,
+                 is_move: IsMove = lambda step: True):
         self.steps: list[Step] = []
         self._tables: dict[int, Table] = {0: first}
         self._saved: dict[int, int] = {}        # depth -> seq of a snapshot in the journal
         self._replay, self._fetch = replay, fetch
         self._swept = 1                          # tables below this depth are let go (but...)
         self.replayed = 0                        # actions replayed so far (start-up, undo)
+        self._is_move = is_move
+        self._latest: int | None = None          # the latest move's position, when ``_found``
+        self._found = True
 
     @property
     def first(self) -> Table:
@@ -51,18 +56,37 @@ class History:
     def top_step(self) -> Step | None:
         return self.steps[-1] if self.steps else None
 
+    def latest_move(self, below: int | None = None) -> int | None:
+        """The position of the latest step that is a move, not a timer's (what Undo takes back),
+        among the first ``below`` steps (all of them by default). Looked for once after a
+        start-up, then kept by ``push`` and ``take_back``: a table's timer steps piling up
+        (hero time's controls, a turn timer's time added again and again) are not looked
+        through again for each one."""
+        if below is None and self._found:
+            return self._latest
+        top = len(self.steps) if below is None else below
+        found = next((i for i in range(top - 1, -1, -1) if self._is_move(self.steps[i])), None)
+        if below is None:
+            self._latest, self._found = found, True
+        return found
+
     def restore(self, steps: list[Step], saved: dict[int, int]) -> Table:
         """Start-up: the effective actions as the journal has them and its snapshots (seq ->
         depth); the top table is rebuilt from the deepest snapshot still on the stack."""
         self.steps = list(steps)
+        self._found = False
         depth_of = {seq: i + 1 for i, (seq, _text) in enumerate(self.steps)}
         self._saved = {depth: seq for seq, depth in saved.items() if depth_of.get(seq) == depth}
         return self.table_at(self.depth)
 
-    def push(self, seq: int, text: str, table: Table, saved: bool = False) -> None:
-        """A new effective action and the table after it (``saved``: with a snapshot)."""
+    def push(self, seq: int, text: str, table: Table, saved: bool = False,
+             move: bool | None = None) -> None:
+        """A new effective action and the table after it (``saved``: with a snapshot; ``move``:
+        a game move, not a timer's step, when the caller knows it)."""
         self.steps.append((seq, text))
         depth = len(self.steps)
+        if self._is_move(self.steps[-1]) if move is None else move:
+            self._latest, self._found = depth - 1, True
         self._tables[depth] = table
         if saved:
             self._saved[depth] = seq
@@ -72,10 +96,12 @@ class History:
         if depth % EVERY == 0:
             self._forget(depth - KEEP * EVERY)
 
-    def take_back(self, position: int, kept: list[tuple[Step, Table]]) -> None:
+    def take_back(self, position: int, kept: list[tuple[Step, Table]],
+                  latest: int | None) -> None:
         """An undo (companion/undo.py): the actions from ``position`` up go, and ``kept`` (the
         timer steps above it, applied again to the table below, each with its table) take their
-        place. Nothing below is let go: the next undo asks for the tables there."""
+        place; ``latest`` is the latest move below ``position``. Nothing below is let go: the
+        next undo asks for the tables there."""
         for depth in range(len(self.steps), position, -1):
             self._tables.pop(depth, None)
             self._saved.pop(depth, None)
@@ -83,6 +109,7 @@ class History:
         for step, table in kept:
             self.steps.append(step)
             self._tables[len(self.steps)] = table
+        self._latest, self._found = latest, True
 
     def needs_snapshot(self, depth: int) -> bool:
         return depth > 0 and depth % EVERY == 0 and depth not in self._saved

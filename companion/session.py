@@ -48,10 +48,8 @@ class Session:
     def __init__(self, journal: Journal, catalog: Callable[[str], Game],
                  clock: Callable[[], float] = time.time,
                  read_threshold: float = dice_reads.DEFAULT_THRESHOLD):
-        self.journal = journal
+        self.journal, self.catalog, self.clock = journal, catalog, clock
         self.read_threshold = read_threshold
-        self.catalog = catalog
-        self.clock = clock
         self._lock = threading.RLock()          # the order of changes: apply, then queue
         self._shown = threading.Condition()     # the latest change on disk, for wait()
         self._bus = EventBus()
@@ -101,7 +99,7 @@ class Session:
     def _begin(self, record: GameRecord) -> None:
         engine, game = resume.set_up_again(self.catalog, record)
         self._record, self._engine, self._written = record, engine, record.result
-        self._stack = History(Table(game), self._replay, self._fetch)
+        self._stack = History(Table(game), self._replay, self._fetch, undo.is_move)
 
     def _replay(self, table: Table, depth: int, step: Step) -> Table:
         seq, text = step
@@ -284,13 +282,13 @@ class Session:
         if action.type == "undo":      # the latest move; never the clocks (companion/undo.py)
             plan = undo.Plan(stack, self._step)
             change = self._views.change(seq, record, self._engine, plan.table,
-                                        _undo(undo.next_undo(plan.steps_after())),
+                                        _undo(plan.next_undo),
                                         self._notices, now, undone=_undo(plan.undone))
             kind, payload = "undo", plan.payload(action.source)
         else:
             with _refused_unless_clean(BadAction, action.type):
                 table = self._step(stack.top(), action, stack.depth)
-                after = (_undo(undo.next_undo(stack.steps)) if action.type in TIMER_ACTIONS
+                after = (_undo(undo.next_undo(stack)) if action.type in TIMER_ACTIONS
                          else {"seq": seq, "action": action.to_json()})
                 change = self._views.change(seq, record, self._engine, table, after,
                                             self._notices, now)
@@ -309,7 +307,8 @@ class Session:
         if kind == "undo":
             plan.carry_out()
         else:
-            stack.push(seq, text, table, saved=snapshot is not None)
+            stack.push(seq, text, table, saved=snapshot is not None,
+                       move=action.type not in TIMER_ACTIONS)
         self._seq = seq
         return change
 
@@ -325,7 +324,7 @@ class Session:
         if table is None:
             return Views.empty(self._seq, self._notices, now)
         return self._views.change(self._seq, self._record, self._engine, table,
-                                  _undo(undo.next_undo(self._stack.steps)), self._notices, now,
+                                  _undo(undo.next_undo(self._stack)), self._notices, now,
                                   undone=undone)
 
     def _durable(self, changes: list[Change]) -> None:

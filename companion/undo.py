@@ -33,6 +33,10 @@ def is_timer(step: Step) -> bool:
         return False
 
 
+def is_move(step: Step) -> bool:
+    return not is_timer(step)
+
+
 def target(steps: list[Step]) -> int | None:
     """The position of the step Undo takes back: the latest that is not a timer's."""
     for i in range(len(steps) - 1, -1, -1):
@@ -41,10 +45,10 @@ def target(steps: list[Step]) -> int | None:
     return None
 
 
-def next_undo(steps: list[Step]) -> Step | None:
+def next_undo(stack: History) -> Step | None:
     """The step the next undo would take back (the view's ``undo``)."""
-    i = target(steps)
-    return None if i is None else steps[i]
+    i = stack.latest_move()
+    return None if i is None else stack.steps[i]
 
 
 class Plan:
@@ -52,7 +56,7 @@ class Plan:
     steps above it kept (each with its table) and dropped. ``carry_out`` once it is journaled."""
 
     def __init__(self, stack: History, apply: Apply):
-        i = target(stack.steps)
+        i = stack.latest_move()
         if i is None:
             raise IllegalAction("there is nothing to undo since the game started (the timers "
                                 "are paused, resumed and given time with their own buttons)")
@@ -68,16 +72,18 @@ class Plan:
                 continue
             self.kept.append((step, table))
         self.table = table
+        self.below = stack.latest_move(below=i)     # what the next undo would take back
+
+    @property
+    def next_undo(self) -> Step | None:
+        return None if self.below is None else self.stack.steps[self.below]
 
     def payload(self, source: str) -> dict[str, Any]:
         extra = {"drops": self.drops} if self.drops else {}
         return {"type": "undo", "undoes": self.undone[0], "source": source, **extra}
 
-    def steps_after(self) -> list[Step]:
-        return [*self.stack.steps[:self.position], *(step for step, _table in self.kept)]
-
     def carry_out(self) -> None:
-        self.stack.take_back(self.position, self.kept)
+        self.stack.take_back(self.position, self.kept, self.below)
 
 
 class BadUndo(CompanionError, ValueError):

@@ -26,7 +26,7 @@ def counting(n: int = 3000, saved: bool = True):
 def undo_one(history):
     """What an undo of the top action does (companion/undo.py's Plan, no timer step above it)."""
     table = history.table_at(history.depth - 1)
-    history.take_back(history.depth - 1, [])
+    history.take_back(history.depth - 1, [], history.latest_move(below=history.depth - 1))
     return table
 
 
