@@ -140,6 +140,10 @@ def recover(path: str | Path, reason: str, *, first_bad: int | None = None,
 def _untold(damaged: Path, native: Copy, scan: journal_wal.WalScan | None, kept: int) -> str:
     """What no copy let us count: a journal file past reading, a log past reading."""
     after = f"after entry {kept}" if kept else "of any game"
+    if damaged.exists() and damaged.stat().st_size == 0:
+        return (f"The moves after entry {kept} it held, if any, cannot be counted: check the "
+                "board against the game shown." if kept else "What it held cannot be counted or "
+                "brought back: if a game was in progress, set it up again from the board.")
     if native.unread and damaged.exists() and damaged.stat().st_size > 0:
         return (f"The journal itself could not be read, so the moves {after} it may have held "
                 "cannot be counted: check the board against the game shown.")
@@ -163,6 +167,8 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
         for attempt in range(attempts):
             journal = None
             try:
+                if _emptied(path):
+                    raise JournalDamage("the journal file was empty (0 bytes)")
                 journal = Journal(path)
                 if journal.wal is not None:  # an unclean stop: every game is looked at, not one
                     journal.check_entries()
@@ -189,6 +195,15 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
                 report = step
     raise JournalError(f"{path}: still damaged after {attempts} recoveries; restore a backup "
                        "(companion journal restore)")
+
+
+def _emptied(path: Path) -> bool:
+    """A journal file there but empty, with no log to rebuild it from: SQLite takes it for a new
+    journal, and the game it held was gone without a word. Never the case for a journal this
+    service made: its first commit writes the file's header."""
+    wal = Path(str(path) + "-wal")
+    return (path.is_file() and path.stat().st_size == 0
+            and (not wal.exists() or wal.stat().st_size == 0))
 
 
 def _keep_as_found(path: Path, found: Path) -> bool:

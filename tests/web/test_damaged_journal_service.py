@@ -116,6 +116,43 @@ def test_a_journal_past_reading_with_no_backup_does_not_say_nothing_was_lost(
     assert "Nothing was lost" not in said and "could not all be counted" in said, said
 
 
+def test_an_emptied_journal_is_told_not_taken_for_a_new_one(server_factory, tmp_path, pages):
+    """A journal file cut to nothing (a power cut while the card was written, a damaged card)
+    is what SQLite takes for a new database: the service started with no game and no word of
+    the one in progress. Now the table is told that what it held cannot be counted, and the
+    empty file is kept aside; with a backup, the game comes back from it."""
+    import shutil
+
+    data = tmp_path / "data"
+    server, before = played(server_factory, data)
+    server.stop()                                    # a clean stop: a backup taken
+    (data / "journal.sqlite3").write_bytes(b"")
+    server = server_factory(data=data)
+    view = server.get("/api/state")[1]
+    assert view["seq"] == before["seq"] and view["state"] == before["state"]
+    (notice,) = view["notices"]
+    assert "the journal file was empty" in notice["text"], notice
+    assert "the backup journal-" in notice["text"], notice
+    server.stop()
+
+    shutil.rmtree(data / "backups")                  # the first minutes of a first game
+    shutil.rmtree(data / "damaged")
+    (data / "journal.sqlite3").write_bytes(b"")
+    server = server_factory(data=data)
+    view = server.get("/api/state")[1]
+    assert view["state"] is None
+    notice = view["notices"][-1]
+    assert "the journal file was empty" in notice["text"], notice
+    assert "Nothing was lost" not in notice["text"], notice
+    assert "What it held cannot be counted or brought back" in notice["text"], notice
+    (kept,) = (data / "damaged").iterdir()
+    assert (kept / "journal.sqlite3").stat().st_size == 0
+    table = pages(server.url + "/table", 800, 480)
+    table.wait_for_selector("#alerts p")
+    said = table.inner_text("#alerts")
+    assert "Nothing was lost" not in said and "could not all be counted" in said, said
+
+
 def test_damage_in_the_main_file_starts_without_a_traceback(server_factory, tmp_path):
     """Issue 18: invalid UTF-8 in a payload gave an OperationalError traceback at start-up."""
     data = tmp_path / "data"
