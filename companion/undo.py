@@ -37,10 +37,18 @@ def is_move(step: Step) -> bool:
     return not is_timer(step)
 
 
-def target(steps: list[Step]) -> int | None:
-    """The position of the step Undo takes back: the latest that is not a timer's."""
+def target(steps: list[Step], timers: dict[int, bool] | None = None) -> int | None:
+    """The position of the step Undo takes back: the latest that is not a timer's. ``timers``
+    keeps what each step was found to be (by seq), so a run of timer steps under many undos is
+    read once, not once for each undo."""
     for i in range(len(steps) - 1, -1, -1):
-        if not is_timer(steps[i]):
+        seq = steps[i][0]
+        timer = timers.get(seq) if timers is not None else None
+        if timer is None:
+            timer = is_timer(steps[i])
+            if timers is not None:
+                timers[seq] = timer
+        if not timer:
             return i
     return None
 
@@ -95,7 +103,8 @@ class BadUndo(CompanionError, ValueError):
         self.seq = seq
 
 
-def remove(steps: list[Step], entry_text: str, seq: int = 0) -> Step | None:
+def remove(steps: list[Step], entry_text: str, seq: int = 0,
+           timers: dict[int, bool] | None = None) -> Step | None:
     """Start-up's part: ``steps`` less what the undo entry ``seq`` took back (in place); returns
     the step it took back. An undo naming no step (the oldest journals) took back the top one.
     BadUndo where the entry names other steps than the undo made then would have."""
@@ -114,13 +123,14 @@ def remove(steps: list[Step], entry_text: str, seq: int = 0) -> Step | None:
                            "not as entry numbers")
     # the latest move (this undo's reading), or the top step (the reading before it, when an
     # undo took back a timer's step too: it dropped nothing)
-    i = target(steps)
     if steps and steps[-1][0] == undoes and not drops:
         i = len(steps) - 1
-    elif i is None or steps[i][0] != undoes:
-        latest = "none" if i is None else f"entry {steps[i][0]}"
-        raise BadUndo(seq, f"says it took back entry {undoes}, but the latest move standing "
-                           f"then was {latest}")
+    else:
+        i = target(steps, timers)
+        if i is None or steps[i][0] != undoes:
+            latest = "none" if i is None else f"entry {steps[i][0]}"
+            raise BadUndo(seq, f"says it took back entry {undoes}, but the latest move "
+                               f"standing then was {latest}")
     above = {s[0]: s for s in steps[i + 1:]}            # timer steps only: ``target`` says so
     stray = [d for d in drops if d not in above]
     if stray:
@@ -137,10 +147,11 @@ def effective(entries: Iterable[tuple[int, str, str, bool]]) -> tuple[list[Step]
     and the step the last entry took back, when it is an undo (the table's "Undone" line)."""
     steps: list[Step] = []
     undone = None
+    timers: dict[int, bool] = {}
     for seq, kind, text, _vouched in entries:
         if kind != "undo":
             steps.append((seq, text))
             undone = None
         else:
-            undone = remove(steps, text, seq)
+            undone = remove(steps, text, seq, timers)
     return steps, undone
