@@ -54,10 +54,12 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
         return _read(engine, table, action, rng, read_threshold, expect)
     # Any other action settles the table's dice: a waiting read is stale now, while a
     # confirmed one stays on show as the last roll until another roll replaces it.
-    rolled = last_roll.is_roll(expect, action)
+    # a roll expect asks for, or one a camera read may stand for, entered by hand instead
+    pulled = last_roll.as_read(expect, engine.read_requests(table.game), action)
+    rolled = pulled is not None or last_roll.is_roll(expect, action)
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
     game = engine.apply(table.game, action, rng)
-    roll = (last_roll.record(expect, action, engine.to_json(game),
+    roll = (last_roll.record(pulled or expect, action, engine.to_json(game),
                              before=_log(engine, table.game)) if rolled
             else table.last_roll)
     return Table(game, table.timers, read, roll)

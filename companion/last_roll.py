@@ -12,11 +12,26 @@ from __future__ import annotations
 from typing import Any
 
 from companion.actions import Action
-from companion.dice import requests
+from companion.dice import DiceRequest, requests
 
 
 def is_roll(expect: dict[str, Any] | None, action: Action) -> bool:
     return any(r.action == action.type for r in requests(expect))
+
+
+def as_read(expect: dict[str, Any] | None, extra: list[DiceRequest],
+            action: Action) -> dict[str, Any] | None:
+    """``expect`` with the dice of the read ``action`` stands for, where it is one that the
+    engine's ``read_requests`` list and expect does not (Invincible's pull, typed on a phone or
+    pulled by the companion, after one the camera read): the newest pull, whatever channel
+    entered it, is the last roll. None where the action is no such roll. Whose roll it is: the
+    request its data names (a hero's pull area), else the action's player."""
+    same = [r for r in extra if r.action == action.type]
+    if not same or is_roll(expect, action):
+        return None
+    mine = [r for r in same if r.data and all(action.data.get(k) == v for k, v in r.data.items())]
+    player = mine[0].player if mine else action.player
+    return {**(expect or {}), "dice": [r.to_json() for r in mine or same], "player": player}
 
 
 def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, Any] | None,

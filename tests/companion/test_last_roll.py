@@ -80,3 +80,35 @@ def test_the_rolls_own_line_is_found_in_a_full_log_of_repeated_lines():
     assert _first_new(full[:4], full[:6]) == "Dash rolled alarm."          # not full yet
     assert _first_new(["a", "b"], ["a", "b", "c", "d"]) == "c"
     assert _first_new(["a", "b", "c"], ["c", "x"]) == "x"                     # capped at 2
+
+
+def cube_read(hero, cubes, read_id):
+    return Action("dice.read", hero, {"id": read_id, "set": "invincible-cubes",
+                                      "dice": [{"face": c, "confidence": 0.99} for c in cubes]},
+                  source="camera")
+
+
+def test_an_invincible_pull_typed_on_a_phone_after_a_camera_pull_is_the_last_roll(tmp_path):
+    """'Draw three random cubes from your bag at a time': Atom Eve's pull read by the camera,
+    then Invincible's tapped on a phone. The Last roll kept the camera's pull (a pull is a read
+    the engine may take, not a roll expect asks for), an older pull shown as the latest; and
+    one the companion pulled ("Pull for me") was never shown either."""
+    s = Session(Journal(tmp_path / "i.sqlite3"), Catalog())
+    s.start("invincible", {"heroes": ["invincible", "atom-eve"]}, seed=4)
+    s.submit(Action("advance"))
+    view = s.submit(cube_read("atom-eve", ["blue", "blue", "yellow"], "pull-1"))
+    camera = view["last_roll"]
+    assert camera["source"] == "camera" and camera["player"] == "atom-eve"
+    view = s.submit(Action("pull", data={"hero": "invincible", "cubes": ["yellow", "orange", "purple"]},
+                           source="dashboard"))
+    last = view["last_roll"]
+    assert (last["type"], last["player"], last["source"], last["read"]) == ("pull", "invincible", "dashboard", None)
+    assert [d["face"] for d in last["dice"]] == ["yellow", "orange", "purple"]
+    assert view["dice_read"] is None                         # the camera's pull is put away
+    assert s.submit(Action("undo"))["last_roll"] == camera   # undo brings the camera's back
+    for cube in ("blue", "blue", "yellow"):
+        s.submit(Action("drop", data={"hero": "atom-eve", "cube": cube}))
+    view = s.submit(Action("pull", "atom-eve", {"hero": "atom-eve"}, source="dashboard"))  # Pull for me
+    last = view["last_roll"]
+    assert last["player"] == "atom-eve" and last["virtual"] and last["read"] is None
+    assert last["said"].startswith("Atom Eve pulls "), last["said"]

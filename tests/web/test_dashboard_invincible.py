@@ -13,7 +13,7 @@ import re
 import pytest
 
 from browser_pages import (WAIT, assert_fits, assert_no_placeholders, play_random_games, rendered, tap,
-                           wait_rendered)
+                           wait_rendered, words)
 
 pytestmark = pytest.mark.browser
 
@@ -902,3 +902,28 @@ def test_a_hero_waiting_on_anothers_power_is_told_why(server, pages):
     phone.wait_for_selector('#controls [data-waits="atom-eve"]', timeout=WAIT)
     assert "Waiting for Invincible's Move: each power must fully resolve before the next begins." \
         in phone.inner_text('#controls [data-waits="atom-eve"]')
+
+
+def test_a_pull_tapped_on_a_phone_after_a_camera_pull_is_the_tables_last_roll(server, pages):
+    """'Draw three random cubes from your bag at a time': Ben's pull read by the camera, then
+    Ana's tapped on her phone. The table's Last roll kept showing Ben's camera pull, an older
+    pull as the latest (found by a family play-through): it shows Ana's."""
+    server.post("/api/session", {"game": GAME, "seed": 4, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    server.act("advance")
+    status, view = server.post("/api/actions", {
+        "type": "dice.read", "player": "atom-eve", "source": "camera",
+        "data": {"id": "pull-1", "set": "invincible-cubes",
+                 "dice": [{"face": c, "confidence": 0.99} for c in ("blue", "blue", "black")]}})
+    assert status == 200, view
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 1280, 720)
+    wait_rendered(table, view["seq"])
+    assert "Atom Eve: pull · read by the camera" in words(table, "#dice"), words(table, "#dice")
+    tap(phone, table, "pull-invincible-yellow", "pull-invincible-orange", "pull-invincible-purple",
+        "pull-invincible-send")
+    shown = words(table, "#dice")
+    assert "Invincible: pull · tapped on a phone" in shown, shown
+    assert "read by the camera" not in shown and "Atom Eve" not in shown, shown
+    faces = table.locator("#dice .dice-list li").all_inner_texts()
+    assert [f.strip().lower() for f in faces] == ["yellow", "orange", "purple"], faces
