@@ -820,6 +820,34 @@ def test_the_table_says_done_only_in_the_phase_the_heroes_finish(server, pages):
     assert "done" not in table.inner_text(".inv-heroes").lower()
 
 
+def test_the_phones_say_done_only_in_the_phase_the_heroes_finish(server, pages):
+    """'Every round proceeds through four phases, in this order: ... Hero Phase ... Training
+    Phase ... Villain Phase'. Each hero taps done in the Hero and Training Phases; the phones'
+    hero boxes (the board, and "My hero") kept every hero's "done" through the Villain Phase and
+    the next advance, as the table once did, though no hero has anything to finish there."""
+    _engine, state, view = play_to(server, lambda s: s.phase in ("villain", "advance") and s.round > 1
+                                   and all(h.done for h in s.heroes))
+    assert all(h["done"] for h in view["state"]["heroes"])      # the rule state is kept
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    phone.wait_for_selector('#controls [data-mine="invincible"] .inv-hero', timeout=WAIT)
+    for where in ("#board", "#controls"):
+        assert phone.locator(f"{where} .inv-hero").count() >= 1
+        assert phone.locator(f"{where} .inv-hero.done").count() == 0, where
+        heads = phone.locator(f"{where} .inv-hero h3").all_inner_texts()
+        assert not any("done" in h.lower() for h in heads), (where, heads)
+    # in the Hero Phase a hero who stopped is still said to be done, on every phone
+    server.post("/api/session", {"game": GAME, "seed": 2, "options": {
+        "heroes": ["invincible", "atom-eve"], "episode": 1}})
+    server.act("advance")
+    status, view = server.act("done", hero="invincible")
+    assert status == 200 and view["state"]["phase"] == "hero", view
+    wait_rendered(phone, view["seq"])
+    assert "done" in phone.inner_text('#board [data-hero="invincible"] h3').lower()
+    assert phone.locator('#board .inv-hero.done').count() == 1
+
+
 def test_the_villain_phase_is_said_whole_on_the_table_and_the_phones_until_the_advance(server, pages):
     """'Reveal the top card of the event deck and resolve its instructions from top to bottom.'
     The players carry out each instruction on the real board; the table named only the event

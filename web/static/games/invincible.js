@@ -74,9 +74,16 @@
     return blacks;
   }
 
-  function heroBox(h) {
-    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (h.done ? " done" : ""), "data-hero": h.id },
-      el("h3", {}, C.icon("person"), h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), h.done ? C.tag("check", "done") : ""),
+  // "done" belongs to the phases heroes finish one by one (Hero, Training): kept into the
+  // Villain Phase and the next advance, it read as news of a phase already over
+  const DONE_PHASES = ["hero", "hero_end", "crash", "training"];
+  const shownDone = (h, phase) => h.done && DONE_PHASES.includes(phase);
+
+  // the phones' hero box: "done" only in those phases, as on the table
+  function heroBox(h, phase) {
+    const done = shownDone(h, phase);
+    return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (done ? " done" : ""), "data-hero": h.id },
+      el("h3", {}, C.icon("person"), h.name + (h.player && h.player !== h.name ? " (" + h.player + ")" : ""), done ? C.tag("check", "done") : ""),
       el("p", {}, C.icon("heart"), " health " + h.health + "/" + h.max_health + " · " + zoneName(h.zone)),
       el("p", { "data-black": h.black_cubes }, blackChips(h), " " + h.black_cubes + "/" + (h.crash_at || 5) + " black cubes toward a crash"),
       h.crashed ? el("p", { class: "warn" }, C.icon("burst"), h.rescued ? " crashed, rescued" : " CRASHED") : null,
@@ -387,12 +394,8 @@
     }));
   }
 
-  // "done" belongs to the phases heroes finish one by one (Hero, Training): kept into the
-  // Villain Phase and the next advance, it read as news of a phase already over
-  const DONE_PHASES = ["hero", "hero_end", "crash", "training"];
-
   function tvHero(h, phase) {
-    const done = h.done && DONE_PHASES.includes(phase);
+    const done = shownDone(h, phase);
     // the last to go for room (after the episode strip, the villains' second lines, the round
     // and the score), a hero who is done before those still playing, each counted: "+1 more"
     return el("section", { class: "inv-hero" + (h.crashed && !h.rescued ? " crashed" : "") + (done ? " done" : ""), "data-hero": h.id,
@@ -512,7 +515,7 @@
         track(s),
         el("div", { class: "inv-zones" }, s.zones.map((z) => zoneBox(z, s))),
         hq.length ? el("p", {}, C.icon("home"), " Guardians HQ: " + hq.join(", ")) : null,
-        el("div", { class: "inv-heroes" }, s.heroes.map(heroBox)));
+        el("div", { class: "inv-heroes" }, s.heroes.map((h) => heroBox(h, s.phase))));
     },
 
     decks(view, table) {
@@ -583,10 +586,10 @@
         // other heroes (their moves and "done") one tap away
         const h = s.heroes.find((x) => x.id === me);
         const turn = heroTurn(view, h, rs);
-        box.append(el("div", { class: "inv-mine", "data-mine": me }, heroBox(h), turn, turn.querySelector(".inv-powers") ? null : powerList(h, false)));
+        box.append(el("div", { class: "inv-mine", "data-mine": me }, heroBox(h, s.phase), turn, turn.querySelector(".inv-powers") ? null : powerList(h, false)));
         const others = s.heroes.filter((x) => x.id !== me);
         const more = el("details", { class: "inv-others", open: othersOpen }, el("summary", {}, C.icon("people"), " Other heroes: " + others.map((x) => x.name).join(", ")),
-          others.map((x) => el("div", {}, heroBox(x), heroTurn(view, x, rs), C.panels.done(view, [x.id]))));
+          others.map((x) => el("div", {}, heroBox(x, s.phase), heroTurn(view, x, rs), C.panels.done(view, [x.id]))));
         more.addEventListener("toggle", () => { othersOpen = more.open; });
         box.append(more);
       } else {
