@@ -642,6 +642,31 @@ def test_a_crash_rescue_is_tapped_by_the_rescue_dies_outcome_not_its_face_ids(se
     assert hero["rescued"] is True
 
 
+def test_the_phone_shows_the_cubes_on_each_power_a_black_one_by_its_colour(server, pages):
+    """'Black cubes are wild' and 'Every black cube on that hero's board and powers counts toward
+    the limit'. The phone's powers showed each symbol's colour with a cube mark on it, not the
+    cube: a black cube played on a purple symbol read as a purple cube (found by a family
+    play-through). Each covered symbol shows the cube on it, in its colour."""
+    server.post("/api/session", {"game": GAME, "seed": 2, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    server.act("advance")
+    status, view = server.act("pull", hero="invincible", cubes=["black", "purple", "yellow"])
+    assert status == 200, view
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 1280, 720)
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    tap(phone, table, "play-invincible-starter-black")
+    tap(phone, table, "play-invincible-starter-purple")
+    starter = server.get("/api/state")[1]["state"]["heroes"][0]["powers"]["starter"]
+    assert starter["symbols"] == ["purple"] * 3 and starter["cubes"] == ["black", "purple", None], starter
+    power = phone.locator('#controls [data-mine] [data-slot="starter"]')
+    assert "black on purple" in " ".join(power.inner_text().split()), power.inner_text()
+    assert [c.strip() for c in power.locator(".sym .cube").all_inner_texts()] == ["black", "purple"]
+    assert power.locator(".sym:not(.on)").all_inner_texts() == ["purple"]       # the open one
+    assert "1/5 black cubes toward a crash" in phone.inner_text('#controls [data-mine] .inv-hero')
+
+
 def test_the_episode_track_and_the_slots_are_said_in_the_tables_words(server, pages):
     """The track's spaces showed the data file's codes ("villain 1, minions all 1", "ability
     bombs"), and the slots their keys ("Flex1 slot"): now 'a Level I villain, 1 minion in each

@@ -124,6 +124,14 @@
     shown, el("div", { class: "row" }, send, C.button("bag", "Pull for me", () => C.act(type, { hero }, hero), { "data-key": key + "-virtual" })));
   }
 
+  // A power's symbol, and the cube on it in that cube's own colour: a black (wild) cube on a
+  // blue symbol reads "black on blue" (every black cube on a power counts toward a crash)
+  function symbol(x, on) {
+    if (!on) return el("span", { class: "sym c-" + x }, x);
+    return el("span", { class: "sym on c-" + x, "data-cube": on, title: on + " cube on " + x },
+      cube(on), on === x ? null : " on " + x);
+  }
+
   // Each power with its symbols (a cube on each one covered) and, while its hero may play, a
   // button per ready colour that fits: an open symbol of that colour, any open one for a wild cube.
   const WILD = ["black", "red"];
@@ -133,7 +141,7 @@
       const open = p.symbols.filter((x, i) => !p.cubes[i]);
       const locked = p.filled || !open.length || (slot.startsWith("under:") && !(h.powers[slot.slice(6)] || {}).filled);
       return el("li", { "data-slot": slot, class: p.filled ? "filled" : "" }, el("b", {}, p.name), " ",
-        p.symbols.map((x, i) => el("span", { class: "sym c-" + x + (p.cubes[i] ? " on" : "") }, p.cubes[i] ? C.icon("cube") : null, x)),
+        p.symbols.map((x, i) => symbol(x, p.cubes[i])),
         p.filled ? C.tag("check", "filled") : el("small", { class: "by" }, " " + (p.effects || []).join("; ")),
         play && !locked ? el("div", { class: "faces" }, ready.filter((c) => WILD.includes(c) || open.includes(c)).map((c) =>
           C.button("play", "Play " + c, () => C.act("play", { hero: h.id, cube: c, power: slot }, h.id), { class: "face c-" + c, "data-key": "play-" + h.id + "-" + slot + "-" + c }))) : null);
