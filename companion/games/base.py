@@ -40,6 +40,9 @@ class Game:
     turn_rule: str | None = None
     #: the camera's taught set for this box's dice ("incredibles"); see dice()
     dice_set: str = ""
+    #: the action types ``read_requests`` may name (asked for them only: a step of any other
+    #: type is no read, entered by hand or not)
+    read_types: frozenset[str] = frozenset()
     #: bump when a state saved by ``save_state`` before would now mean something else; a journal
     #: snapshot of another version is replayed instead (companion/snapshots.py, which also
     #: notices any change to the engine's code or component data by itself)

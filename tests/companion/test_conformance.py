@@ -131,6 +131,10 @@ def _check_state(engine, state, action, seed, step, found):
                                            f"{expect.get('actions')}")
     _listed_accepted(engine, state, expect, rng, where, found)
     _refusals(engine, state, expect, rng, where, found)
+    for read in engine.read_requests(state):
+        found.counts["reads"] = found.counts.get("reads", 0) + 1
+        if read.action not in engine.read_types:
+            found.add("read_types", where, f"a read of {read.action} not in {engine.read_types}")
 
 
 def play_out(engine, seed, found=None, stride=0):
@@ -211,6 +215,16 @@ class FollowClock:
 
     def __call__(self):
         return self.now
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_read_the_camera_may_make_is_of_a_type_the_engine_declares(game):
+    """A step is taken for a read entered by hand (the last roll) only when its type is one of
+    the engine's ``read_types``: a read of another type would never be shown."""
+    found, _ = findings(game)
+    assert not found.of("read_types"), found.of("read_types")
+    if Catalog()(game).read_types:
+        assert found.counts.get("reads", 0) > 100, found.counts
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -174,6 +174,7 @@ class Invincible(Game):
     name = "invincible"
     title = "Invincible: The Hero-Building Game"
     dice_set = "invincible"
+    read_types = frozenset({"pull"})         # a hero's pull area (read_requests)
     table_dir = Path(__file__).resolve().parent
     phase_rules = {"advance": R_ADVANCE, "hero": R_HERO, "hero_end": R_HERO_END,
                    "crash": R_HERO_END, "training": R_TRAINING, "villain": R_VILLAIN,
