@@ -528,3 +528,22 @@ def test_acted_is_shown_only_for_the_team_whose_turn_it_is(server, pages):
     wait_rendered(phone, view["seq"])
     shown = words(phone, f'#board [data-team="{over.player}"]')
     assert "acted" not in shown, shown
+
+
+def test_a_turn_passed_by_cerebro_is_told_on_the_tables_next_step(server, pages):
+    """ "Cerebro is on the fritz! Their entire team must report to Headquarters to repair the
+    computer for one turn, with no other actions." Ben's turn passes at once: the table's next
+    step (its largest text) says so, where it read only "Ana: deploy or end the turn"."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "companion" / "games"))
+    from xmen_helpers import CEREBRO_OPTIONS, CEREBRO_PLAY
+
+    assert server.post("/api/session", {"game": GAME, "options": CEREBRO_OPTIONS, "seed": 1})[0] == 201
+    for kind, player, data in CEREBRO_PLAY:
+        status, view = server.post("/api/actions", {"type": kind, "player": player, "data": data})
+        assert status == 200, view
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    assert words(table, "#banner") == "Cerebro is on the fritz! Ben's turn passed. Ana: deploy or end the turn"

@@ -146,6 +146,9 @@ class XMenState:
     # what this turn accepted without checking, on assumed cards (option unconfirmed): reminders
     # ({"text", "rule"}) until the turn ends
     unchecked: list[dict[str, str]] = field(default_factory=list)
+    # the players whose turns passed at once (Cerebro) right before this turn, told in its next
+    # step until it ends (turn.py; replaced, never changed)
+    passed: list[str] = field(default_factory=list)
     data: XMenData = data_field()  # the component data with the game's typed cards, shared
     # which teams and zones this state has copied for itself (see own_team): not game state
     mine: set[tuple[str, int]] = field(default_factory=set, repr=False, compare=False,

@@ -57,7 +57,9 @@ def _passes(s: XMenState) -> bool:
         battle.send_home(s, s.turn)
         s.log.append(f"Cerebro is on the fritz! {team.player}'s whole team reports to "
                      "Headquarters for this turn, with no other actions.")
+        passed = [*s.passed, team.player]
         pass_turn(s)
+        s.passed = passed       # told to the table through the next turn (view.expect)
         return True
     s.must_recover = [h.id for h in team.heroes if recovery.on_picture(s.data, h)]
     s.log.append(f"{team.player}'s turn (round {s.round}).")
@@ -67,7 +69,7 @@ def _passes(s: XMenState) -> bool:
 def pass_turn(s: XMenState) -> None:
     # "Once you have completed your turn, play continues to the left."
     s.turn = (s.turn + 1) % len(s.teams)
-    s.unchecked = []
+    s.unchecked, s.passed = [], []
     if s.turn == s.starter:
         s.round += 1
 

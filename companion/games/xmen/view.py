@@ -15,7 +15,23 @@ NAME = "xmen-alert"
 
 
 def expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
-    """``actions``: the moves the engine's table has open now."""
+    """``actions``: the moves the engine's table has open now. A turn that passed at once before
+    this one (Cerebro) is told first, in ``passed`` and the prompt, until this turn ends."""
+    out = _expect(s, actions)
+    if s.passed and out["phase"] != "over":
+        told = passed_words(s.passed)
+        out = {**out, "passed": told, "prompt": f"{told} {out['prompt']}"}
+    return out
+
+
+def passed_words(players: list[str]) -> str:
+    """ "Cerebro is on the fritz! Their entire team must report to Headquarters to repair the
+    computer for one turn, with no other actions." """
+    names = " and ".join(f"{p}'s" for p in players)
+    return f"Cerebro is on the fritz! {names} turn{'s' if len(players) > 1 else ''} passed."
+
+
+def _expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
     d = s.data
     if s.phase == "over":
         return {"phase": "over", "actions": [], "prompt": "The game is over.", "dice": []}

@@ -7,7 +7,7 @@ import pytest
 
 from companion.errors import IllegalAction, SetupError
 from companion.games.xmen.state import HQ, R_LUCK, Hero
-from xmen_helpers import BASIC_DECK, Table, roll
+from xmen_helpers import BASIC_DECK, CEREBRO_OPTIONS, CEREBRO_PLAY, Table, roll
 
 
 # -- Set Up -------------------------------------------------------------------------------------
@@ -434,6 +434,33 @@ def test_cerebro_on_another_player_before_his_turn(game):
     assert t.s.current.player == "Ana"          # Ben's turn passed with no other actions
     # "After you have played a Training & Luck Card, place the card face up next to the deck"
     assert t.s.luck_discard == ["cerebro-1"]
+
+
+def test_a_turn_passed_by_cerebro_is_told_in_the_next_step(tmp_path):
+    """ "Right before his turn begins, announce that you are using this card and he will have to
+    return his team to Headquarters." "Cerebro is on the fritz! Their entire team must report to
+    Headquarters to repair the computer for one turn, with no other actions." Ben's turn passes
+    at once: the next step the table shows (and speaks) says so, rather than Ana simply going
+    again, and says it through Ana's turn only."""
+    from companion.actions import Action
+    from companion.games import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+
+    session = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    session.start("xmen-alert", CEREBRO_OPTIONS, seed=1)
+    for kind, player, data in CEREBRO_PLAY[:-1]:
+        view = session.submit(Action(kind, player, data))
+    assert view["state"]["teams"][1]["cerebro_next_turn"] == 1
+    assert "passed" not in view["expect"]
+    view = session.submit(Action(*CEREBRO_PLAY[-1]))
+    assert view["state"]["player"] == "Ana"
+    assert view["expect"]["passed"] == "Cerebro is on the fritz! Ben's turn passed."
+    assert view["expect"]["prompt"] == ("Cerebro is on the fritz! Ben's turn passed. Ana: deploy "
+                                        "X-Men to a Battle Zone or end the turn.")
+    view = session.submit(Action("turn.end", "Ana"))
+    assert view["state"]["player"] == "Ben" and "passed" not in view["expect"]
+    assert view["expect"]["prompt"].startswith("Ben: ")
 
 
 def test_a_held_card_can_be_played_by_its_holder_only(game):

@@ -50,6 +50,20 @@ def roll(n, marvel=0, xmen=0, evil=0):
 BASIC_DECK = ["sabretooth", "mystique", "blob", "toad", "pyro"]
 
 
+# Ana captures Blob (2 Experience), then Toad (1), landing on the Training & Luck space 3 and
+# drawing Cerebro; in her next turn she plays it on Ben and ends the turn: Ben's turn passes.
+CEREBRO_OPTIONS = {"players": ["Ana", "Ben"], "first_player": "Ana", "alert_deck": BASIC_DECK,
+                   "luck_deck": ["cerebro-1"], "stat_cards": {"Ana": ["wolverine"], "Ben": ["storm"]}}
+CEREBRO_PLAY = [("deploy", "Ana", {"zone": 3, "heroes": ["wolverine"]}),
+                ("battle.roll", "Ana", {"zone": 3, "faces": roll(9, marvel=4)}),
+                ("turn.end", "Ana", {}), ("turn.end", "Ben", {}),
+                ("deploy", "Ana", {"zone": 3, "heroes": ["wolverine"]}),
+                ("battle.roll", "Ana", {"zone": 3, "faces": roll(9, marvel=3)}),
+                ("turn.end", "Ana", {}), ("turn.end", "Ben", {}),
+                ("card.play", "Ana", {"card": "cerebro", "target": "Ben"}),
+                ("turn.end", "Ana", {})]
+
+
 def confirmed_table(tmp_path, hero_id, options):
     """A table set up with ``options`` after the owner confirmed ``hero_id``'s Power Stat card on
     the Your box page (a box under ``tmp_path``)."""

@@ -260,6 +260,26 @@
       (s.going_first.to_roll.length ? "; still to roll: " + s.going_first.to_roll.join(", ") : "")) : null;
   }
 
+  // The next step in a few words: the first roll still to make, and how many follow it.
+  function step(view) {
+    const e = view.expect || {};
+    const d = (e.dice || [])[0];
+    const can = (t) => (e.actions || []).includes(t);
+    // (a recovery open would be a roll in e.dice)
+    if (!d && can("deploy")) return e.player + ": deploy" + (can("turn.end") ? " or end the turn" : "");
+    if (!d) return e.prompt;
+    // a roll listed beside a deploy or the turn's end is a choice ('decide whether it is wiser
+    // to send your partially wounded X-Men into battle, or to have your X-Men recover fully'):
+    // the rules' sentence names them all, where the first roll read as an order
+    const rolls = new Set(e.dice.map((x) => x.action));
+    if ((e.actions || []).some((t) => !rolls.has(t) && !["card.play", "game.abandon"].includes(t))) return e.prompt;
+    if (d.action === "first.roll") return d.player + ": roll 5 dice to see who goes first";
+    // more to roll: other characters' rolls (a power's attack instead of a roll is no more one)
+    const who = (x) => (x.data || {}).hero || x.player;
+    const others = new Set(e.dice.filter((x) => who(x) !== who(d)).map(who)).size;
+    return rollWords(d, view) + (others ? " (" + others + " more to roll)" : "");
+  }
+
   C.register("xmen-alert", {
     icon: "battle",
     short: "X-Men Alert",
@@ -268,24 +288,11 @@
 
     face(f) { return FACE[f] ? { icon: FACE[f][0], word: FACE[f][1] } : null; },
 
-    // The next step in a few words: the first roll still to make, and how many follow it.
+    // the next step; a turn that passed at once (Cerebro) is told first, as the prompt does
     next(view) {
       const e = view.expect || {};
-      const d = (e.dice || [])[0];
-      const can = (t) => (e.actions || []).includes(t);
-      // (a recovery open would be a roll in e.dice)
-      if (!d && can("deploy")) return e.player + ": deploy" + (can("turn.end") ? " or end the turn" : "");
-      if (!d) return e.prompt;
-      // a roll listed beside a deploy or the turn's end is a choice ('decide whether it is wiser
-      // to send your partially wounded X-Men into battle, or to have your X-Men recover fully'):
-      // the rules' sentence names them all, where the first roll read as an order
-      const rolls = new Set(e.dice.map((x) => x.action));
-      if ((e.actions || []).some((t) => !rolls.has(t) && !["card.play", "game.abandon"].includes(t))) return e.prompt;
-      if (d.action === "first.roll") return d.player + ": roll 5 dice to see who goes first";
-      // more to roll: other characters' rolls (a power's attack instead of a roll is no more one)
-      const who = (x) => (x.data || {}).hero || x.player;
-      const others = new Set(e.dice.filter((x) => who(x) !== who(d)).map(who)).size;
-      return rollWords(d, view) + (others ? " (" + others + " more to roll)" : "");
+      const text = step(view);
+      return e.passed && !String(text).startsWith(e.passed) ? e.passed + " " + text : text;
     },
 
     board(view) {
