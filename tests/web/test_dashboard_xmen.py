@@ -547,3 +547,26 @@ def test_a_turn_passed_by_cerebro_is_told_on_the_tables_next_step(server, pages)
     table = pages(server.url + "/table", 800, 480)
     wait_rendered(table, view["seq"])
     assert words(table, "#banner") == "Cerebro is on the fritz! Ben's turn passed. Ana: deploy or end the turn"
+
+
+def test_a_camera_read_waiting_for_a_tap_is_the_next_step_on_the_table(server, pages):
+    """A read the camera is unsure of waits for a player's tap and nothing is done until then:
+    the next step (the table's largest text, and each phone's) says so, where it went on asking
+    Ana to roll the dice she had just thrown."""
+    status, view = server.post("/api/session", {"game": GAME, "seed": 1,
+                                                "options": {"players": ["Ana", "Ben"]}})
+    assert status == 201 and view["expect"]["dice"][0]["player"] == "Ana"
+    dice = [{"face": f, "confidence": c, "box": [10 + 50 * i, 10, 40, 40]} for i, (f, c) in
+            enumerate([("xmen", 0.9), ("marvel", 0.95), ("blank", 0.9), ("xmen", 0.4), ("blank", 0.9)])]
+    status, view = server.post("/api/actions", {"type": "dice.read", "source": "camera", "data": {
+        "id": "cam-unsure", "set": "xmen-alert", "dice": dice}})
+    assert status == 200 and view["dice_read"]["confirmed"] is False, view
+    table, phone = pages(server.url + "/table", 800, 480), pages(server.url + "/play")
+    for page in (table, phone):
+        wait_rendered(page, view["seq"])
+        assert words(page, "#banner") == ("Ana's roll waits for a tap: confirm or correct the "
+                                          "camera's read on a phone.")
+    status, view = server.post("/api/dice/confirm", {"id": "cam-unsure"})
+    assert status == 200 and view["dice_read"]["confirmed"], view
+    wait_rendered(table, view["seq"])
+    assert words(table, "#banner") == "Ben: roll 5 dice to see who goes first"

@@ -140,8 +140,20 @@
       box.replaceChildren(...P.result(view));
       return;
     }
-    const text = (r.next && r.next(view)) || (view.expect && view.expect.prompt) || "";
-    box.replaceChildren(C.icon(r.icon || "go"), el("span", { class: "next-text" }, text));
+    const waits = waitingRead(view);
+    const text = waits || (r.next && r.next(view)) || (view.expect && view.expect.prompt) || "";
+    box.replaceChildren(C.icon(waits ? "camera" : r.icon || "go"), el("span", { class: "next-text" }, text));
+  }
+
+  // A camera read waiting for a tap (companion/dice_reads.py) holds every game up: the next step
+  // is to confirm it, not the roll it already is (the dice panel shows the read itself).
+  function waitingRead(view) {
+    const read = view.dice_read;
+    if (!read || read.confirmed) return null;
+    const roll = read.roll || ((view.expect && view.expect.dice) || [])[0] || {};
+    const what = /cube/.test(read.set || "") ? "pull" : "roll";    // a pull mat's read is of cubes
+    const whose = roll.player ? C.playerName(view, roll.player) + "'s " + what : "The " + what;
+    return whose + " waits for a tap: confirm or correct the camera's read on a phone.";
   }
 
   async function controls(view) {
