@@ -65,6 +65,8 @@ class TableCamera(WatchingCamera):
         self.last_error: str | None = None
         self.reads = 0
         self._asked = threading.Event()   # a player asked for the next read (Read dice)
+        self._asked_at = -1.0             # when (time.monotonic()) the latest press came
+        self._read_began = 0.0            # when the latest read of a frame began
         self.throws = Throws(session)     # which throw a read is (vision/throws.py)
         self._left_unread = 0             # die-like things the latest read could not read
         self._set_trouble: str | None = None   # why the latest read had no set to read with
@@ -91,16 +93,18 @@ class TableCamera(WatchingCamera):
             raise IllegalAction("the camera gives no picture now" + (f" ({why})" if why else "")
                                 + ": check its cable and the [camera] source, or enter the roll")
         self.throws.press()               # read already, not moved since: the next roll's dice?
+        self._asked_at = time.monotonic()
         self._asked.set()
         self.watcher.read_now()
         entry = self._entry()
         if entry and self._untaught_stand_in(taught_set_for(entry.first.set, self.overrides)):
             # the first read of a game's dice teaches the stand-in set: say why nothing comes yet
+            # (kind "wait": the press did something, the screens say "is busy", not "did nothing")
             board = getattr(self.session, "refusals", None)
             if board is not None:
                 board.post("the simulated tray's stand-in dice are being taught, once (some "
                            "seconds here, a minute on a Pi): the read follows", source="camera",
-                           kind="ask", origin="dice tray")
+                           kind="wait", origin="dice tray")
 
     def press_refusal(self) -> str | None:
         """Why a Read dice press would be refused by the camera now (the Devices page), without
@@ -148,6 +152,7 @@ class TableCamera(WatchingCamera):
     # -- the watcher's reader ----------------------------------------------------------------------
 
     def read(self, frame: np.ndarray) -> list[DieRead]:
+        self._read_began = time.monotonic()
         entry = self._entry()
         reader = self._reader(entry.first.set) if entry else None
         self._left_unread, self._set_trouble = 0, None
@@ -215,6 +220,12 @@ class TableCamera(WatchingCamera):
     def _hand(self, reads: list[DieRead], frame: np.ndarray) -> bool:
         """Hand a read to the session; whether it became a move (or was its throw's already)."""
         asked = self._asked.is_set()
+        if asked and not reads and self._asked_at > self._read_began:
+            # Read dice pressed while this read was under way (the stand-in set being taught,
+            # seconds to a minute): its frame is from before the press, maybe before the throw,
+            # so its "no die" is no answer; the watcher reads again for the press, and that
+            # read answers it
+            return False
         self._asked.clear()
         entry = self._entry()
         if entry is None:

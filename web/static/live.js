@@ -82,15 +82,17 @@
   function showRefusal(n) {
     if (n.page && n.page === C.pageId) return;  // our own refusal: already shown in full
     const [icon, who] = CHANNEL[n.source] || ["warn", C.human(n.source || "something")];
+    // kind "wait": the press was taken and its answer follows (the camera teaching its dice)
+    const lead = n.kind === "wait" ? " is busy: " : " did nothing: ";
     if (!table) {
       if (n.source === "dashboard") return;
-      C.notice(who + " did nothing: " + n.text, "refused", n.rule);
+      C.notice(who + lead + n.text, n.kind === "wait" ? "wait" : "refused", n.rule);
       // about the table as it stood: gone once the game moves on, as on the table
       if (renderedSeq !== null) C.$("notice").dataset.refusalSeq = renderedSeq;
       return;
     }
     const fromPhone = n.source === "dashboard";
-    tableNotice(icon, (fromPhone ? who + "'s tap" : who) + " did nothing: ", fromPhone ? short(n.text) : n.text, renderedSeq);
+    tableNotice(icon, (fromPhone ? who + "'s tap" : who) + lead, fromPhone ? short(n.text) : n.text, renderedSeq);
     C.$("notice").dataset.notice = n.id;
   }
 
