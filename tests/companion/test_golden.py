@@ -35,8 +35,9 @@ JOURNALS = sorted(p.name for p in GOLDEN.glob("*.sqlite3"))
 # (tests/companion/test_last_roll.py); what an undo took back (tests/web/test_browser.py); which
 # timer controls a screen offers (tests/web/test_hero_time_controls.py)
 ADDED = {"last_roll", "undone", "timer_controls"}
-# state keys added since: Invincible's Villain Phase report (test_invincible_villains.py)
-STATE_ADDED = {"villain_report"}
+# state keys added since: Invincible's Villain Phase report (test_invincible_villains.py); what
+# the latest Incredibles Alarm did (tests/web/test_table_view.py)
+STATE_ADDED = {"villain_report", "alarm_said"}
 # a reminder's keys added since: one the table must not miss (tests/web/test_table_view.py)
 REMINDER_ADDED = {"urgent"}
 

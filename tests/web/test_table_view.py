@@ -675,3 +675,26 @@ def test_the_last_card_names_its_space_once(served, screens):
     wait_rendered(screens.pi, view["seq"])
     shown = words(screens.pi, "#decks .last-card")
     assert shown.count("space 4") == 1, shown
+
+
+def test_the_table_says_what_the_alarms_card_did(served, screens):
+    """'2. If you roll an Alarm symbol: Draw a card and follow the instructions for that card
+    type.' The card's effect ('Frozone is here to help! Choose one problem with a matching Power
+    symbol to fix and discard this card.') was told in the phones' log alone: the table showed the
+    card's title, and the banner had gone on to the next player's roll."""
+    post(served, "/api/session", {"game": "incredibles", "seed": 7, "starting_problems": ["A", "B", "C"],
+                                  "deck": ["frozone-strength", "edna-1"],
+                                  "players": [{"hero": "dash", "name": "Ana"}, {"hero": "violet", "name": "Bo"}]})
+    view = post(served, "/api/actions", {"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+    assert "Frozone fixed problem A." in view["state"]["log"] and view["expect"]["player"] == "violet"
+    for page, screen in ((screens.pi, "pi"), (screens.tv, "tv")):
+        wait_rendered(page, view["seq"])
+        shown = words(page, "#decks .last-card")
+        assert "Frozone Helps: Strength" in shown and "Frozone fixed problem A." in shown, shown
+        check_table(page.evaluate(MEASURE), screen)
+    # 'Edna will go rescue Jack-Jack! If the Jack-Jack Die is on the game board, remove it'
+    view = post(served, "/api/actions", {"type": "roll", "player": "violet", "data": {"face": "alarm"}})
+    wait_rendered(screens.pi, view["seq"])
+    shown = words(screens.pi, "#decks .last-card")
+    assert "Edna rescues Jack-Jack!" in shown and "Frozone" not in shown, shown
+    check_table(screens.pi.evaluate(MEASURE), "pi")

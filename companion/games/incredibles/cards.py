@@ -15,11 +15,18 @@ def a_problem(power: str) -> str:
     return ("an " if power[:1].lower() in "aeiou" else "a ") + power.title() + " problem"
 
 
+def tell(s: IncrediblesState, text: str) -> None:
+    """A card's effect: in the log, and in what the latest Alarm did (the table's Last card)."""
+    s.log.append(text)
+    s.alarm_said.append(text)
+
+
 def alarm(s: IncrediblesState) -> None:
+    s.alarm_said = []
     # "If the cards run out, each time the Alarm symbol is rolled, slide all the cards on the
     # Problem Track one space to the right. Do not shuffle or reuse discarded cards."
     if not s.deck:
-        s.log.append("Alarm! The deck is empty: the Problem Track slides.")
+        tell(s, "Alarm! The deck is empty: the Problem Track slides.")
         slide(s)
         s.last_card = None
         return
@@ -48,7 +55,7 @@ def slide(s: IncrediblesState) -> None:
             s.too_late = off       # "If a face-up Problem Card slides onto 'Too Late!', the game is over"
         else:
             s.discard.append(off.card)   # "...a face-down Problem Card ... discard it."
-            s.log.append(f"Problem {off.tile} was fixed in time and is discarded.")
+            tell(s, f"Problem {off.tile} was fixed in time and is discarded.")
     s.track = track
 
 
@@ -75,7 +82,7 @@ def ask_displace(s: IncrediblesState, space: str, heroes: list[str]) -> None:
     hero = heroes[0]
     if len(options) == 1:
         mover = s.place(hero, options[0])
-        s.log.append(f"{mover.name} is moved off the rubble to {options[0]}.")
+        tell(s, f"{mover.name} is moved off the rubble to {options[0]}.")
         if heroes[1:]:
             ask_displace(s, space, heroes[1:])
         return
@@ -95,7 +102,7 @@ def frozone(s: IncrediblesState, card: Card) -> None:
     if not matches:
         # "If there are no problems with a matching Power symbol, the Frozone Card is discarded
         # with no effect."
-        s.log.append("Frozone finds no matching problem: no effect.")
+        tell(s, "Frozone finds no matching problem: no effect.")
     elif len(matches) == 1:
         fixed(s, matches[0], "Frozone")
     else:
@@ -112,20 +119,20 @@ def jackjack(s: IncrediblesState, card: Card) -> None:
     if there:
         # "If a Mover is on the space where Jack-Jack appears, Jack-Jack is immediately rescued"
         s.jackjack = None
-        s.log.append(f"Jack-Jack teleports to space {card.space}, where {' and '.join(there)} "
+        tell(s, f"Jack-Jack teleports to space {card.space}, where {' and '.join(there)} "
                      f"{'stands' if len(there) == 1 else 'stand'}: rescued at once!")
     else:
         s.jackjack = card.space
-        s.log.append(f"Jack-Jack teleports to space {card.space}.")
+        s.log.append(f"Jack-Jack teleports to space {card.space}.")   # the title says it
 
 
 def edna(s: IncrediblesState, card: Card) -> None:
     s.discard.append(card.id)
     if s.jackjack is not None:
         s.jackjack = None
-        s.log.append("Edna rescues Jack-Jack!")
+        tell(s, "Edna rescues Jack-Jack!")
     else:
-        s.log.append("Edna: Jack-Jack is not on the board, no effect.")
+        tell(s, "Edna: Jack-Jack is not on the board, no effect.")
 
 
 def fixed(s: IncrediblesState, tile: str, by: str, rolled: str | None = None) -> None:
@@ -133,7 +140,11 @@ def fixed(s: IncrediblesState, tile: str, by: str, rolled: str | None = None) ->
     s.tiles[tile] = "safe"
     s.track = [replace(slot, face_up=False) if slot is not None and slot.tile == tile else slot
                for slot in s.track]
-    s.log.append(f"{by} fixed problem {tile}" + (f" (rolled {rolled})." if rolled else "."))
+    said = f"{by} fixed problem {tile}" + (f" (rolled {rolled})." if rolled else ".")
+    if by == "Frozone":
+        tell(s, said)
+    else:
+        s.log.append(said)
 
 
 DRAWN = {"problem": problem, "road_destroyed": road_destroyed, "frozone": frozone,

@@ -171,7 +171,7 @@ def choose(state: IncrediblesState, play: Play) -> IncrediblesState:
             raise IllegalAction(f"{space!r} is not a space next to the rubble: choose one of "
                                 f"{', '.join(pending['options'])}", R_ROAD)
         mover = s.place(pending["hero"], space)
-        s.log.append(f"{mover.name} moves off the rubble to {space}.")
+        cards.tell(s, f"{mover.name} moves off the rubble to {space}.")
     else:
         tile = _needs(play, "tile")
         if tile not in pending["options"]:

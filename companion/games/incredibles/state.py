@@ -69,6 +69,9 @@ class IncrediblesState:
     log: list[str] = field(default_factory=list)
     # the last move went unchecked on the assumed board: the reminder, until the next roll
     unchecked: str | None = None
+    # what the latest Alarm's card did, in words (the table shows it under the Last card; the
+    # log, on the phones, has it among everything else)
+    alarm_said: list[str] = field(default_factory=list)
     data: IncrediblesData = data_field()
 
     def fork(self) -> "IncrediblesState":
@@ -78,7 +81,7 @@ class IncrediblesState:
             list(self.movers), list(self.track), list(self.deck), dict(self.tiles),
             self.jackjack, self.turn, self.round, self.phase, self.roll, self.pending,
             list(self.discard), list(self.rubble), self.last_card, self.too_late,
-            self.last_fix, list(self.log), self.unchecked, data=self.data)
+            self.last_fix, list(self.log), self.unchecked, list(self.alarm_said), data=self.data)
 
     @property
     def mover(self) -> Mover:

@@ -159,12 +159,16 @@
     decks(view, table) {
       const s = view.state;
       const card = s.last_card_info;
+      const said = s.alarm_said || [];
       return el("div", { class: "deck-row" },
         el("div", { class: "last-card" + (card ? " " + card.kind : "") }, el("span", { class: "label" }, "Last card"),
-          card ? el("b", {}, card.title) : el("b", { class: "none" }, "none yet"),
+          card ? el("b", {}, card.title) : el("b", { class: "none" }, said.length ? "none: the deck is empty" : "none yet"),
           // the space where the title does not say it already ("Jack-Jack Teleports: space 15")
           el("span", { class: "row" }, card && card.power ? power(card.power) : null,
-            card && card.space && !String(card.title).endsWith("space " + card.space) ? el("span", {}, "space " + card.space) : null)),
+            card && card.space && !String(card.title).endsWith("space " + card.space) ? el("span", {}, "space " + card.space) : null),
+          // what the card did (Frozone's fix, Jack-Jack rescued where he landed): the table
+          // showed only its title, the effect was in the phones' log alone
+          said.length ? el("span", { class: "card-said" }, said.join(" ")) : null),
         el("div", { class: "stat", "data-drop": table ? "5" : null }, C.tag("card", el("span", { class: "label" }, "Deck")), " ", el("b", { "data-deck": "deck" }, s.deck_count), " left"),
         el("div", { class: "stat", "data-drop": table ? "6" : null }, el("span", { class: "label" }, "Discard"), " ", el("b", {}, s.discard.length)));
     },
