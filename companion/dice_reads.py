@@ -14,7 +14,7 @@ names the action type and the data field the faces go into.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from companion.actions import Action
 from companion.dice import DiceRequest, requests
@@ -31,6 +31,18 @@ READ_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Every dashboard shows a read's photo: only the service's own photo log may be named, never an
 # address elsewhere that each screen would then fetch.
 OWN_PHOTO = re.compile(r"^/api/dice/[A-Za-z0-9_-]{1,64}\.jpg$")
+
+
+def waiting_words(read: dict[str, Any] | None, expect: dict[str, Any] | None,
+                  name_of: Callable[[str], str]) -> str | None:
+    """The next step while a camera read waits for a tap (it holds every game up), in the words
+    every screen shows and kid mode speaks: the view's ``read_waits``. None when none waits."""
+    if not read or read.get("confirmed"):
+        return None
+    roll = read.get("roll") or ((expect or {}).get("dice") or [None])[0] or {}
+    what = "pull" if "cube" in (read.get("set") or "") else "roll"    # a pull mat's read is of cubes
+    whose = f"{name_of(roll['player'])}'s {what}" if roll.get("player") else f"The {what}"
+    return whose + " waits for a tap: confirm or correct the camera's read on a phone."
 
 
 def check_source(data: dict[str, Any], offered: list[DiceRequest]) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion import strict_json
+from companion import dice_reads, strict_json
 from companion.fold import Table
 from companion.games.base import Game
 from companion.timers import Timer
@@ -74,6 +74,8 @@ class Views:
                 "timer_controls": engine.timer_controls(table.game), "undo": undo,
                 "undone": undone,
                 "dice_read": table.dice_read, "last_roll": table.last_roll, "notices": notices,
+                "read_waits": dice_reads.waiting_words(
+                    table.dice_read, parts["expect"], lambda p: engine.shown_name(table.game, p)),
                 "now": now}
         body = b"".join((encode(head)[:-1], b",", fragment, b",", encode(tail)[1:]))
         return Change(seq, {**head, **parts, **tail}, body, timers, parts["outcome"])
@@ -88,7 +90,7 @@ class Views:
         """The view with no game in progress."""
         view = {"seq": seq, "game": None, "state": None, "expect": None, "reminders": [],
                 "timers": {}, "timer_controls": None, "outcome": None, "undo": None, "undone": None, "dice_read": None,
-                "last_roll": None, "notices": notices, "now": now}
+                "last_roll": None, "notices": notices, "read_waits": None, "now": now}
         return Change(seq, view, encode(view), {}, None)
 
     def _game_parts(self, engine: Game, game: Any) -> tuple[dict[str, Any], bytes]:

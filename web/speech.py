@@ -35,7 +35,8 @@ def spoken_text(view: dict) -> str:
     elif out.get("status") == "lost":
         text = "The game is lost. " + str(out.get("reason") or "")
     else:
-        text = str((view.get("expect") or {}).get("prompt") or "")
+        # a camera read waiting for a tap holds the game up: that is the next step, as shown
+        text = str(view.get("read_waits") or (view.get("expect") or {}).get("prompt") or "")
     text = re.sub(r"\s*\([^)]*(?:data\.|\w_\w)[^)]*\)", "", text)   # the API's words, for scripts
     text = re.sub(r"\s*\(([^)]*)\)", r", \1", text)                    # "(or stay)": ", or stay"
     text = re.sub(r"\b\w+_\w+\b", "", text)

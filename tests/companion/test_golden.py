@@ -33,8 +33,9 @@ GAMES = {"incredibles": "incredibles", "xmen-alert": "xmen", "invincible": "invi
 JOURNALS = sorted(p.name for p in GOLDEN.glob("*.sqlite3"))
 # views' keys added since the recordings: issue 13's newest roll, any channel
 # (tests/companion/test_last_roll.py); what an undo took back (tests/web/test_browser.py); which
-# timer controls a screen offers (tests/web/test_hero_time_controls.py)
-ADDED = {"last_roll", "undone", "timer_controls"}
+# timer controls a screen offers (tests/web/test_hero_time_controls.py); the next step while a
+# camera read waits for a tap, as shown and spoken (tests/web/test_table_view.py)
+ADDED = {"last_roll", "undone", "timer_controls", "read_waits"}
 # state keys added since: Invincible's Villain Phase report (test_invincible_villains.py); what
 # the latest Incredibles Alarm did (tests/web/test_table_view.py)
 STATE_ADDED = {"villain_report", "alarm_said"}

@@ -605,6 +605,35 @@ def test_kid_mode_says_the_next_step_aloud_with_the_pis_own_voice(served, screen
     assert table.evaluate("document.body.classList.contains('kid')")
 
 
+def test_kid_mode_says_a_camera_read_waits_for_a_tap_as_the_screens_do(served, screens):
+    """A read under the threshold holds the game up until a phone confirms it: the table's banner
+    said so, but kid mode went on saying the roll it already was (or nothing new at all)."""
+    if shutil.which("espeak-ng") is None:
+        message = "espeak-ng is not installed (apt-get install espeak-ng): kid mode cannot speak"
+        if os.environ.get("COMPANION_REQUIRE_SHARED") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    start_two(served)
+    table = screens.open("/table", 800, 480)
+    table.wait_for_selector("body[data-rendered]")
+    table.locator("#sound-toggle").click()
+    table.locator("#menu-toggle").click()
+    with table.expect_response("**/api/speech/next.wav*") as spoken:
+        table.locator("#kid-toggle").click()
+    assert spoken.value.headers["x-spoken"] == "Ana: roll the Movement Die."
+    waits = "Ana's roll waits for a tap: confirm or correct the camera's read on a phone."
+    with table.expect_response("**/api/speech/next.wav*") as spoken:
+        view = post(served, "/api/actions", camera_read("2", THRESHOLD - 0.05, "cam-kid"))
+    assert view["expect"]["phase"] == "roll" and not view["dice_read"]["confirmed"]
+    assert spoken.value.status == 200 and spoken.value.headers["x-spoken"] == waits
+    wait_rendered(table, view["seq"])
+    assert words(table, "#banner") == waits                     # the screens say the same words
+    with table.expect_response("**/api/speech/next.wav*") as spoken:
+        post(served, "/api/actions", {"type": "dice.confirm", "source": "dashboard",
+                                      "data": {"id": "cam-kid", "faces": ["2"]}})
+    assert spoken.value.headers["x-spoken"] == "Ana: move up to 2 spaces, or stay."
+
+
 # -- devices, setup ---------------------------------------------------------------------------
 
 def test_devices_are_a_page_in_a_persons_words_and_the_simulator_a_compact_panel(served, screens):

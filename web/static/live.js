@@ -148,14 +148,10 @@
   }
 
   // A camera read waiting for a tap (companion/dice_reads.py) holds every game up: the next step
-  // is to confirm it, not the roll it already is (the dice panel shows the read itself).
+  // is to confirm it, not the roll it already is (the dice panel shows the read itself). The
+  // words are the server's (view.read_waits), the same ones kid mode speaks.
   function waitingRead(view) {
-    const read = view.dice_read;
-    if (!read || read.confirmed) return null;
-    const roll = read.roll || ((view.expect && view.expect.dice) || [])[0] || {};
-    const what = /cube/.test(read.set || "") ? "pull" : "roll";    // a pull mat's read is of cubes
-    const whose = roll.player ? C.playerName(view, roll.player) + "'s " + what : "The " + what;
-    return whose + " waits for a tap: confirm or correct the camera's read on a phone.";
+    return view.read_waits || null;
   }
 
   async function controls(view) {

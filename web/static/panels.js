@@ -368,7 +368,7 @@
   P.speak = function (view) {
     const out = view.outcome || {};
     const text = !view.game ? "" : out.status && out.status !== "playing" ? out.status + " " + (out.reason || "")
-      : (view.expect && view.expect.prompt) || "";
+      : view.read_waits || (view.expect && view.expect.prompt) || "";   // as web/speech.py says it
     C.say(text);
   };
 

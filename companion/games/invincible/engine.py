@@ -243,6 +243,10 @@ class Invincible(Game):
         """A hero is named by its id or name, or by its player's name."""
         return tuple(dict.fromkeys(x for h in s.heroes for x in (h.id, h.name, h.player)))
 
+    def shown_name(self, s: InvincibleState, player: str) -> str:
+        """A hero's name for its id (a pull's read names the hero by id), as the pages show it."""
+        return next((h.name for h in s.heroes if h.id == player), player)
+
     def chosen_on(self, s: InvincibleState, action: Action) -> Any:
         return at_once.chosen_on(s, action)
 
