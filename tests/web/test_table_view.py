@@ -11,6 +11,7 @@ holds are taken here (COMPANION_DOC_SHOTS=1 writes them there).
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -727,3 +728,41 @@ def test_the_table_says_what_the_alarms_card_did(served, screens):
     shown = words(screens.pi, "#decks .last-card")
     assert "Edna rescues Jack-Jack!" in shown and "Frozone" not in shown, shown
     check_table(screens.pi.evaluate(MEASURE), "pi")
+
+
+SPACES = """() => {
+  const svg = document.querySelector("#board svg.board-svg");
+  if (!svg || !svg.getClientRects().length) return null;
+  const m = svg.getScreenCTM();
+  return [...svg.querySelectorAll("g.space")].map((g) => {
+    const c = g.querySelector("circle"), text = g.querySelector("text"), t = text.getBoundingClientRect();
+    return { space: g.dataset.space, x: m.a * c.getAttribute("cx") + m.e, y: m.d * c.getAttribute("cy") + m.f,
+      r: m.a * (Number(c.getAttribute("r")) + parseFloat(getComputedStyle(c).strokeWidth) / 2),
+      px: m.a * parseFloat(getComputedStyle(text).fontSize),
+      // the glyphs: the text's box less the line's gap above and below them
+      label: { left: t.left, right: t.right, top: t.top + 0.2 * t.height, bottom: t.bottom - 0.2 * t.height } };
+  });
+}"""
+
+
+def test_the_boards_spaces_and_labels_do_not_overlap_on_the_table(served, screens):
+    """On the table's board neighbouring spaces' circles ran into each other and a two-digit
+    label ("16", "11") reached into the next space's circle, at 800x480 and at 1280x720."""
+    view = incredibles(served, "start")
+    for page, (width, height) in ((screens.pi, SIZES["pi"]), (screens.open("/table", 1280, 720), (1280, 720))):
+        wait_rendered(page, view["seq"])
+        spaces = page.evaluate(SPACES)
+        assert spaces, ("the table's board was left out", width)
+        assert min(s["px"] for s in spaces) >= PX_TEXT * height / 480 - 0.01, (width, spaces[0]["px"])
+        clashes = []
+        for a in spaces:
+            for b in spaces:
+                if a is b:
+                    continue
+                if a["space"] < b["space"] and math.dist((a["x"], a["y"]), (b["x"], b["y"])) < a["r"] + b["r"]:
+                    clashes.append(("circles", a["space"], b["space"]))
+                t = a["label"]                       # the point of the label nearest b's centre
+                near = (min(max(b["x"], t["left"]), t["right"]), min(max(b["y"], t["top"]), t["bottom"]))
+                if math.dist(near, (b["x"], b["y"])) < b["r"]:
+                    clashes.append(("label", a["space"], "in", b["space"]))
+        assert not clashes, (width, height, clashes)

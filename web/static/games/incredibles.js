@@ -58,7 +58,7 @@
     const board = comps().board;
     const state = view.state;
     if (!board) return null;
-    const g = big ? { ring: 80, out: 1.4, r: 15, start: 18, half: 130 } : { ring: 80, out: 1.3, r: 10, start: 14, half: 122 };
+    const g = big ? { ring: 96, out: 1.36, r: 15, start: 18, half: 148 } : { ring: 80, out: 1.3, r: 10, start: 14, half: 122 };
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", [-g.half, -g.half, 2 * g.half, 2 * g.half].join(" "));
     svg.setAttribute("class", "board-svg");
