@@ -61,7 +61,8 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
     game = engine.apply(table.game, action, rng)
     roll = (last_roll.record(pulled or expect, action, engine.to_json(game),
-                             before=_log(engine, table.game)) if rolled
+                             before=_log(engine, table.game),
+                             whose=pulled["player"] if pulled else None) if rolled
             else table.last_roll)
     return Table(game, table.timers, read, roll)
 

@@ -35,11 +35,13 @@ def as_read(expect: dict[str, Any] | None, extra: list[DiceRequest],
 
 
 def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, Any] | None,
-           read: dict[str, Any] | None = None, before: list[str] | None = None) -> dict[str, Any]:
+           read: dict[str, Any] | None = None, before: list[str] | None = None,
+           whose: str | None = None) -> dict[str, Any]:
     """The roll ``action`` made, as the view shows it. ``read`` is the camera read it came from;
     ``before``: the game's log before the roll, so what it says is its own first line (a roll
     the companion makes may run on to the end of a phase: "The Villain Phase ends" said nothing
-    of the rescue die)."""
+    of the rescue die). ``whose``: the roller where it is not the one who entered it (a hero's
+    pull tapped on another player's phone)."""
     dice = []
     fields = set()    # several requests may name the same action (one per hero who must roll)
     for request in requests(expect):
@@ -55,7 +57,7 @@ def record(expect: dict[str, Any] | None, action: Action, state_json: dict[str, 
     log = (state_json or {}).get("log")
     return {
         "type": action.type,
-        "player": action.player or (expect or {}).get("player"),
+        "player": whose or action.player or (expect or {}).get("player"),
         "source": "camera" if read is not None else action.source,
         "confirmed_by": None if read is None or not (read.get("doubtful") or read.get("miscounted"))
         else action.source,

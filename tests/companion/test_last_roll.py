@@ -112,3 +112,20 @@ def test_an_invincible_pull_typed_on_a_phone_after_a_camera_pull_is_the_last_rol
     last = view["last_roll"]
     assert last["player"] == "atom-eve" and last["virtual"] and last["read"] is None
     assert last["said"].startswith("Atom Eve pulls "), last["said"]
+
+
+def test_a_heros_pull_tapped_on_another_players_phone_is_that_heros(tmp_path):
+    """A pull is the hero's whose pull area it names ("Draw three random cubes from your bag at a
+    time"), whoever tapped it: Atom Eve's pull tapped on Invincible's phone was shown as
+    "Invincible: pull" beside "Atom Eve pulls ..."."""
+    s = Session(Journal(tmp_path / "i.sqlite3"), Catalog())
+    s.start("invincible", {"heroes": ["invincible", "atom-eve"]}, seed=4)
+    s.submit(Action("advance"))
+    s.submit(cube_read("invincible", ["blue", "blue", "yellow"], "pull-1"))
+    view = s.submit(Action("pull", "invincible", {"hero": "atom-eve"}, source="dashboard"))
+    last = view["last_roll"]
+    assert last["said"].startswith("Atom Eve pulls "), last["said"]
+    assert last["player"] == "atom-eve", last
+    s.journal.close()
+    again = Session(Journal(tmp_path / "i.sqlite3"), Catalog())
+    assert again.view()["last_roll"] == last
