@@ -167,7 +167,7 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
         for attempt in range(attempts):
             journal = None
             try:
-                if _emptied(path):
+                if _emptied(path, backups):
                     raise JournalDamage("the journal file was empty (0 bytes)")
                 journal = Journal(path)
                 if journal.wal is not None:  # an unclean stop: every game is looked at, not one
@@ -197,13 +197,15 @@ def open_journal(path: str | Path, load: Callable[[Journal], Any], *,
                        "(companion journal restore)")
 
 
-def _emptied(path: Path) -> bool:
-    """A journal file there but empty, with no log to rebuild it from: SQLite takes it for a new
-    journal, and the game it held was gone without a word. Never the case for a journal this
-    service made: its first commit writes the file's header."""
+def _emptied(path: Path, backups: Callable[[], list[tuple[Path, int]]]) -> bool:
+    """A journal file cut to nothing where a journal was: its log holds commits, or backups of
+    it were taken. SQLite takes an empty file for a new journal (and drops the log beside it),
+    and the game it held was gone without a word. An empty file with neither (made by hand, or
+    by a first start stopped before its first commit) is a new journal, as before."""
+    if not path.is_file() or path.stat().st_size:
+        return False
     wal = Path(str(path) + "-wal")
-    return (path.is_file() and path.stat().st_size == 0
-            and (not wal.exists() or wal.stat().st_size == 0))
+    return (wal.is_file() and wal.stat().st_size > 0) or bool(backups())
 
 
 def _keep_as_found(path: Path, found: Path) -> bool:

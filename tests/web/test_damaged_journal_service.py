@@ -118,11 +118,10 @@ def test_a_journal_past_reading_with_no_backup_does_not_say_nothing_was_lost(
 
 def test_an_emptied_journal_is_told_not_taken_for_a_new_one(server_factory, tmp_path, pages):
     """A journal file cut to nothing (a power cut while the card was written, a damaged card)
-    is what SQLite takes for a new database: the service started with no game and no word of
-    the one in progress. Now the table is told that what it held cannot be counted, and the
-    empty file is kept aside; with a backup, the game comes back from it."""
-    import shutil
-
+    is what SQLite takes for a new database, dropping the log beside it: the service started
+    with no game and no word of the one in progress. Now, where a journal was (backups of it, or
+    a log holding commits), the table is told, the files are kept aside, and the game comes back
+    from a backup where there is one. An empty file in a fresh folder is still a new journal."""
     data = tmp_path / "data"
     server, before = played(server_factory, data)
     server.stop()                                    # a clean stop: a backup taken
@@ -135,22 +134,32 @@ def test_an_emptied_journal_is_told_not_taken_for_a_new_one(server_factory, tmp_
     assert "the backup journal-" in notice["text"], notice
     server.stop()
 
-    shutil.rmtree(data / "backups")                  # the first minutes of a first game
-    shutil.rmtree(data / "damaged")
-    (data / "journal.sqlite3").write_bytes(b"")
-    server = server_factory(data=data)
+    fresh = tmp_path / "fresh"                       # the first minutes of a first game
+    server, before = played(server_factory, fresh)
+    server.kill()                                    # the moves in the log, no backup yet
+    assert not list((fresh / "backups").glob("*")) and (fresh / "journal.sqlite3-wal").stat().st_size
+    (fresh / "journal.sqlite3").write_bytes(b"")
+    server = server_factory(data=fresh)
     view = server.get("/api/state")[1]
-    assert view["state"] is None
-    notice = view["notices"][-1]
+    (notice,) = view["notices"]
     assert "the journal file was empty" in notice["text"], notice
     assert "Nothing was lost" not in notice["text"], notice
-    assert "What it held cannot be counted or brought back" in notice["text"], notice
-    (kept,) = (data / "damaged").iterdir()
+    (kept,) = (fresh / "damaged").iterdir()
     assert (kept / "journal.sqlite3").stat().st_size == 0
+    assert (kept / "journal.sqlite3-wal").stat().st_size > 0
     table = pages(server.url + "/table", 800, 480)
     table.wait_for_selector("#alerts p")
     said = table.inner_text("#alerts")
-    assert "Nothing was lost" not in said and "could not all be counted" in said, said
+    assert "Nothing was lost" not in said, said
+    server.stop()
+
+    new = tmp_path / "new"                           # made by hand: no journal was ever there
+    new.mkdir()
+    (new / "journal.sqlite3").write_bytes(b"")
+    server = server_factory(data=new)
+    view = server.get("/api/state")[1]
+    assert view["notices"] == [] and view["state"] is None
+    assert not (new / "damaged").exists()
 
 
 def test_damage_in_the_main_file_starts_without_a_traceback(server_factory, tmp_path):
