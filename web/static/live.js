@@ -142,16 +142,11 @@
       box.replaceChildren(...P.result(view));
       return;
     }
-    const waits = waitingRead(view);
+    // A camera read waiting for a tap holds every game up: the next step is to confirm it, not
+    // the roll it already is; the words are the server's (companion/dice_reads.py), as spoken
+    const waits = view.read_waits;
     const text = waits || (r.next && r.next(view)) || (view.expect && view.expect.prompt) || "";
     box.replaceChildren(C.icon(waits ? "camera" : r.icon || "go"), el("span", { class: "next-text" }, text));
-  }
-
-  // A camera read waiting for a tap (companion/dice_reads.py) holds every game up: the next step
-  // is to confirm it, not the roll it already is (the dice panel shows the read itself). The
-  // words are the server's (view.read_waits), the same ones kid mode speaks.
-  function waitingRead(view) {
-    return view.read_waits || null;
   }
 
   async function controls(view) {

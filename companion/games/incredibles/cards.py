@@ -104,7 +104,7 @@ def frozone(s: IncrediblesState, card: Card) -> None:
         # with no effect."
         tell(s, "Frozone finds no matching problem: no effect.")
     elif len(matches) == 1:
-        fixed(s, matches[0], "Frozone")
+        fixed(s, matches[0], "Frozone", by_card=True)
     else:
         s.pending = {"kind": "frozone", "power": card.power, "options": matches,
                      "return_phase": s.phase,
@@ -135,13 +135,14 @@ def edna(s: IncrediblesState, card: Card) -> None:
         tell(s, "Edna: Jack-Jack is not on the board, no effect.")
 
 
-def fixed(s: IncrediblesState, tile: str, by: str, rolled: str | None = None) -> None:
+def fixed(s: IncrediblesState, tile: str, by: str, rolled: str | None = None,
+          by_card: bool = False) -> None:
     # "turn over the tile ... Turn the corresponding Problem Card on the Problem Track face-down"
     s.tiles[tile] = "safe"
     s.track = [replace(slot, face_up=False) if slot is not None and slot.tile == tile else slot
                for slot in s.track]
     said = f"{by} fixed problem {tile}" + (f" (rolled {rolled})." if rolled else ".")
-    if by == "Frozone":
+    if by_card:                  # Frozone's card: what the Alarm did, for the table too
         tell(s, said)
     else:
         s.log.append(said)

@@ -177,7 +177,7 @@ def choose(state: IncrediblesState, play: Play) -> IncrediblesState:
         if tile not in pending["options"]:
             raise IllegalAction(f"Frozone fixes {cards.a_problem(pending['power'])}: choose one of "
                                 f"{', '.join(pending['options'])}", R_FROZONE)
-        cards.fixed(s, tile, "Frozone")
+        cards.fixed(s, tile, "Frozone", by_card=True)
     s.pending, s.phase = None, pending["return_phase"]
     if pending.get("then"):
         cards.ask_displace(s, pending["from"], pending["then"])
