@@ -35,9 +35,38 @@ class RecordedClock:
         return self.at if self.at is not None else time.time()
 
     def follow(self, record: Any) -> None:
-        at = record.get("at") if isinstance(record, dict) else None
-        if isinstance(at, (int, float)) and not isinstance(at, bool) and math.isfinite(at):
-            self.at = float(at)
+        at = _at(record)
+        if at is not None:
+            self.at = at
+
+
+def _at(record: Any) -> float | None:
+    """The line's ``at`` where it is a time (_time_order names any other)."""
+    at = record.get("at") if isinstance(record, dict) else None
+    if isinstance(at, bool) or not isinstance(at, (int, float)):
+        return None
+    try:
+        return float(at) if math.isfinite(at) else None
+    except OverflowError:        # an int of hundreds of digits: JSON has it, a float does not
+        return None
+
+
+def _time_order(records: list[tuple[int, Any]]) -> str | None:
+    """The first line whose ``at`` is no time, or earlier than the latest ``at`` before it. Each
+    action is applied at its ``at``, so a file that goes back in time (edited by hand, two files
+    merged) would have a timer's expiry refused as "still has time left", far from the fault."""
+    latest: tuple[int, float, Any] | None = None     # line, time, the time as written
+    for number, record in records:
+        at = _at(record)
+        if at is None:
+            if isinstance(record, dict) and record.get("at") is not None:
+                return f"{number}: 'at' must be a number of seconds (got {str(record['at'])[:40]})"
+            continue
+        if latest is not None and at < latest[1]:
+            return (f"{number}: its \"at\" {record['at']} is earlier than {latest[2]} on line "
+                    f"{latest[0]}: the actions must be in the order they happened")
+        latest = (number, at, record["at"])
+    return None
 
 
 def run(path: Path, game: str, seed: int | None, players: str | None, components: str | None,
@@ -69,6 +98,10 @@ def run(path: Path, game: str, seed: int | None, players: str | None, components
     seed = 0 if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
         print(f"{path}: the seed must be a whole number from 0 (got {str(seed)[:40]})", file=err)
+        return 2
+    untimely = _time_order(records)
+    if untimely:
+        print(f"{path}:{untimely}", file=err)
         return 2
     clock = RecordedClock()
     if records:

@@ -46,3 +46,42 @@ def test_players_from_the_command_line(tmp_path):
     proc = replay(path, "--game", "incredibles", "--players", "violet,dash", "--seed", "1")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["expect"]["player"] == "violet"
+
+
+def test_a_line_earlier_than_the_one_before_is_refused_naming_both(tmp_path):
+    """Each line is applied at its own "at". A file going back in time (edited by hand, two
+    merged) had hero time's expiry refused with "hero time still has 100 s left", a message
+    about the clock, not the file; now the line at fault is named with both times."""
+    path = write(tmp_path, {"setup": {"heroes": ["invincible", "atom-eve"], "hero_time": 10},
+                            "seed": 3},
+                 {"type": "advance", "at": 1000},
+                 {"type": "pull", "data": {"hero": "invincible",
+                                           "cubes": ["yellow", "yellow", "orange"]}, "at": 1700},
+                 {"type": "timer.expire", "data": {"name": "hero_time"}, "at": 1500})
+    proc = replay(path, "--game", "invincible")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert 'game.jsonl:4: its "at" 1500 is earlier than 1700 on line 3' in proc.stderr, proc.stderr
+
+
+def test_equal_times_and_lines_without_a_time_still_replay(tmp_path):
+    """An export writes an undo without "at" (it takes the time of the line before); two
+    actions may share a second."""
+    path = write(tmp_path, {"setup": {"players": ["dash"], "starting_problems": ["A", "B", "C"]},
+                            "seed": 4},
+                 {"type": "roll", "data": {"face": "1"}, "at": 50},
+                 {"type": "move", "data": {"to": "1"}, "at": 50},
+                 {"type": "undo"},
+                 {"type": "move", "data": {"to": "1"}, "at": 50.5})
+    proc = replay(path, "--game", "incredibles")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["expect"]["phase"] == "roll"
+
+
+def test_a_time_no_float_holds_is_named_not_a_traceback(tmp_path):
+    """JSON holds an integer of 400 digits; the clock could not turn it into a time and the
+    replay stopped with Python's OverflowError."""
+    path = write(tmp_path, {"setup": {"players": ["dash"]}},
+                 '{"type": "roll", "data": {"face": "1"}, "at": 1' + "0" * 400 + "}")
+    proc = replay(path, "--game", "incredibles")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "game.jsonl:2: 'at' must be a number of seconds" in proc.stderr, proc.stderr
