@@ -51,22 +51,28 @@ def _at(record: Any) -> float | None:
         return None
 
 
-def _time_order(records: list[tuple[int, Any]]) -> str | None:
-    """The first line whose ``at`` is no time, or earlier than the latest ``at`` before it. Each
-    action is applied at its ``at``, so a file that goes back in time (edited by hand, two files
-    merged) would have a timer's expiry refused as "still has time left", far from the fault."""
+def _time_order(records: list[tuple[int, Any]]) -> tuple[str | None, list[str]]:
+    """(the first line whose ``at`` is no time, the lines whose ``at`` is earlier than the latest
+    before them). Each action is applied at its own ``at``, as start-up applies a journal's, so a
+    file that goes back in time still replays as the table played it: a Pi's clock can step back
+    mid-game (no clock of its own until the network sets it), and `journal export` writes what it
+    stamped. A file edited by hand or two merged go back too; the warning names the line, where
+    a timer's expiry refused further on ("still has time left") would not."""
     latest: tuple[int, float, Any] | None = None     # line, time, the time as written
+    earlier = []
     for number, record in records:
         at = _at(record)
         if at is None:
             if isinstance(record, dict) and record.get("at") is not None:
-                return f"{number}: 'at' must be a number of seconds (got {str(record['at'])[:40]})"
+                return (f"{number}: 'at' must be a number of seconds "
+                        f"(got {str(record['at'])[:40]})"), earlier
             continue
         if latest is not None and at < latest[1]:
-            return (f"{number}: its \"at\" {record['at']} is earlier than {latest[2]} on line "
-                    f"{latest[0]}: the actions must be in the order they happened")
+            earlier.append(f"{number}: warning: its \"at\" {record['at']} is earlier than "
+                           f"{latest[2]} on line {latest[0]} (the clock went back, or the file "
+                           "is out of order); it is applied at its own time")
         latest = (number, at, record["at"])
-    return None
+    return None, earlier
 
 
 def run(path: Path, game: str, seed: int | None, players: str | None, components: str | None,
@@ -99,10 +105,12 @@ def run(path: Path, game: str, seed: int | None, players: str | None, components
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
         print(f"{path}: the seed must be a whole number from 0 (got {str(seed)[:40]})", file=err)
         return 2
-    untimely = _time_order(records)
+    untimely, earlier = _time_order(records)
     if untimely:
         print(f"{path}:{untimely}", file=err)
         return 2
+    for warning in earlier:
+        print(f"{path}:{warning}", file=err)
     clock = RecordedClock()
     if records:
         clock.follow(records[0][1])
