@@ -55,7 +55,8 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     # Any other action settles the table's dice: a waiting read is stale now, while a
     # confirmed one stays on show as the last roll until another roll replaces it.
     # a roll expect asks for, or one a camera read may stand for, entered by hand instead
-    pulled = (last_roll.as_read(expect, engine.read_requests(table.game), action)
+    pulled = (last_roll.as_read(expect, engine.read_requests(table.game)
+                                + engine.drawn_requests(table.game), action)
               if action.type in engine.read_types else None)
     rolled = pulled is not None or last_roll.is_roll(expect, action)
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None

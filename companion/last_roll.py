@@ -22,10 +22,11 @@ def is_roll(expect: dict[str, Any] | None, action: Action) -> bool:
 def as_read(expect: dict[str, Any] | None, extra: list[DiceRequest],
             action: Action) -> dict[str, Any] | None:
     """``expect`` with the dice of the read ``action`` stands for, where it is one that the
-    engine's ``read_requests`` list and expect does not (Invincible's pull, typed on a phone or
-    pulled by the companion, after one the camera read): the newest pull, whatever channel
-    entered it, is the last roll. None where the action is no such roll. Whose roll it is: the
-    request its data names (a hero's pull area), else the action's player."""
+    engine's ``read_requests`` or ``drawn_requests`` list and expect does not (Invincible's pull,
+    typed on a phone or pulled by the companion, after one the camera read; its defiance's fresh
+    cubes): the newest pull, whatever channel entered it, is the last roll. None where the
+    action is no such roll. Whose roll it is: the request its data names (a hero's pull area),
+    else the action's player."""
     same = [r for r in extra if r.action == action.type]
     if not same or is_roll(expect, action):
         return None

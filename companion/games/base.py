@@ -40,8 +40,8 @@ class Game:
     turn_rule: str | None = None
     #: the camera's taught set for this box's dice ("incredibles"); see dice()
     dice_set: str = ""
-    #: the action types ``read_requests`` may name (asked for them only: a step of any other
-    #: type is no read, entered by hand or not)
+    #: the action types ``read_requests`` and ``drawn_requests`` may name (asked for them only: a
+    #: step of any other type is no read nor draw, entered by hand or not)
     read_types: frozenset[str] = frozenset()
     #: bump when a state saved by ``save_state`` before would now mean something else; a journal
     #: snapshot of another version is replayed instead (companion/snapshots.py, which also
@@ -145,6 +145,12 @@ class Game:
         """Reads the camera may submit now besides expect's dice, each chosen by its set and
         player (Invincible's cubes laid in a hero's pull area are that hero's pull). Never listed
         in expect: nobody is asked to make them, a read only may stand for one."""
+        return []
+
+    def drawn_requests(self, state: Any) -> list[DiceRequest]:
+        """Draws a move makes now that neither expect asks for nor a camera read stands for,
+        shown as the table's newest roll when entered (Invincible's defiance: 'pull three fresh
+        cubes'). The camera's reads are ``read_requests``'s alone."""
         return []
 
     def dice(self) -> dict[str, tuple[str, ...]]:

@@ -135,6 +135,9 @@ def _check_state(engine, state, action, seed, step, found):
         found.counts["reads"] = found.counts.get("reads", 0) + 1
         if read.action not in engine.read_types:
             found.add("read_types", where, f"a read of {read.action} not in {engine.read_types}")
+    for draw in engine.drawn_requests(state):
+        if draw.action not in engine.read_types:
+            found.add("read_types", where, f"a draw of {draw.action} not in {engine.read_types}")
 
 
 def play_out(engine, seed, found=None, stride=0):
@@ -219,8 +222,8 @@ class FollowClock:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_read_the_camera_may_make_is_of_a_type_the_engine_declares(game):
-    """A step is taken for a read entered by hand (the last roll) only when its type is one of
-    the engine's ``read_types``: a read of another type would never be shown."""
+    """A step is taken for a read or a draw entered by hand (the last roll) only when its type
+    is one of the engine's ``read_types``: a read or draw of another type would never be shown."""
     found, _ = findings(game)
     assert not found.of("read_types"), found.of("read_types")
     if Catalog()(game).read_types:

@@ -129,3 +129,32 @@ def test_a_heros_pull_tapped_on_another_players_phone_is_that_heros(tmp_path):
     s.journal.close()
     again = Session(Journal(tmp_path / "i.sqlite3"), Catalog())
     assert again.view()["last_roll"] == last
+
+
+def test_defiances_fresh_cubes_are_the_last_roll_named_defiance(tmp_path):
+    """Defiance: 'you may flip your defiance token face down to set that pull aside, pull three
+    fresh cubes, and then return the first three to your ready area'; and to pull is to 'Draw
+    three random cubes from your bag at a time'. The fresh three come out of the bag: they are
+    the table's newest draw. The Last roll kept the camera's pull, set aside, while the hero
+    held other cubes (found at the table)."""
+    s = Session(Journal(tmp_path / "i.sqlite3"), Catalog())
+    s.start("invincible", {"heroes": ["invincible", "atom-eve"]}, seed=4)
+    s.submit(Action("advance"))
+    camera = s.submit(cube_read("invincible", ["yellow", "yellow", "blue"], "pull-1"))["last_roll"]
+    view = s.submit(Action("defiance", "invincible",
+                           {"hero": "invincible", "cubes": ["orange", "purple", "yellow"]},
+                           source="dashboard"))
+    last = view["last_roll"]
+    assert (last["type"], last["player"], last["source"], last["read"]) == (
+        "defiance", "invincible", "dashboard", None)
+    assert [d["face"] for d in last["dice"]] == ["orange", "purple", "yellow"]
+    assert last["said"].startswith("Invincible flips defiance: sets aside yellow, yellow, blue"), last
+    assert view["dice_read"] is None                         # the set-aside pull's read is put away
+    assert s.submit(Action("undo"))["last_roll"] == camera
+    view = s.submit(Action("defiance", "atom-eve", {"hero": "invincible"}, source="dashboard"))
+    last = view["last_roll"]                                 # "Pull for me", tapped on Eve's phone
+    assert (last["type"], last["player"], last["virtual"]) == ("defiance", "invincible", True)
+    assert last["said"].startswith("Invincible flips defiance: "), last
+    s.journal.close()
+    again = Session(Journal(tmp_path / "i.sqlite3"), Catalog())    # replayed journal
+    assert again.view()["last_roll"] == last

@@ -174,7 +174,7 @@ class Invincible(Game):
     name = "invincible"
     title = "Invincible: The Hero-Building Game"
     dice_set = "invincible"
-    read_types = frozenset({"pull"})         # a hero's pull area (read_requests)
+    read_types = frozenset({"pull", "defiance"})   # a hero's pull area; defiance's fresh pull
     table_dir = Path(__file__).resolve().parent
     phase_rules = {"advance": R_ADVANCE, "hero": R_HERO, "hero_end": R_HERO_END,
                    "crash": R_HERO_END, "training": R_TRAINING, "villain": R_VILLAIN,
@@ -279,6 +279,11 @@ class Invincible(Game):
         if self.is_over(s) or s.phase != "hero" or s.pending is not None:
             return []
         return view_dice.pull_reads(s, [h.id for h in s.heroes])
+
+    def drawn_requests(self, s: InvincibleState) -> list[DiceRequest]:
+        """Every hero's defiance while a pull could be read (a defiance not open now is refused
+        by the move itself)."""
+        return view_dice.defiance_draws(self.read_requests(s))
 
     def reminders(self, s: InvincibleState) -> list[dict[str, str]]:
         return view.reminders(s)

@@ -53,6 +53,17 @@ def pull_reads(s: InvincibleState, pulling: list[str]) -> list[DiceRequest]:
             for h in pulling]
 
 
+def defiance_draws(pulls: list[DiceRequest]) -> list[DiceRequest]:
+    """Defiance's fresh cubes, as the hero's pull in ``pulls``. The rulebook: 'flip your
+    defiance token face down to set that pull aside, pull three fresh cubes, and then return the
+    first three to your ready area'; and to pull is to 'Draw three random cubes from your bag at
+    a time'. So the fresh three are drawn from the bag, the table's newest draw (the set-aside
+    three are not drawn again, nor taken from a supply): the Last roll shows them, named by the
+    move ("defiance"). No camera read stands for one: cubes laid in a pull area stay that hero's
+    pull, since the flipped token, not the cubes, says it is a defiance."""
+    return [replace(r, action="defiance", purpose="defiance") for r in pulls]
+
+
 def crash_rescue_dice(s: InvincibleState) -> list[dict]:
     """While a power resolves and exactly one crashed hero is in its range, a rescue die read is
     that rescue attempt; otherwise the die is listed without an action (enter it by hand)."""
