@@ -980,3 +980,32 @@ def test_a_pull_tapped_on_a_phone_after_a_camera_pull_is_the_tables_last_roll(se
     assert "read by the camera" not in shown and "Atom Eve" not in shown, shown
     faces = table.locator("#dice .dice-list li").all_inner_texts()
     assert [f.strip().lower() for f in faces] == ["yellow", "orange", "purple"], faces
+
+
+def test_defiance_tapped_on_a_phone_after_a_camera_pull_is_the_tables_last_roll(server, pages):
+    """Defiance: 'you may flip your defiance token face down to set that pull aside, pull three
+    fresh cubes, and then return the first three to your ready area'; to pull is to 'Draw three
+    random cubes from your bag at a time'. After Ana's defiance the table's Last roll still
+    showed her camera pull, set aside, while she held other cubes (found at the table): it
+    shows the fresh three, named as her defiance."""
+    server.post("/api/session", {"game": GAME, "seed": 4, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1}})
+    server.act("advance")
+    status, view = server.post("/api/actions", {
+        "type": "dice.read", "player": "invincible", "source": "camera",
+        "data": {"id": "pull-1", "set": "invincible-cubes",
+                 "dice": [{"face": c, "confidence": 0.99} for c in ("yellow", "yellow", "blue")]}})
+    assert status == 200, view
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 1280, 720)
+    wait_rendered(table, view["seq"])
+    assert "Invincible: pull · read by the camera" in words(table, "#dice"), words(table, "#dice")
+    phone.locator('#controls [data-key="defy-invincible-open"] summary').click()
+    tap(phone, table, "defy-invincible-orange", "defy-invincible-purple", "defy-invincible-black",
+        "defy-invincible-send")
+    shown = words(table, "#dice")
+    assert "Invincible: defiance · tapped on a phone" in shown, shown
+    assert "read by the camera" not in shown, shown
+    faces = table.locator("#dice .dice-list li").all_inner_texts()
+    assert [f.strip().lower() for f in faces] == ["orange", "purple", "black"], faces
+    assert server.get("/api/state")[1]["last_roll"]["type"] == "defiance"
