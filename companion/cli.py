@@ -159,8 +159,10 @@ def _open_journal(data: Path, config) -> tuple[Journal, Session, Backups]:
     if report is not None:
         notices.add(report)
         backups.take("after the recovery")     # the old backups went aside with the damage
+    notices.told.settle(journal)      # an entry a notice tells of, taken back before a stop
     session.set_notices(notices.notices())
     session.add_listener(backups.on_view)
+    session.add_listener(notices.told.listener(journal))
     return journal, session, backups
 
 

@@ -19,7 +19,6 @@ Reading the copies, choosing the prefix and writing it are companion/journal_cop
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import shutil
@@ -35,11 +34,11 @@ from companion.errors import JournalDamage, JournalError
 from companion.journal import Journal
 from companion.journal_copies import (Copy, agrees, prefix, read_copy, runs, scratch_copy,
                                       write_fresh)
+from companion.notices import Told, read_list, write_list
 from companion.paths import fsync
 
 log = logging.getLogger(__name__)
 RECORDS = "recoveries.json"
-TOLD = "notices.json"
 
 
 @dataclass
@@ -228,14 +227,15 @@ def _close_quietly(journal: Journal) -> None:
 
 
 class RecoveryLog:
-    """``<data>/recoveries.json``: every recovery, and whether the table has seen its notice."""
+    """``<data>/recoveries.json``: every recovery, and whether the table has seen its notice;
+    and ``told``, the other news start-up found (companion/notices.py)."""
 
     def __init__(self, data_dir: str | Path):
         self.path = Path(data_dir) / RECORDS
-        self.told = Path(data_dir) / TOLD
+        self.told = Told(data_dir)
 
     def records(self) -> list[Recovery]:
-        raw = _read_list(self.path, "starting it afresh")
+        raw = read_list(self.path, "starting it afresh")
         try:
             return [Recovery(**r) for r in raw]
         except TypeError as exc:
@@ -248,16 +248,12 @@ class RecoveryLog:
     def notices(self) -> list[dict[str, Any]]:
         return [{"kind": "journal", "at": r.at, "text": r.text(), "lost": r.lost_count,
                  "untold": bool(r.untold)}
-                for r in self.records() if not r.acknowledged] + self._told()
+                for r in self.records() if not r.acknowledged] + self.told.notices()
 
     def keep(self, notices: list[dict[str, Any]]) -> None:
         """Other news start-up found (a timer that ran out while the service was off), kept
-        until the table says it read it: a second restart before that must tell it again. A
-        file that cannot be written is logged: the notice is still shown, until a restart."""
-        try:
-            self._write(self.told, self._told() + list(notices))
-        except OSError as exc:
-            log.warning("%s cannot be written (%s): a restart will not tell it again", self.told, exc)
+        until the table says it read it, or the entry it tells of is taken back."""
+        self.told.keep(notices)
 
     def acknowledge(self) -> None:
         """Every notice read; a file that cannot be written is logged (its notices come back
@@ -268,42 +264,12 @@ class RecoveryLog:
         try:
             if records:
                 self._save(records)
-            self.told.unlink(missing_ok=True)
+            self.told.clear()
         except OSError as exc:
             log.warning("notices read, but %s cannot be written (%s)", self.path.parent, exc)
 
-    def _told(self) -> list[dict[str, Any]]:
-        # only what keep() writes: a timer's notice, its text (a hand-made file says nothing else)
-        return [{"kind": "timer", "text": n["text"][:500]}
-                for n in _read_list(self.told, "its notices are dropped")
-                if isinstance(n, dict) and isinstance(n.get("text"), str)]
-
     def _save(self, records: list[Recovery]) -> None:
-        self._write(self.path, [asdict(r) for r in records])
-
-    @staticmethod
-    def _write(path: Path, items: list) -> None:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(items, indent=1), encoding="utf-8")
-        tmp.replace(path)
-
-
-def _read_list(path: Path, otherwise: str) -> list:
-    """The JSON list in ``path``; [] where it is missing, and (logged) where it is not a
-    regular file (a FIFO would block start-up), cannot be read, or is not a list."""
-    try:
-        if not path.exists():
-            return []
-        if not path.is_file():
-            raise OSError("not a regular file")
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        log.warning("%s cannot be read (%s); %s", path, exc, otherwise)
-        return []
-    if not isinstance(raw, list):
-        log.warning("%s is not a list; %s", path, otherwise)
-        return []
-    return raw
+        write_list(self.path, [asdict(r) for r in records])
 
 
 class DataLock:

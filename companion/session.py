@@ -35,6 +35,7 @@ from companion.fold import Table
 from companion.games.base import Game
 from companion.history import History, Step
 from companion.journal import KEEP, GameRecord, Journal
+from companion.notices import standing
 from companion.refusals import Refusals
 from companion.rng import rng_for
 from companion.timers import TIMER_ACTIONS
@@ -281,8 +282,8 @@ class Session:
         snapshot = None
         if action.type == "undo":      # the latest move; never the clocks (companion/undo.py)
             plan = undo.Plan(stack, self._step)
-            change = self._views.change(seq, record, self._engine, plan.table,
-                                        _undo(plan.next_undo),
+            self._notices = standing(self._notices, record, plan.gone)
+            change = self._views.change(seq, record, self._engine, plan.table, _undo(plan.next_undo),
                                         self._notices, now, undone=_undo(plan.undone))
             kind, payload = "undo", plan.payload(action.source)
         else:
@@ -320,6 +321,7 @@ class Session:
             self._load()
 
     def _make_change(self, now: float, undone: dict[str, Any] | None = None) -> Change:
+        self._notices = standing(self._notices, self._record)   # those of another game go
         table = self._top()
         if table is None:
             return Views.empty(self._seq, self._notices, now)

@@ -86,6 +86,11 @@ class Plan:
     def next_undo(self) -> Step | None:
         return None if self.below is None else self.stack.steps[self.below]
 
+    @property
+    def gone(self) -> list[int]:
+        """The entries this undo takes out of the game: the move, the timer steps dropped."""
+        return [self.undone[0], *self.drops]
+
     def payload(self, source: str) -> dict[str, Any]:
         extra = {"drops": self.drops} if self.drops else {}
         return {"type": "undo", "undoes": self.undone[0], "source": source, **extra}

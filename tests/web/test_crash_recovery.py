@@ -162,3 +162,79 @@ def test_a_notices_file_that_cannot_be_read_or_written_stops_nothing(server_fact
     (data / "notices.json").write_text("[" * 100_000 + "]" * 100_000)
     server = server_factory(data=data)
     assert server.get("/api/health")[0] == 200
+
+
+
+def late_hero_time(server_factory, data):
+    """Invincible with a 2 s hero time, a power cut in the Hero Phase, hero time run out while
+    the companion was off: the service started again, once it has told every screen so."""
+    import time
+
+    server = server_factory(data=data)
+    assert server.post("/api/session", {"game": "invincible", "seed": 3, "options": {
+        "heroes": ["invincible", "atom-eve"], "hero_time": {"seconds": 2}}})[0] == 201
+    assert server.act("advance")[0] == 200
+    server.kill()                                      # the power cut
+    time.sleep(2.5)                                    # hero time runs out meanwhile
+    server = server_factory(data=data)
+    deadline = time.monotonic() + 10
+    while not [n for n in server.get("/api/state")[1]["notices"] if n.get("kind") == "timer"]:
+        assert time.monotonic() < deadline, "the late timer was never told"
+        time.sleep(0.1)
+    return server
+
+
+def told_in_file(data):
+    import json
+
+    path = data / "notices.json"
+    return [n["text"] for n in json.loads(path.read_text())] if path.exists() else []
+
+
+def test_a_late_timers_notice_goes_when_undo_takes_its_expiry_back(server_factory, tmp_path):
+    """At a real table (Invincible, hero-time variant): hero time ran out while the companion was
+    off, start-up ran it out and told every screen; the players pressed Undo, the expiry was
+    taken back with the advance (hero time back to its full time), but every screen still said
+    hero time had run out until someone tapped Understood, and a restart said it again. The
+    notice tells of the expiry's journal entry: when the game no longer has that entry, the
+    notice is gone from every view and from <data>/notices.json, restart or not."""
+    import time
+
+    data = tmp_path / "data"
+    server = late_hero_time(server_factory, data)
+    assert "Hero time ran out" in told_in_file(data)[0]
+
+    status, undone = server.post("/api/actions", {"type": "undo"})
+    assert status == 200 and undone["undone"]["action"]["type"] == "advance", undone
+    hero_time = undone["timers"]["hero_time"]
+    assert not hero_time["expired"] and hero_time["remaining"] == 2, hero_time
+    assert undone["notices"] == [], undone["notices"]      # the undo's own answer
+    assert server.get("/api/state")[1]["notices"] == []    # and every view after it
+    deadline = time.monotonic() + 5
+    while told_in_file(data):
+        assert time.monotonic() < deadline, told_in_file(data)
+        time.sleep(0.05)
+    server.stop()
+
+    server = server_factory(data=data)                 # nobody tapped Understood
+    time.sleep(1)                                      # the ticker has ticked
+    assert server.get("/api/state")[1]["notices"] == []
+
+
+def test_a_power_cut_before_the_notices_file_caught_up_brings_no_notice_back(server_factory,
+                                                                             tmp_path):
+    """The undo is in the journal, but the power went before notices.json was written again:
+    start-up asks the journal whether the expiry a notice tells of is still in the game."""
+    import time
+
+    data = tmp_path / "data"
+    server = late_hero_time(server_factory, data)
+    as_it_was = (data / "notices.json").read_text()
+    assert server.post("/api/actions", {"type": "undo"})[0] == 200
+    server.kill()
+    (data / "notices.json").write_text(as_it_was)      # the file as the power cut left it
+
+    server = server_factory(data=data)
+    time.sleep(1)                                      # the ticker has ticked
+    assert server.get("/api/state")[1]["notices"] == []
+    assert told_in_file(data) == []
