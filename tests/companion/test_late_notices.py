@@ -60,13 +60,15 @@ def late(tmp_path):
     book = RecoveryLog(tmp_path)
     session.set_notices([RECOVERED])
     session.add_listener(book.told.listener(journal))
+    heard: list[int] = []          # after the book's listener: it is done with what this heard
+    session.add_listener(lambda view: heard.append(view["seq"]))
     stopping = threading.Event()
     thread = threading.Thread(target=ticker.run, args=(
         session, Backups(tmp_path / "backups", journal), stopping, book))
     thread.start()
     try:
         until(lambda: len(session.view()["notices"]) == 2)
-        yield session, book
+        yield session, book, heard
     finally:
         stopping.set()
         thread.join(5)
@@ -79,7 +81,7 @@ def told_of_timers(book):
 
 
 def test_the_notice_stands_while_its_expiry_does_and_goes_with_it(late):
-    session, book = late
+    session, book, heard = late
     recovered, timer = session.view()["notices"]
     assert recovered == RECOVERED
     assert timer["text"].startswith("Hero time ran out at ") and "was off" in timer["text"]
@@ -92,7 +94,7 @@ def test_the_notice_stands_while_its_expiry_does_and_goes_with_it(late):
     assert view["undone"]["action"]["type"] == "pull"
     assert view["timers"]["hero_time"]["expired"]
     assert view["notices"] == [RECOVERED, timer]
-    time.sleep(0.3)                                      # the listener has had the change
+    until(lambda: view["seq"] in heard)                  # the book's listener has had it
     assert told_of_timers(book) == [timer["text"]]
 
     # Undo takes back the advance: the expiry has nothing to end and goes too, and its notice
@@ -109,7 +111,7 @@ def test_the_notice_stands_while_its_expiry_does_and_goes_with_it(late):
 @pytest.mark.parametrize("then", ["close", "another"])
 def test_the_notice_goes_with_its_game(late, then):
     """The game closed, or another started: the expiry is in no game in progress."""
-    session, book = late
+    session, book, _heard = late
     if then == "close":
         view = session.close_game()
     else:

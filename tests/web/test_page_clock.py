@@ -95,3 +95,46 @@ def test_a_notice_that_comes_or_goes_at_the_same_seq_is_shown_on_an_open_page(tm
             assert "Turn ran out at 17:06" in table.inner_text("#alerts")
             session.set_notices([], read=True)
             table.wait_for_selector("#alerts", state="hidden", timeout=WAIT)
+
+
+def test_a_late_timers_notice_leaves_the_open_pages_when_undo_takes_its_end_back(tmp_path,
+                                                                                 pages):
+    """Found at a table: after start-up ran hero time out, Undo took the end back (hero time
+    full again), and every screen still said it had run out until someone tapped Understood."""
+    import threading
+
+    from companion import ticker
+    from companion.backups import Backups
+
+    clock = Clock()
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10},
+                      seed=3)
+        session.submit(Action("advance"))
+    clock.now += 900                                     # off for a quarter of an hour
+    with Journal(path) as journal:
+        session = Session(journal, Catalog(), clock)
+        stopping = threading.Event()
+        thread = threading.Thread(target=ticker.run, args=(
+            session, Backups(tmp_path / "backups", journal), stopping))
+        thread.start()
+        try:
+            deadline = time.monotonic() + 10
+            while not session.view()["notices"] and time.monotonic() < deadline:
+                time.sleep(0.05)
+            with live_app(session) as live:
+                opened = [pages(f"http://127.0.0.1:{live.port}{path_}", *size)
+                          for path_, size in (("/table", (800, 480)), ("/play", (390, 844)))]
+                for page in opened:
+                    page.wait_for_selector("#alerts p", timeout=WAIT)
+                    assert "Hero time ran out at" in page.inner_text("#alerts")
+                undone = session.submit(Action("undo"))    # the advance, and the end with it
+                assert not undone["timers"]["hero_time"]["expired"]
+                for page in opened:
+                    page.wait_for_function(f"document.body.dataset.seq === '{undone['seq']}'")
+                    page.wait_for_selector("#alerts", state="hidden", timeout=WAIT)
+        finally:
+            stopping.set()
+            thread.join(5)
