@@ -65,8 +65,8 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
     assert "Ana" in table.inner_text("#banner")
 
     # The table, at a glance: three Battle Zones with their cards and Strength Track indicators,
-    # every team with its characters' hit chips, the Experience Track and the Alert deck. The
-    # phone's board has every detail (hits in words, the indicator's space, the reminders).
+    # every team with its characters' hits in digits, the Experience Track and the Alert deck. The
+    # phone's board has every detail (hit chips, the indicator's space, the reminders).
     wait_rendered(phone, view["seq"])
     for zone in s["zones"]:
         text = table.inner_text(f'#board [data-zone="{zone["number"]}"]')
@@ -81,9 +81,10 @@ def test_an_xmen_game_from_the_setup_page_shown_on_the_table_and_played_from_a_p
         for hero in team["headquarters"]:
             assert hero["name"] in text and f"{hero['hits']}/{hero['durability']} hits" in text
             assert hero["name"] in table.inner_text(f'#board [data-team="{team["player"]}"]')
-        for page in (table, phone):
-            chips = page.locator(f'#board [data-team="{team["player"]}"] .chip-dot').count()
-            assert chips == sum(h["durability"] for h in team["headquarters"])
+            hits = table.inner_text(f'#board [data-hero="{hero["id"]}"] .hits')
+            assert hits == f"{hero['hits']}/{hero['durability']} hits"
+        chips = phone.locator(f'#board [data-team="{team["player"]}"] .chip-dot').count()
+        assert chips == sum(h["durability"] for h in team["headquarters"])
     assert "Ana on 0 · Ben on 0 · Chloe on 0" in phone.inner_text("#board")
     assert "Experience: Ana 0 · Ben 0 · Chloe 0" in table.inner_text("#board")
     decks = table.inner_text("#decks")
@@ -570,3 +571,93 @@ def test_a_camera_read_waiting_for_a_tap_is_the_next_step_on_the_table(server, p
     assert status == 200 and view["dice_read"]["confirmed"], view
     wait_rendered(table, view["seq"])
     assert words(table, "#banner") == "Ben: roll 5 dice to see who goes first"
+
+
+# Every name in a team's box on the table: whether it is drawn, its size (the table's is 1rem:
+# 20 px at 800x480), whether its text is cut (scrollWidth, and the text's own rectangles against
+# its box); each drawn character's hits; the dots there are; and the boxes of the board that
+# overlap each other or reach out of it.
+TEAM_NAMES = r"""() => {
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const rect = (e) => e.getBoundingClientRect();
+  const names = [...document.querySelectorAll("#board [data-team] h3 .shrink, #board [data-team] .xm-hero .shrink")].map((e) => {
+    const r = rect(e), range = document.createRange();
+    range.selectNodeContents(e);
+    const out = [...range.getClientRects()].filter((t) => t.width > 0)
+      .some((t) => t.left < r.left - 0.5 || t.right > r.right + 0.5 || t.bottom > r.bottom + 0.5);
+    return { text: e.textContent, shown: e.getClientRects().length > 0, px: parseFloat(getComputedStyle(e).fontSize),
+      sw: e.scrollWidth, cw: e.clientWidth, out };
+  });
+  const hits = Object.fromEntries([...document.querySelectorAll("#board [data-hero]")].map((e) =>
+    [e.dataset.hero, e.getClientRects().length ? (e.querySelector(".hits") || { textContent: "no hits shown" }).textContent : ""]));
+  const board = rect(document.querySelector("#board"));
+  const boxes = [...document.querySelectorAll("#board .xm-tv > *, #board .xm-zone, #board .xm-team")]
+    .filter((e) => e.getClientRects().length && !e.matches(".xm-zones, .xm-teams")).map((e) => ({ name: e.className + " " + (e.dataset.team || e.dataset.zone || ""), r: rect(e) }));
+  const clash = [];
+  for (const [i, a] of boxes.entries()) {
+    // within the pixel the table's fit allows (FITS: scrollHeight <= clientHeight + 1)
+    if (a.r.left < board.left - 1 || a.r.right > board.right + 1 || a.r.bottom > board.bottom + 1) clash.push(a.name + " outside the board");
+    for (const b of boxes.slice(i + 1)) {
+      if (Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 0.5 &&
+          Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 0.5) clash.push(a.name + " over " + b.name);
+    }
+  }
+  return { rem, names, hits, dots: document.querySelectorAll("#board .chip-dot").length, clash };
+}"""
+
+
+def test_four_teams_of_the_longest_names_read_whole_with_their_hits_in_digits(server, pages):
+    """ "In the Advanced game, deal two X-Men Power Stat Cards to each player — or — each player
+    may choose the two X-Men of his choice." Four teams of the eight longest character names in
+    the game's data, and long players' names, on the table at 800x480 and 1280x720: every name is
+    drawn whole at the table's size (it was drawn at 70% and still cut: "Nightcrawler" needs
+    127 px of a quarter row's 100), and each character's hits read as digits, "2/3 hits" (they
+    were a row of dots no one across the table could count). "The Durability number shows how
+    many Hits a character can sustain" and "The character who is fighting receives one Hit Chip
+    for each Evil Mutant rolled." Once a battle crowds the table, the names still drawn are
+    whole and those left to the phones are counted."""
+    from companion.games import Catalog
+
+    characters = sorted(Catalog()(GAME).data.characters.values(), key=lambda c: -len(c.name))[:8]
+    players = ["Grandma Josephine", "Uncle Maximilian", "Christopher", "Alexandra-Louise"]
+    chosen = {p: [characters[2 * i].id, characters[2 * i + 1].id] for i, p in enumerate(players)}
+    options = {"players": players, "advanced": True, "stat_cards": chosen, "first_player": players[0]}
+    status, view = server.post("/api/session", {"game": GAME, "options": options, "seed": 3})
+    assert status == 201, view
+    tables = [pages(server.url + "/table", width, height) for width, height in ((800, 480), (1280, 720))]
+    every_name_drawn(tables, view, characters, crowded=False)
+    fighter = characters[0]                 # Nightcrawler, the longest: two Evil Mutants rolled
+    status, view = server.act("deploy", players[0], zone=1, heroes=[fighter.id], leader=fighter.id)
+    assert status == 200, view
+    roll = view["expect"]["dice"][0]
+    faces = ["evil_mutant"] * 2 + ["blank"] * (roll["count"] - 2)
+    status, view = server.act(roll["action"], roll["player"], **roll["data"], faces=faces)
+    assert status == 200, view
+    every_name_drawn(tables, view, characters, crowded=True)
+    for table in tables:
+        hits = table.inner_text(f'#board [data-hero="{fighter.id}"] .hits')
+        assert hits == f"2/{fighter.durability} hits"
+
+
+def every_name_drawn(tables, view, characters, crowded):
+    """TEAM_NAMES on each table: a crowded one may leave names to the phones, counted."""
+    heroes = [h for t in view["state"]["teams"] for h in t["headquarters"]]
+    assert sorted(h["name"] for h in heroes) == sorted(c.name for c in characters)
+    for table in tables:
+        wait_rendered(table, view["seq"])
+        assert_fits(table)
+        assert_tallied(table)
+        m = table.evaluate(TEAM_NAMES)
+        where = (table.viewport_size["width"], view["seq"])
+        teams = view["state"]["teams"]
+        assert [n["text"] for n in m["names"]] == [name for t in teams for name in
+                                                   [t["player"]] + [h["name"] for h in t["headquarters"]]]
+        for n in m["names"]:
+            assert n["shown"] or crowded, (where, n)
+            whole = n["px"] >= m["rem"] - 0.01 and n["sw"] <= n["cw"] and not n["out"]
+            assert whole or not n["shown"], (where, n)
+        drawn = {h: text for h, text in m["hits"].items() if text}
+        said = {h["id"]: f"{h['hits']}/{h['durability']} hits" for h in heroes}
+        assert drawn == {h: said[h] for h in drawn}, where
+        assert len(drawn) == len(heroes) or crowded, where
+        assert m["dots"] == 0 and not m["clash"], (where, m["clash"])

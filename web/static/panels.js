@@ -416,9 +416,17 @@
       const scale = svg.getBoundingClientRect().height / svg.viewBox.baseVal.height;
       if (Number(svg.dataset.label) * scale < rem - 0.01) svg.classList.add("dropped");
     }
+    for (const name of document.querySelectorAll(".shrink")) name.style.fontSize = "";
+    // a row of boxes one of whose names does not fit whole at the table's size takes the fewer
+    // columns its data-narrow gives (two rows), before any name is drawn smaller
+    for (const grid of document.querySelectorAll("[data-narrow]")) {
+      grid.style.gridTemplateColumns = grid.dataset.columns || "";
+      if ([...grid.querySelectorAll(".shrink")].some((name) => name.scrollWidth > name.clientWidth)) {
+        grid.style.gridTemplateColumns = grid.dataset.narrow;
+      }
+    }
     // a name a word of which is wider than its box is drawn smaller (to 70%), never broken
     for (const name of document.querySelectorAll(".shrink")) {
-      name.style.fontSize = "";
       for (let k = 0.9; k > 0.65 && overflows(name); k -= 0.1) name.style.fontSize = k.toFixed(1) + "em";
     }
     for (const box of document.querySelectorAll("[data-fit]")) {

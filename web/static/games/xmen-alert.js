@@ -1,5 +1,5 @@
-// X-Men Alert: the three Battle Zones on their Strength Tracks, each team's Headquarters with hit
-// chips, the Experience Track, held Training & Luck cards; dice entered by tapping faces.
+// X-Men Alert: the three Battle Zones on their Strength Tracks, each team's Headquarters with its
+// characters' hits, the Experience Track, held Training & Luck cards; dice entered by tapping faces.
 "use strict";
 (function () {
   const C = Companion;
@@ -79,6 +79,11 @@
     return box;
   }
 
+  // On the table the hits are digits, as the phone says them ("1/4 hits": Hit Chips taken of the
+  // Durability's X symbols): a row of small dots cannot be counted from across the table. Past
+  // the Durability the character is seriously wounded ("5/4 hits").
+  const hitCount = (h) => el("span", { class: "hits" + (h.hits ? " hit" : "") }, h.hits + "/" + h.durability + " hits");
+
   function teamBox(team, view) {
     const turn = view.state.player === team.player;
     const heroes = team.headquarters.map((h) => el("li", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id },
@@ -102,10 +107,12 @@
   function tvTeam(team, view) {
     const turn = view.state.player === team.player;
     return el("section", { class: "xm-team" + (turn ? " turn" : ""), "data-team": team.player },
-      el("h3", {}, el("span", { class: "shrink" }, team.player), turn ? el("span", { "data-drop": "8" }, "(turn)") : null),
+      // the count of the characters left out beside the name: a box of none takes one line, and
+      // the team whose turn it is has the row above it for all four of its own (two rows of two)
+      el("h3", {}, el("span", { class: "shrink" }, team.player), turn ? el("span", { "data-drop": "8" }, "(turn)") : null,
+        el("span", { class: "more", "data-tally": "team " + team.player, "data-all": "X-Men", hidden: "" })),
       team.headquarters.map((h) => el("p", { class: "xm-hero" + (h.seriously_wounded ? " serious" : ""), "data-hero": h.id, "data-drop": turn ? "1" : "3", "data-tallied": "team " + team.player },
-        el("span", { class: "shrink" }, h.name), " ", chips(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
-      el("p", { class: "more", "data-tally": "team " + team.player, "data-all": "X-Men", hidden: "" }),
+        el("span", { class: "shrink" }, h.name), " ", hitCount(h), el("span", { "data-drop": "7" }, " " + (h.where === "headquarters" ? "HQ" : h.where.replace("zone ", "Z"))))),
       team.held.length ? el("p", { "data-drop": "6" }, C.icon("card"), " " + team.held.length + " held") : null);
   }
 
@@ -124,12 +131,16 @@
         el("small", {}, " (T Training & Luck, R recruit, V Victory; goal " + x.goal + ")")));
   }
 
-  // A team of three or four X-Men whose turn it is gets a wider box, each character and its hit
-  // chips on one line: in a quarter of the row it takes two lines a character, and the table has
-  // room for its four only so (the other names may then be cut short)
-  function teamColumns(s) {
+  // A team of three or four X-Men whose turn it is gets a wider box, each character and its hits
+  // on one line: in a quarter of the row it takes two lines a character, and the table has room
+  // for its four only so. Where a name would not fit its box whole at the table's size (four
+  // teams abreast at 800x480: "Nightcrawler" needs 127 px of a box's 100), the teams take two
+  // rows of two (data-narrow, measured by the table's fit) rather than a name drawn smaller or cut.
+  function teamGrid(s, teams) {
     const wide = (t) => t.player === s.player && t.headquarters.length > 2;
-    return "grid-template-columns:" + s.teams.map((t) => (wide(t) ? "minmax(0, 1.7fr)" : "minmax(0, 1fr)")).join(" ");
+    const columns = s.teams.map((t) => (wide(t) ? "minmax(0, 1.7fr)" : "minmax(0, 1fr)")).join(" ");
+    return el("div", { class: "xm-teams", "data-drop": "1", "data-columns": columns, style: "grid-template-columns:" + columns,
+      "data-narrow": s.teams.length > 2 ? "repeat(2, minmax(0, 1fr))" : null }, teams);
   }
 
   function tvExp(state) {
@@ -309,7 +320,7 @@
       return el("div", { class: "xm-tv" },
         el("div", { class: "xm-zones" }, s.zones.map((z) => tvZone(z, view))),
         goingFirst(s),
-        el("div", { class: "xm-teams", "data-drop": "1", style: teamColumns(s) }, s.teams.map((t) => tvTeam(t, view))),
+        teamGrid(s, s.teams.map((t) => tvTeam(t, view))),
         tvExp(s));
     },
 
