@@ -281,7 +281,7 @@ class Session:
         seq = self.journal.next_seq()
         snapshot = None
         if action.type == "undo":      # the latest move; never the clocks (companion/undo.py)
-            plan = undo.Plan(stack, self._step)
+            plan = undo.Plan(stack, self._step, (seq, now), self._engine.timers)
             self._notices = standing(self._notices, record, plan.gone)
             change = self._views.change(seq, record, self._engine, plan.table, _undo(plan.next_undo),
                                         self._notices, now, undone=_undo(plan.undone))

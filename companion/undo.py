@@ -9,7 +9,9 @@ again at their own times to the table below (one the rules refuse there, such as
 paused in a Hero Phase the undone move began, is dropped too). The undo entry names the move it
 takes back (``undoes``) and the timer steps it dropped (``drops``), so that start-up rebuilds the
 same stack from the journal alone; an older journal's undo always named the top step, and
-replays as it did.
+replays as it did. A clock the undone move stopped (hero time, when the last hero's Done ended
+the Hero Phase) stood still from that move to the undo: the undo gives that time back (``gives``,
+replayed as a ``timer.add`` step of its own seq), or the phase it brings back would end at once.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from companion.actions import Action
 from companion.errors import CompanionError, IllegalAction
 from companion.fold import Table
 from companion.history import History, Step
-from companion.timers import TIMER_ACTIONS
+from companion.timers import MAX_SECONDS, TIMER_ACTIONS
 
 Apply = Callable[[Table, Action, int], Table]      # (table, action, depth) -> the table after
 
@@ -63,13 +65,15 @@ class Plan:
     """An undo worked out on ``stack`` without changing it: the step it takes back, the timer
     steps above it kept (each with its table) and dropped. ``carry_out`` once it is journaled."""
 
-    def __init__(self, stack: History, apply: Apply):
+    def __init__(self, stack: History, apply: Apply, at: tuple[int, float] | None = None,
+                 clocks: Callable[[Any], dict[str, Any]] | None = None):
         i = stack.latest_move()
         if i is None:
             raise IllegalAction("there is nothing to undo since the game started (the timers "
                                 "are paused, resumed and given time with their own buttons)")
         self.stack, self.position, self.undone = stack, i, stack.steps[i]
         table = stack.table_at(i)
+        stopped = _stopped(table, stack.table_at(i + 1), clocks) if at and clocks else []
         self.kept: list[tuple[Step, Table]] = []
         self.drops: list[int] = []
         for step in stack.steps[i + 1:]:
@@ -79,6 +83,19 @@ class Plan:
                 self.drops.append(step[0])
                 continue
             self.kept.append((step, table))
+        self.gives: dict[str, Any] | None = None
+        gap = at[1] - (json.loads(self.undone[1]).get("at") or at[1]) if stopped else 0.0
+        if gap > 0:
+            # the undone move stopped this clock (the Hero Phase it ended): the time it stood
+            # still is not taken from it now that the move is gone
+            gives = {"name": stopped[0], "seconds": min(gap, MAX_SECONDS), "at": at[1]}
+            try:
+                table = apply(table, Action.from_json(json.loads(given(gives))),
+                              i + len(self.kept))
+                self.kept.append(((at[0], given(gives)), table))
+                self.gives = gives
+            except CompanionError:
+                pass            # the clock refuses time now: it goes on as it stands
         self.table = table
         self.below = stack.latest_move(below=i)     # what the next undo would take back
 
@@ -93,10 +110,28 @@ class Plan:
 
     def payload(self, source: str) -> dict[str, Any]:
         extra = {"drops": self.drops} if self.drops else {}
+        if self.gives:
+            extra["gives"] = self.gives
         return {"type": "undo", "undoes": self.undone[0], "source": source, **extra}
 
     def carry_out(self) -> None:
         self.stack.take_back(self.position, self.kept, self.below)
+
+
+def _stopped(before: Table, after: Table, clocks: Callable[[Any], dict[str, Any]]) -> list[str]:
+    """The timers running below the move and stopped by it, not run out (hero time when a
+    hero's "done" ended the Hero Phase): a table's own timers only stop by their own steps."""
+    was, now = clocks(before.game), clocks(after.game)
+    return [n for n, t in was.items() if t.running and n in now
+            and not now[n].running and not now[n].expired]
+
+
+def given(gives: dict[str, Any]) -> str:
+    """The timer step an undo adds after the steps it kept, as the journal text replayed at
+    start-up: the time its clock stood still under the move taken back, given back."""
+    action = Action("timer.add", data={"name": gives["name"], "seconds": gives["seconds"]},
+                    source="undo", at=gives["at"])
+    return json.dumps(action.to_json(), sort_keys=True)
 
 
 class BadUndo(CompanionError, ValueError):
@@ -159,4 +194,10 @@ def effective(entries: Iterable[tuple[int, str, str, bool]]) -> tuple[list[Step]
             undone = None
         else:
             undone = remove(steps, text, seq, timers)
+            gives = json.loads(text).get("gives")
+            if gives is not None:
+                try:
+                    steps.append((seq, given(gives)))
+                except (KeyError, TypeError) as exc:
+                    raise BadUndo(seq, f"gives time back as {str(gives)[:40]!r}") from exc
     return steps, undone

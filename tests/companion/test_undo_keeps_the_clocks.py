@@ -98,6 +98,36 @@ def test_undo_after_hero_time_ran_out_takes_back_the_move_before_and_the_phase_s
     again.journal.close()
 
 
+def test_undoing_the_done_that_ended_the_hero_phase_gives_back_its_time(table):
+    """'set a 10-minute timer at the start of each Hero Phase, and when it runs out, the phase
+    ends immediately.' A hero's Done ended the Hero Phase with 480 s left and hero time stood
+    still through the Training Phase; Undo brings the Hero Phase back with those 480 s, not less
+    the Training Phase's minutes (which here would end it again at the next tick, the cubes in
+    the ready area dropped). After a restart too, and a second undo keeps it."""
+    session, clock, path = table
+    clock.now += 100
+    session.submit(Action("pull", "atom-eve", {"hero": "atom-eve"}))
+    session.submit(Action("done", "invincible", {"hero": "invincible"}))
+    clock.now += 20
+    ended = session.submit(Action("done", "atom-eve", {"hero": "atom-eve"}))
+    assert ended["expect"]["phase"] == "training" and hero_time(ended)["remaining"] == 480.0
+    clock.now += 700                                         # the table talks over training
+    view = session.submit(Action("undo"))
+    assert view["undone"]["action"]["type"] == "done" and view["expect"]["phase"] == "hero"
+    assert hero_time(view)["running"] and hero_time(view)["remaining"] == 480.0
+    assert len(view["state"]["heroes"][1]["ready"]) == 3     # Atom Eve's pull, still hers
+    clock.now += 10
+    session.tick()                                           # nothing has run out
+    assert session.seq == view["seq"] and hero_time(session.view())["remaining"] == 470.0
+    again = restarted(session, clock, path)
+    assert again.view()["state"] == session.view()["state"]
+    assert hero_time(again.view())["remaining"] == 470.0
+    undone = again.submit(Action("undo"))                    # Invincible's done: time kept
+    assert undone["undone"]["action"]["type"] == "done"
+    assert hero_time(undone)["remaining"] == 470.0 and undone["expect"]["phase"] == "hero"
+    again.journal.close()
+
+
 def test_a_timer_step_the_undone_move_made_possible_goes_with_it(table):
     """Hero time ran out in the Hero Phase the undone advance began: taken back to the Training
     Phase before it, the expiry has nothing to end and is dropped (the undo entry says so, and a
