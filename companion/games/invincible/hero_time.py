@@ -21,6 +21,9 @@ from companion.games.invincible.state import HERO_TIMER, R_HERO_TIME, Invincible
 from companion.timers import check_timer_action
 
 SET_BY_TABLE = ("pause", "resume", "add")
+# the phases after a Hero Phase whose time ran out, before the Villain Phase: later on, the next
+# Hero Phase's time is still to come and "has run out" would be news of a round gone by
+RAN_OUT = ("hero_end", "crash", "training")
 DOCS = {
     "timer.pause": "Pause hero time (data.name = \"hero_time\").",
     "timer.resume": "Resume hero time.",
@@ -78,7 +81,7 @@ def closed(s: InvincibleState) -> str | None:
         return "hero time is off in this game"
     if s.result is not None:
         return "the game is over"
-    if s.timer.expired:
+    if s.timer.expired and s.phase in RAN_OUT:
         return "hero time has run out: the Hero Phase is over"
     if s.phase != "hero":
         return "hero time runs only during the Hero Phase"

@@ -228,6 +228,32 @@ def test_hero_time_is_paused_and_added_to_only_in_its_hero_phase(tmp_path):
     session.journal.close()
 
 
+def test_the_next_rounds_advance_does_not_say_hero_time_has_run_out(tmp_path):
+    """'set a 10-minute timer at the start of each Hero Phase': once round 1's time ran out,
+    the phones and the Devices page (the table's Timer button) still said "hero time has run
+    out: the Hero Phase is over" at round 2's advance, the next Hero Phase's 10 minutes not yet
+    begun (a family play-through): the coming phase seemed to have no time. By then the reason
+    is the phase's, as before any Hero Phase; the phase that ran out keeps saying so."""
+    clock = Clock()
+    session = _session(tmp_path / "journal.sqlite3", clock)
+    session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10}, seed=7)
+    session.submit({"type": "advance"})
+    clock.now += 601
+    session.tick()
+    ended = session.view()
+    assert ended["timers"]["hero_time"]["expired"] and ended["state"]["phase"] == "training"
+    assert "run out" in ended["timer_controls"]["hero_time"]["why"]
+    for hero in ("invincible", "atom-eve"):
+        session.submit({"type": "done", "data": {"hero": hero}})
+    view = session.submit({"type": "reveal"})
+    assert view["state"]["phase"] == "advance" and view["state"]["round"] == 2, view["expect"]
+    assert view["timer_controls"] == {"hero_time": {
+        "open": [], "why": "hero time runs only during the Hero Phase", "next": 600}}
+    with pytest.raises(IllegalAction, match="only during the Hero Phase"):
+        session.submit(Action("timer.pause", data={"name": "hero_time"}))
+    session.journal.close()
+
+
 def test_a_game_begun_before_the_reading_keeps_its_pauses_in_any_phase(engine):
     """A journal whose options lack hero_time_controls replays as it was played: a pause and more
     time in the Training Phase were accepted then (setup.HERO_TIME_CONTROLS)."""
