@@ -20,6 +20,15 @@ def counted(n: int, thing: str) -> str:
     return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
+def clock_words(seconds: float) -> str:
+    """'10 minutes', '40 seconds', '1 minute 30 seconds': a custom hero time read aloud, not
+    '0.666667 minutes'."""
+    whole = round(seconds)
+    m, sec = divmod(whole, 60)
+    return " ".join(counted(n, unit) for n, unit in ((m, "minute"), (sec, "second"))
+                    if n) or counted(0, "second")
+
+
 def minions(n: int) -> str:
     return counted(n, "minion")
 
@@ -93,7 +102,7 @@ def enemy_damage(s: InvincibleState, zone: str, amount: int, why: str,
     targets = [h.id for h in s.heroes if h.zone == zone]
     if not targets:
         endanger(s, zone, amount if no_hero_endanger is None else no_hero_endanger,
-                 f"{why} finds no hero")
+                 f"No hero faces {why}")
         return
     for hero_id in targets:
         if villain and s.bubble == hero_id and amount > 0:

@@ -148,7 +148,7 @@ def _start_hero(s, task, rng, now):
                   "recharged.")
     if s.hero_time is not None:
         s.timer = Timer(HERO_TIMER, "Hero time", s.hero_time, warn=s.data.hero_time_warn).start(now)
-        s.say(f"Hero time: {s.hero_time / 60:g} minutes on the clock.")
+        s.say(f"Hero time: {board.clock_words(s.hero_time)} on the clock.")
     s.say("Hero Phase: pull cubes and fill your powers.")
 
 

@@ -268,3 +268,18 @@ def test_a_game_begun_before_the_reading_keeps_its_pauses_in_any_phase(engine):
         with pytest.raises(SetupError, match="hero_time_controls"):
             engine.setup({"heroes": ["invincible", "atom-eve"], "hero_time": 5,
                           "hero_time_controls": bad}, random.Random(1))
+
+
+@pytest.mark.parametrize("hero_time, said", [
+    (10, "Hero time: 10 minutes on the clock."),
+    ({"seconds": 40}, "Hero time: 40 seconds on the clock."),
+    ({"seconds": 90}, "Hero time: 1 minute 30 seconds on the clock."),
+])
+def test_the_log_tells_a_custom_hero_time_in_minutes_and_seconds(tmp_path, hero_time, said):
+    """A hero time set in seconds was logged as "Hero time: 0.666667 minutes on the clock." (40 s)
+    on every screen's log (found playing the variant with a short timer)."""
+    session = _session(tmp_path / "journal.sqlite3", Clock())
+    session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": hero_time},
+                  seed=7)
+    view = session.submit({"type": "advance"})
+    assert said in view["state"]["log"], view["state"]["log"][-3:]

@@ -696,3 +696,6 @@ def test_the_log_counts_minions_in_the_tables_words(engine):
     minion_lines = [line for line in said if "minion" in line]
     assert any(line.startswith("1 minion ") for line in minion_lines), minion_lines[:5]
     assert not [line for line in said if "(s)" in line]
+    # "3 minions finds no hero": a count of minions is plural, a villain's name is not
+    assert not [line for line in said if "finds no hero" in line]
+    assert any(line.startswith("No hero faces ") for line in said)
