@@ -52,7 +52,12 @@ def _expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
                 "prompt": f"{team.player}: roll {n} Experience Bonus dice (X-Men 1, Marvel 2) "
                           f"to add to {s.bonus['experience']} Experience.", "rule": R_BONUS}
     must = choices.must(s)
-    if must:
+    if must and "deploy" in actions and not s.unfought(team):
+        # only a seriously wounded character's recovery is due, and others may still battle:
+        # Step 4 comes after the battles and ends them, so the step asked first is the battle's
+        prompt = (f"{team.player}: deploy X-Men to a Battle Zone before anyone recovers; then "
+                  + "; ".join(must) + " must still roll.")
+    elif must:
         prompt = f"{team.player}: " + "; ".join(must) + " must still roll."
     else:
         prompt = f"{team.player}: {free_choice(actions)}."

@@ -1,0 +1,68 @@
+"""The next step the table is told, read from the Session's view (what every screen shows),
+checked against what the rules then accept."""
+
+import pytest
+
+from companion.actions import Action
+from companion.errors import IllegalAction
+from companion.games import Catalog
+from companion.journal import Journal
+from companion.session import Session
+from xmen_helpers import roll
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(Journal(tmp_path / "j.sqlite3"), Catalog())
+    s.start("xmen-alert", {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+                           "stat_cards": {"Ana": ["wolverine", "storm"],
+                                          "Ben": ["archangel", "cyclops"]},
+                           "alert_deck": ["blob", "pyro", "toad", "juggernaut"]}, seed=5)
+    return s
+
+
+def act(session, kind, player=None, **data):
+    return session.submit(Action(kind, player, data, source="dashboard"))
+
+
+def storm_seriously_wounded(session):
+    """Storm leads and is seriously wounded; Wolverine takes over and captures Blob; on Ana's next
+    turn Storm must roll to recover and Wolverine, at Headquarters unhurt, may battle."""
+    act(session, "deploy", "Ana", zone=1, heroes=["storm", "wolverine"], leader="storm")
+    act(session, "battle.roll", "Ana", zone=1, faces=roll(4, evil=4))
+    act(session, "battle.roll", "Ana", zone=1, faces=roll(9, marvel=4))
+    act(session, "turn.end", "Ana")
+    return act(session, "turn.end", "Ben")
+
+
+def test_battles_are_named_before_a_seriously_wounded_characters_recovery(session):
+    """ "Step 2 BATTLE ... Step 4 RECOVER" and "On your next turn, the seriously wounded character
+    must roll to recover." The companion keeps the steps in order (docs/xmen-alert.md: "once it
+    recovers, it cannot battle or recruit this turn"), so a next step that asked for the
+    recovery roll first would cost the team its battles: it names the deployment first."""
+    view = storm_seriously_wounded(session)
+    e = view["expect"]
+    assert e["player"] == "Ana" and e["must"] == ["Storm (seriously wounded) at Headquarters"]
+    assert e["deploy"]["1"] == ["wolverine"] and "deploy" in e["actions"]
+    prompt = e["prompt"]
+    assert "deploy X-Men to a Battle Zone before anyone recovers" in prompt, prompt
+    assert prompt.index("deploy") < prompt.index("Storm (seriously wounded)"), prompt
+    assert "must still roll" in prompt, prompt
+
+    # the order the prompt gives is the one the rules take: Wolverine battles, then Storm rolls
+    act(session, "deploy", "Ana", zone=1, heroes=["wolverine"])
+    view = act(session, "battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
+    assert view["expect"]["prompt"] == "Ana: Storm (seriously wounded) at Headquarters must still roll."
+    view = act(session, "recover.roll", "Ana", hero="storm", faces=roll(3, marvel=1))
+    assert "turn.end" in view["expect"]["actions"]
+
+
+def test_the_recovery_rolled_first_ends_the_battles_as_the_next_step_warned(session):
+    """What the words "before anyone recovers" guard against: after the recovery roll, Wolverine's
+    deployment is refused ("Your character can only do one of these two actions (Battle or
+    Recover) in a turn", Steps 2 to 4 in order)."""
+    storm_seriously_wounded(session)
+    view = act(session, "recover.roll", "Ana", hero="storm", faces=roll(3, marvel=1))
+    assert view["expect"]["prompt"] == "Ana: end the turn."
+    with pytest.raises(IllegalAction, match="battles \\(Step 2\\) come before"):
+        act(session, "deploy", "Ana", zone=2, heroes=["wolverine"])
