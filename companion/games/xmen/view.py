@@ -134,6 +134,12 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
     if s.pending_recovery():
         out.append({"text": "A seriously wounded character must clear every chip on its picture "
                             "in one recovery roll, or it is lost.", "rule": R_SERIOUS})
+    if s.phase == "play" and choices.can_recover(s) and choices.can_deploy(s):
+        # the reminder above is each character's; the steps' order binds the whole team, and a
+        # recovery rolled first would cost a teammate the battle he could still deploy to
+        out.append({"text": "Deploy first: once a character rolls to recover (Step 4), nobody "
+                            "battles or recruits this turn (Steps 2 and 3 come before it).",
+                    "rule": R_PLAYING})
     if not s.alert_deck:
         out.append({"text": "The Alert deck is empty: turned-in cards are shuffled into a new "
                             "deck when the next card is needed.", "rule": R_STEP1})

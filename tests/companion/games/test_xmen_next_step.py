@@ -66,3 +66,40 @@ def test_the_recovery_rolled_first_ends_the_battles_as_the_next_step_warned(sess
     assert view["expect"]["prompt"] == "Ana: end the turn."
     with pytest.raises(IllegalAction, match="battles \\(Step 2\\) come before"):
         act(session, "deploy", "Ana", zone=2, heroes=["wolverine"])
+
+
+DEPLOY_FIRST = ("Deploy first: once a character rolls to recover (Step 4), nobody battles or "
+                "recruits this turn (Steps 2 and 3 come before it).")
+
+
+def test_a_team_that_may_deploy_and_recover_is_reminded_that_recovery_ends_its_battles(session):
+    """ "NOTE: Your character can only do one of these two actions (Battle or Recover) in a turn"
+    is each character's, and the reminder says so; the steps' order (Step 2 BATTLE before Step 4
+    RECOVER) binds the whole team: Cyclops's recovery rolled first leaves Archangel, unhurt at
+    Headquarters, no battle this turn. Where a team may do either, the screens say it first."""
+    act(session, "turn.end", "Ana")
+    act(session, "deploy", "Ben", zone=1, heroes=["archangel", "cyclops"], leader="archangel")
+    act(session, "battle.roll", "Ben", zone=1, attack="wing_missile", hits_to="cyclops",
+        faces=["evil_mutant", "blank"])
+    act(session, "battle.roll", "Ben", zone=1, faces=roll(5, marvel=4))      # Blob captured
+    act(session, "turn.end", "Ben")
+    act(session, "bonus.roll", "Ben", faces=roll(2))        # Cyclops: "Hero and Leader"
+    view = act(session, "turn.end", "Ana")
+    e, said = view["expect"], [r["text"] for r in view["reminders"]]
+    assert e["player"] == "Ben" and {"deploy", "recover.roll"} <= set(e["actions"])
+    assert e["deploy"]["1"] == ["archangel", "cyclops"]
+    assert DEPLOY_FIRST in said, said
+
+    view = act(session, "recover.roll", "Ben", hero="cyclops", faces=roll(3, xmen=1))
+    assert DEPLOY_FIRST not in [r["text"] for r in view["reminders"]]
+    with pytest.raises(IllegalAction, match="battles \\(Step 2\\) come before"):
+        act(session, "deploy", "Ben", zone=1, heroes=["archangel"])
+
+
+def test_the_deploy_first_reminder_goes_once_nobody_may_deploy(session):
+    view = storm_seriously_wounded(session)
+    assert DEPLOY_FIRST in [r["text"] for r in view["reminders"]]        # Wolverine may still
+    act(session, "deploy", "Ana", zone=1, heroes=["wolverine"])
+    view = act(session, "battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
+    assert view["expect"]["deploy"] == {}
+    assert DEPLOY_FIRST not in [r["text"] for r in view["reminders"]]
