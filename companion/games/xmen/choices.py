@@ -263,7 +263,12 @@ def can_end(s: XMenState) -> bool:
 
 def must(s: XMenState) -> list[str]:
     """What must still happen before the turn can end, in the players' words."""
-    d = s.data
-    return ([f"{d.characters[h].name} in Battle Zone {z + 1}" for z, h in s.unfought(s.current)]
+    d, team = s.data, s.current
+    # in the order they roll (the team's order is the cards' as dealt): the zone the team is
+    # midway through first, and in each zone "The team leader is always the first character to
+    # battle", then the backers as deployed
+    left = sorted(s.unfought(team), key=lambda zh: (
+        zh[0] != s.zone_open, zh[0], s.zones[zh[0]].side(team.player).order.index(zh[1])))
+    return ([f"{d.characters[h].name} in Battle Zone {z + 1}" for z, h in left]
             + [f"{d.characters[h].name} (seriously wounded) at Headquarters"
                for h in s.pending_recovery()])

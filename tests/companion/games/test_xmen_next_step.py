@@ -103,3 +103,15 @@ def test_the_deploy_first_reminder_goes_once_nobody_may_deploy(session):
     view = act(session, "battle.roll", "Ana", zone=1, faces=roll(9, xmen=1))
     assert view["expect"]["deploy"] == {}
     assert DEPLOY_FIRST not in [r["text"] for r in view["reminders"]]
+
+
+def test_what_must_still_roll_is_told_in_the_order_it_rolls(session):
+    """ "The team leader is always the first character to battle." and "When you have other team
+    members backing up the leader ..., these characters will fight one at a time after the
+    leader." Storm leads Wolverine (dealt to Ana before her): the next step and the phone's
+    "Still to do" name Storm first, as the roll the table is asked for."""
+    view = act(session, "deploy", "Ana", zone=1, heroes=["storm", "wolverine"], leader="storm")
+    e = view["expect"]
+    assert e["dice"][0]["data"]["hero"] == "storm"
+    assert e["must"] == ["Storm in Battle Zone 1", "Wolverine in Battle Zone 1"]
+    assert e["prompt"] == "Ana: Storm in Battle Zone 1; Wolverine in Battle Zone 1 must still roll."
