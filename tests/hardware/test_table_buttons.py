@@ -268,10 +268,15 @@ NEEDED = {"read_dice": lambda move: move.startswith("roll:"),
           "next": lambda move: move in ("turn.end", "advance", "resolved")}
 
 
-def rolls_seen(game, seeds=10):
+# The Incredibles' random games are short (a face-up problem slides to "Too Late!" within a few
+# Alarms): fewer than one in three ends a move on a problem and rolls to fix it.
+SEEDS_SEEN = {"incredibles": 20}
+
+
+def rolls_seen(game, seeds=None):
     """Phase -> the actions whose faces the engine's expect asks the dice for, in random play."""
     seen: dict[str, set[str]] = {}
-    for seed in range(seeds):
+    for seed in range(seeds or SEEDS_SEEN.get(game, 10)):
         options = {**OPTIONS[game], **PHYSICAL_DECKS.get(game, {})}
         with Journal(":memory:") as journal:
             session = Session(journal, CATALOG)

@@ -66,6 +66,20 @@ def test_the_incredibles_own_deck_ticked_at_setup_and_an_alarm_named_with_one_ta
     phone = start_from_setup(pages, server.url, 'input[name="hero"][value="dash"]',
                              'input[name="inc-physical"]')
     table = pages(server.url + "/table", 800, 480)
+    # Set Up: "Randomly select three Problem Cards ... Place the three starting Problem Cards
+    # face-up on the three spaces of the Problem Track next to the Alarm space": the table's own
+    # three, named in the order they lie (the companion picked three others, and every screen
+    # showed a track the table did not have)
+    wait_rendered(table, server.get("/api/state")[1]["seq"])
+    for page in (phone, table):
+        assert "Set up: pick a Problem Card at random" in page.inner_text("#banner")
+    assert phone.locator('#controls [data-key^="draw-"]').count() == 12     # the Problem Cards
+    for card in ("problem-J", "problem-E", "problem-L"):
+        tap(phone, table, f"draw-{card}")
+    for page in (phone, table):
+        track = [t.split()[0] for t in page.locator(".track .slot.up").all_inner_texts()]
+        assert track == ["J", "E", "L"], track
+        assert "Dash: roll the Movement Die" in page.inner_text("#banner")
     tap(phone, table, "roll-alarm")
     view = server.get("/api/state")[1]
     expect = view["expect"]

@@ -55,7 +55,8 @@ def move_table(d: IncrediblesData) -> MoveTable:
         Move("draw", ("draw",), moves.draw, Args({"card": Arg(
             Choice(tuple(d.cards), what="a card of the deck"))}),
             who=TABLE, rule=R_ALARM, sample=sampler.draw,
-            doc="With the table's own deck (option physical_deck): the card drawn, data.card."),
+            doc="With the table's own deck (option physical_deck): the card drawn, data.card; "
+                "before the first turn, each starting Problem Card the table selected."),
         Move("choose", ("choose",), moves.choose, Args({"space": Arg(Text(max_len=40), required=False),
                                                         "tile": Arg(Text(max_len=40), required=False)}),
              who=TABLE, rule=R_ALARM, sample=sampler.choose,
@@ -98,8 +99,14 @@ class Incredibles(Game):
 
     def prepare_options(self, options: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
         """A new game's options name only options this game has: a misspelt one ("physcial_deck")
-        was ignored, and the companion drew cards the table meant to draw itself."""
+        was ignored, and the companion drew cards the table meant to draw itself. With the
+        table's own deck the table also selects the starting problems (the companion picked
+        three of its own, and the screens showed a track the table did not have)."""
         check_option_names(options, OPTIONS)
+        if options.get("physical_deck") is True and "starting_problems" not in options:
+            # "Randomly select three Problem Cards": from the table's own cards, named one by one
+            # (a game journaled before this, without the option, keeps the companion's pick)
+            return {**options, "starting_problems": setup.DRAWN}
         return options
 
     def setup(self, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
@@ -111,6 +118,8 @@ class Incredibles(Game):
         out: dict[str, Any] = {"players": heroes[: rng.randint(1, len(heroes))]}
         if rng.random() < 0.3:
             out["physical_deck"] = True
+            if rng.random() < 0.5:      # the table names its own starting problems too
+                out["starting_problems"] = setup.DRAWN
         return out
 
     # -- reading the state ------------------------------------------------------------------------

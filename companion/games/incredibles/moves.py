@@ -11,8 +11,8 @@ from typing import Any
 
 from companion.errors import BadAction, IllegalAction
 from companion.games.incredibles import cards
-from companion.games.incredibles.state import (R_ALARM, R_FROZONE, R_MOVE, R_ROAD, IncrediblesState,
-                                               outcome)
+from companion.games.incredibles.state import (R_ALARM, R_FROZONE, R_MOVE, R_ROAD, R_SETUP,
+                                               IncrediblesState, Slot, outcome, setting_up)
 from companion.games.move_table import Play
 from companion.schema import Choice
 
@@ -144,19 +144,43 @@ def fix(state: IncrediblesState, play: Play) -> IncrediblesState:
 def draw(state: IncrediblesState, play: Play) -> IncrediblesState:
     """ "If you roll an Alarm symbol, draw the top card": with the table's own deck (option
     physical_deck) the players draw the real card and name it (data.card); it must still be in
-    the deck, and the deck's count follows."""
+    the deck, and the deck's count follows. Before the first turn (starting_problems "drawn") the
+    card is a starting problem the table selected."""
     card = play.args["card"]
+    start = setting_up(state)
     if card not in state.deck:
         title = state.data.cards[card].title
         where = ("is on the Problem Track" if any(x is not None and x.card == card for x in state.track)
                  else "was drawn already, or fixed and slid off the track")
         raise IllegalAction(f"{title} is not in the deck: it {where}. Name the card you drew "
-                            f"({len(state.deck)} left in the deck)", R_ALARM)
+                            f"({len(state.deck)} left in the deck)", R_SETUP if start else R_ALARM)
+    if start:
+        return _starting_problem(state, card)
     s = state.fork()
     s.deck.remove(card)
     s.phase = "move"
     cards.drawn(s, card)
     _stay_if_no_steps(s)
+    return s
+
+
+def _starting_problem(state: IncrediblesState, card_id: str) -> IncrediblesState:
+    """ "Randomly select three Problem Cards ... Turn over the corresponding lettered tiles ...
+    Place the three starting Problem Cards face-up on the three spaces of the Problem Track next
+    to the Alarm space": named in the order they lie, from the Alarm space on."""
+    card = state.data.cards[card_id]
+    if card.kind != "problem":
+        raise IllegalAction(f"{card.title} is not a Problem Card: the starting problems are "
+                            f"{state.data.track_spaces} Problem Cards (red circle icon, red lower "
+                            "section); put it back in the deck", R_SETUP)
+    s = state.fork()
+    s.deck.remove(card_id)
+    s.tiles[card.tile] = "problem"
+    s.track.append(Slot(card.id, card.tile, card.power, True))
+    s.log.append(f"Set up: Problem {card.tile} on the Problem Track.")
+    if not setting_up(s):
+        s.phase = "roll"
+        s.log.append(f"{s.mover.name} goes first.")
     return s
 
 

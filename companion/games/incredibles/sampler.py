@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.incredibles.state import IncrediblesState
+from companion.games.incredibles.state import IncrediblesState, setting_up
 
 JACKJACK_ROLLED = 0.8   # how often a random player rolls Jack-Jack's die once he is rescued
 
@@ -27,7 +27,8 @@ def fix(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:
 
 
 def draw(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:
-    return {"card": rng.choice(s.deck)}
+    start = setting_up(s)       # the starting problems: Problem Cards only
+    return {"card": rng.choice([c for c in s.deck if not start or s.data.cards[c].kind == "problem"])}
 
 
 def choose(s: IncrediblesState, rng: random.Random) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 Options: ``players`` (1 to 4, youngest first: hero names or ``{"name", "hero"}``), and for tests
 and fixed first games ``starting_problems`` (card ids or tile letters) and ``deck`` (card ids
-for the top of the deck, in order; the rest is shuffled beneath).
+for the top of the deck, in order; the rest is shuffled beneath). ``starting_problems =
+"drawn"``: the table selects the starting problems from its own cards and names each
+(moves.draw); every new game with the table's own deck records it (engine.prepare_options).
 """
 
 from __future__ import annotations
@@ -15,18 +17,24 @@ from companion.games.incredibles.data import Hero, IncrediblesData
 from companion.games.incredibles.state import IncrediblesState, Mover, Slot
 from companion.schema import shown
 
+# starting_problems: the table selects them at random from its own cards and names each one
+DRAWN = "drawn"
+
 
 def setup(d: IncrediblesData, options: dict[str, Any], rng: random.Random) -> IncrediblesState:
     movers = players(d, options.get("players"))
     problems = [c.id for c in d.cards.values() if c.kind == "problem"]
     start = options.get("starting_problems")
-    if start is None:
+    if start == DRAWN:
+        start = []
+    elif start is None:
         start = rng.sample(problems, d.track_spaces)
     else:
         start = [card_id(d, x, "starting_problems", kind="problem")
                  for x in _list(start, "starting_problems")]
         if len(start) != d.track_spaces or len(set(start)) != len(start):
-            raise SetupError(f"starting_problems must name {d.track_spaces} different problem cards")
+            raise SetupError(f"starting_problems must name {d.track_spaces} different problem cards "
+                             f"(or be \"{DRAWN}\": the table selects them and names each)")
     rest = [c for c in d.cards if c not in start]
     stacked = options.get("deck")
     if stacked is None:
@@ -48,6 +56,12 @@ def setup(d: IncrediblesData, options: dict[str, Any], rng: random.Random) -> In
         track.append(Slot(card.id, card.tile, card.power, True))
     state = IncrediblesState(movers=movers, track=track, deck=deck, tiles=tiles,
                              jackjack=d.jackjack_start, data=d)
+    if not track:
+        # the table's own random selection: the game waits for each card's name (moves.draw)
+        state.phase = "draw"
+        state.log.append(f"Set up: Jack-Jack on space {d.jackjack_start}; the table selects "
+                         f"{d.track_spaces} starting Problem Cards and names each.")
+        return state
     state.log.append("Set up: starting problems " + ", ".join(s.tile for s in track)
                      + f"; Jack-Jack on space {d.jackjack_start}.")
     return state

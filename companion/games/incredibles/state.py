@@ -132,6 +132,12 @@ class IncrediblesState:
         return None
 
 
+def setting_up(s: IncrediblesState) -> bool:
+    """The table is naming the starting Problem Cards it selected (option starting_problems =
+    "drawn"): the track fills up before the first turn, and stays full from then on."""
+    return s.phase == "draw" and len(s.track) < s.data.track_spaces
+
+
 def playing(s: IncrediblesState) -> bool:
     """Whether outcome(s) is "playing", without building its answer (asked several times an
     action: the move's check, what is open, the end of the game after it)."""

@@ -10,7 +10,7 @@ from typing import Any
 from companion.dice import Dice, DiceRequest
 from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (R_EMPTY, R_FIX, R_MOVE, R_PROBLEM, R_ROAD, R_ROLL,
-                                               IncrediblesState, outcome)
+                                               IncrediblesState, outcome, setting_up)
 from companion.games.move_table import state_json
 
 
@@ -25,9 +25,12 @@ def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
         out.update(prompt=f"{mover.name}: roll the Movement Die.",
                    dice=[movement_request(s.data, mover.hero).to_json()])
     elif s.phase == "draw":
-        out.update(prompt=f"Alarm! {mover.name}: draw the top card of the deck and name it.",
+        start = setting_up(s)
+        named = [c for c in s.deck if not start or s.data.cards[c].kind == "problem"]
+        out.update(prompt=_starting_prompt(s) if start else
+                   f"Alarm! {mover.name}: draw the top card of the deck and name it.",
                    deck=[{"id": c, "title": s.data.cards[c].title}
-                         for c in sorted(s.deck, key=lambda c: _in_order(s.data.cards[c].title))],
+                         for c in sorted(named, key=lambda c: _in_order(s.data.cards[c].title))],
                    deck_count=len(s.deck))
     elif s.phase == "choose":
         out.update(pending=s.pending, prompt=s.pending["prompt"])
@@ -43,6 +46,15 @@ def expect(s: IncrediblesState, actions: list[str]) -> dict[str, Any]:
                    prompt=f"{mover.name}: roll to fix problem {slot.tile} (needs "
                           f"{slot.power.title()}).")
     return out
+
+
+def _starting_prompt(s: IncrediblesState) -> str:
+    """Set Up, steps 2 and 3, one card at a time, in the order the cards lie on the track."""
+    n, of = len(s.track) + 1, s.data.track_spaces
+    where = ("the space next to the Alarm" if n == 1 else 'the space next to "Too Late!"'
+             if n == of else f"space {n} of {of}")
+    return (f"Set up: pick a Problem Card at random for the Problem Track ({where}), turn its "
+            "tile over and name it.")
 
 
 # -- the dice, from the game's data ---------------------------------------------------------------

@@ -63,3 +63,39 @@ def test_a_misspelt_option_is_refused_not_ignored(session):
     with pytest.raises(SetupError, match="unknown option.s. physcial_deck; the options are .*physical_deck"):
         session.start("incredibles", {"players": ["dash"], "physcial_deck": True}, seed=1)
     assert session.view()["state"]["deck_count"] > 0          # the game in progress goes on
+
+
+def test_with_the_tables_own_deck_the_table_selects_the_starting_problems_and_names_each(tmp_path):
+    """Set Up: "Randomly select three Problem Cards (with the red circle icon and red lower
+    section). Turn over the corresponding lettered tiles in the game board so the problem sides
+    are showing." and "Place the three starting Problem Cards face-up on the three spaces of the
+    Problem Track next to the Alarm space." A family drawing its own cards selected three of them,
+    while the companion picked three others: every screen showed a track the table did not have,
+    and a card the family later drew from its deck was refused as "on the Problem Track"."""
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        session = Session(journal, Catalog())
+        view = session.start("incredibles", {"players": ["dash", "violet"], "physical_deck": True},
+                             seed=4)
+        expect = view["expect"]
+        assert expect["phase"] == "draw" and view["state"]["track"] == []
+        assert "Set up: pick a Problem Card at random" in expect["prompt"]
+        assert "next to the Alarm" in expect["prompt"]
+        assert {c["id"] for c in expect["deck"]} == {f"problem-{x}" for x in "ABCDEFGHIJKL"}
+        assert set(view["state"]["tiles"].values()) == {"safe"}
+        with pytest.raises(IllegalAction, match="Edna Rescues is not a Problem Card") as refused:
+            session.submit({"type": "draw", "data": {"card": "edna-1"}})
+        assert refused.value.rule == "Set Up"
+        for card in ("problem-D", "problem-K", "problem-B"):       # in the order they lie
+            view = session.submit({"type": "draw", "data": {"card": card}})
+        state = view["state"]
+        assert [(s["tile"], s["face_up"]) for s in state["track"]] == [("D", True), ("K", True),
+                                                                       ("B", True)]
+        assert {t for t, side in state["tiles"].items() if side == "problem"} == {"B", "D", "K"}
+        assert state["deck_count"] == 27 and view["expect"]["phase"] == "roll"
+        assert view["expect"]["player"] == "dash"                  # the youngest goes first
+        # a Problem Card the companion would have laid on its own track is still in the deck
+        session.submit({"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+        in_deck = {c["id"] for c in session.view()["expect"]["deck"]}
+        assert {"problem-A", "problem-C", "problem-E"} <= in_deck and "problem-D" not in in_deck
+        # the option is what the journal keeps: the game replays the same
+        assert journal.current_game().options["starting_problems"] == "drawn"
