@@ -569,3 +569,17 @@ def test_a_warning_that_the_game_is_about_to_be_lost_stays_on_the_table(server, 
     assert first.is_visible() and "one slide from" in first.inner_text()
     assert "warn" in first.get_attribute("class")
     assert table.locator('#timers [data-timer="turn"]').is_visible()
+
+
+def test_the_tables_urgent_reminder_cut_in_two_reads_as_two_sentences(server, pages):
+    """The table cuts an urgent reminder at its colon, so that its second half can go for room
+    first: 'Problem C (Agility) is one slide from "Too Late!". fix it before the next problem
+    arrives.' was on the table at the start of every game, the second sentence in lower case."""
+    _, view = server.post("/api/session", {"game": "incredibles", "seed": 2, "players": ["dash"],
+                                           "starting_problems": ["A", "B", "C"]})
+    table = pages(server.url + "/table", 800, 480)
+    wait_rendered(table, view["seq"])
+    first = table.locator("#reminders li").first
+    assert first.locator("span").is_visible()              # the second half had the room
+    assert " ".join(first.inner_text().split()) == (
+        'Problem C (Agility) is one slide from "Too Late!". Fix it before the next problem arrives.')

@@ -293,10 +293,12 @@
     // side leaves out (it was always left out at 800x480, the whole box with it).
     const all = view.reminders || [];
     const ordered = all.filter((r) => r.urgent).concat(all.filter((r) => !r.urgent));
-    // on the table an urgent one's words after its first colon go for room before it does
+    // on the table an urgent one's words after its first colon go for room before it does; cut
+    // into two sentences, the second begins with a capital ('"Too Late!". fix it' read as a slip)
     const words = (r) => {
       const cut = table && r.urgent ? r.text.indexOf(": ") : -1;
-      return cut < 0 ? [r.text] : [r.text.slice(0, cut) + ".", el("span", { "data-drop": "7" }, " " + r.text.slice(cut + 2))];
+      const rest = r.text.slice(cut + 2);
+      return cut < 0 ? [r.text] : [r.text.slice(0, cut) + ".", el("span", { "data-drop": "7" }, " " + rest.charAt(0).toUpperCase() + rest.slice(1))];
     };
     const items = ordered.map((r) => el("li", { "data-drop": r.urgent ? "1" : "9", class: r.urgent ? "warn" : null },
       r.urgent ? C.icon("warn") : null, r.urgent ? " " : null, ...words(r), !table && r.rule ? el("small", {}, " (" + r.rule + ")") : null));
