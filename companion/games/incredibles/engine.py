@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.errors import SetupError
+from companion.errors import IllegalAction, SetupError
 from companion.games.base import Game, check_option_names, unconfirmed_mode
 from companion.games.incredibles import box as incredibles_box
 from companion.games.incredibles import data as incredibles_data
@@ -26,7 +26,8 @@ from companion.games.incredibles import moves, sampler, setup, view
 OPTIONS = frozenset({"players", "starting_problems", "deck", "physical_deck", "unconfirmed", "box"})
 from companion.games.incredibles.data import IncrediblesData
 from companion.games.incredibles.state import (LOG_LENGTH, R_ALARM, R_END, R_FIX, R_MOVE, R_ROLL,
-                                               IncrediblesState, invariants, outcome, playing)
+                                               R_SETUP, IncrediblesState, invariants, outcome,
+                                               playing, setting_up)
 from companion.games.move_table import TABLE, TURN, Move, MoveTable, Play
 from companion.schema import Arg, Args, Choice, Text
 
@@ -156,6 +157,13 @@ class Incredibles(Game):
         dice = [view.movement_die(d), *(view.power_die(d, h) for h in d.heroes),
                 view.jackjack_die(d)]
         return {x.set: x.sides for x in dice}
+
+    def refuse_closed(self, s: IncrediblesState, action: Any) -> IllegalAction:
+        # before the first turn the table is naming its starting problems: the rule is Set Up's
+        if setting_up(s):
+            return IllegalAction(f"{action.type} is not possible now: {self.expect(s)['prompt']}",
+                                 R_SETUP)
+        return super().refuse_closed(s, action)
 
     def invariants(self, s: IncrediblesState) -> list[str]:
         return invariants(s)

@@ -85,6 +85,9 @@ def test_with_the_tables_own_deck_the_table_selects_the_starting_problems_and_na
         with pytest.raises(IllegalAction, match="Edna Rescues is not a Problem Card") as refused:
             session.submit({"type": "draw", "data": {"card": "edna-1"}})
         assert refused.value.rule == "Set Up"
+        with pytest.raises(IllegalAction, match="roll is not possible now: Set up: pick") as refused:
+            session.submit({"type": "roll", "player": "dash", "data": {"face": "2"}})
+        assert refused.value.rule == "Set Up"
         for card in ("problem-D", "problem-K", "problem-B"):       # in the order they lie
             view = session.submit({"type": "draw", "data": {"card": card}})
         state = view["state"]
