@@ -661,3 +661,42 @@ def every_name_drawn(tables, view, characters, crowded):
         assert drawn == {h: said[h] for h in drawn}, where
         assert len(drawn) == len(heroes) or crowded, where
         assert m["dots"] == 0 and not m["clash"], (where, m["clash"])
+
+
+def test_the_phone_offers_a_deployment_the_next_step_names_on_an_assumed_durability(server, pages):
+    """ "If you have one or more characters at Headquarters and they have fewer hits than their
+    Durability number, they can move to a Battle Zone Deployment Area." Gambit's card is not
+    printed (his Durability of 3 is assumed): home with 3 hits, the engine accepts his deployment
+    with a reminder, and the table and the phone said "deploy X-Men to a Battle Zone, recover at
+    Headquarters, or end the turn" while the phone drew no deploy form. It draws one, with Gambit
+    marked unchecked and why, and every choice the words name has its control."""
+    options = {"players": ["Ana", "Ben"], "first_player": "Ana", "alert_deck": ["sabretooth", "mystique", "blob"],
+               "stat_cards": {"Ana": ["gambit"], "Ben": ["storm"]}}
+    assert server.post("/api/session", {"game": GAME, "options": options, "seed": 1})[0] == 201
+    view = server.act("deploy", "Ana", zone=1, heroes=["gambit"])[1]
+    count = view["expect"]["dice"][0]["count"]
+    server.act("battle.roll", "Ana", zone=1, faces=["evil_mutant"] * 3 + ["blank"] * (count - 3))
+    server.act("turn.end", "Ana")
+    status, view = server.act("turn.end", "Ben")
+    assert status == 200 and view["state"]["teams"][0]["headquarters"][0]["hits"] == 3
+    said = "Ana: deploy X-Men to a Battle Zone, recover at Headquarters, or end the turn"
+    phone, table = pages(server.url + "/play"), pages(server.url + "/table", 800, 480)
+    for page in (phone, table):
+        wait_rendered(page, view["seq"])
+        assert said in words(page, "#banner"), words(page, "#banner")
+
+    controls = "#controls"
+    assert phone.locator(f'{controls} [data-key^="roll0-"]').count() > 0        # recover
+    assert phone.locator(f'{controls} [data-key="turn-end"]').count() == 1     # end the turn
+    hero = phone.locator(f'{controls} .xm-deploy [data-key="deploy-hero-gambit"]')     # deploy
+    assert hero.count() == 1 and hero.get_attribute("data-unchecked") == "true"
+    assert "Gambit (unchecked)" in hero.inner_text()
+    caveat = words(phone, f"{controls} .xm-deploy .xm-unchecked")
+    assert caveat == view["expect"]["deploy_unchecked"][0]["caveat"], caveat
+    assert "Durability (3 of 3)" in caveat and "assumed, not confirmed" in caveat
+
+    tap(phone, table, "deploy-zone-2", "deploy-hero-gambit", "deploy-send")
+    view = server.get("/api/state")[1]
+    assert view["state"]["teams"][0]["headquarters"][0]["where"] == "zone 2"
+    assert "Gambit deployed to Battle Zone 2 unchecked" in words(phone, "#reminders")
+    assert not phone.errors and not table.errors

@@ -57,6 +57,21 @@ def unchecked_wounded(s: XMenState, team: Team, heroes: list[str] | None = None)
             and not x.acted and x.hits >= data.characters[h].durability and not s.trusted(h)]
 
 
+def wounded_caveat(s: XMenState, team: Team, hero_id: str) -> str:
+    """Why a deployment of ``hero_id`` (one of unchecked_wounded) is not checked: the words of
+    the reminder after it and of the phone's deploy form before it (view.unchecked_deploys)."""
+    card = s.data.characters[hero_id]
+    return (f"a character with as many hits as its Durability ({team.hero(hero_id).hits} of "
+            f"{card.durability}) recovers first, and {card.name}'s Power Stat card is assumed, "
+            "not confirmed (confirm it on the Your box page)")
+
+
+def join_caveat(names: str) -> str:
+    """Why a join of ``names`` (unchecked_joiners) is not checked, as wounded_caveat."""
+    return (f"only characters with flight may, and {names}'s Power Stat card is assumed, not "
+            "confirmed (confirm it on the Your box page)")
+
+
 def unchecked_joiners(s: XMenState, team: Team, z: int, heroes: list[str]) -> list[str]:
     """Of ``heroes`` joining a battle in progress, those without flight on a card that is only
     assumed: the join is accepted, with a reminder, not refused (deploy_problem lenient)."""

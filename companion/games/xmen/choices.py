@@ -141,7 +141,8 @@ def deploy_problem(s: XMenState, z: int, heroes: list[str],
 
 def unchecked_deployments(s: XMenState) -> list[tuple[int, str]]:
     """(zone, character) deployments only an assumed Durability forbids: accepted with a
-    reminder, not listed in deployments."""
+    reminder, not listed in deployments but apart, with their caveat (view.unchecked_deploys),
+    so the phone offers what the next step's "deploy" names."""
     team = s.current
     return [(z, h) for h in battle.unchecked_wounded(s, team)
             for z in zones_to_enter(s, team)

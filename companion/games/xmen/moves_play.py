@@ -49,16 +49,12 @@ def deploy(state: XMenState, play: Play) -> XMenState:
     battle.deploy(s, z, heroes, leader)
     cards = state.data.characters
     for h in wounded:
-        name = cards[h].name
-        s.remind(f"{name} deployed to Battle Zone {z + 1} unchecked: a character with as many "
-                 f"hits as its Durability ({team.hero(h).hits} of {cards[h].durability}) recovers "
-                 f"first, and {name}'s Power Stat card is assumed, not confirmed (confirm it on "
-                 "the Your box page)", R_FIGHT)
+        s.remind(f"{cards[h].name} deployed to Battle Zone {z + 1} unchecked: "
+                 + battle.wounded_caveat(state, team, h), R_FIGHT)
     if joiners:
         names = ", ".join(cards[h].name for h in joiners)
-        s.remind(f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: only "
-                 f"characters with flight may, and {names}'s Power Stat card is assumed, not "
-                 "confirmed (confirm it on the Your box page)", R_JOIN)
+        s.remind(f"{names} joined the battle in progress in Battle Zone {z + 1} unchecked: "
+                 + battle.join_caveat(names), R_JOIN)
     return s
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.xmen import cards, choices, dice, draws, recovery
+from companion.games.xmen import battle, cards, choices, dice, draws, recovery
 from companion.games.xmen.state import (HQ, R_BONUS, R_FIGHT, R_FIRST, R_JOIN, R_LUCK, R_PLAYING,
                                         R_RECRUIT, R_SERIOUS, R_STEP1, R_TURN_IN, Hero,
                                         XMenState)
@@ -61,10 +61,34 @@ def _expect(s: XMenState, actions: list[str]) -> dict[str, Any]:
         prompt = f"{team.player}: " + "; ".join(must) + " must still roll."
     else:
         prompt = f"{team.player}: {free_choice(actions)}."
-    return {"phase": "play", "player": team.player, "round": s.round, "stage": s.stage,
-            "actions": actions, "dice": rolls(s), "prompt": prompt, "must": must,
-            "deploy": {str(z + 1): h for z, h in choices.deployments(s).items()},
-            "cards": cards.playable(s), "rule": R_PLAYING}
+    out = {"phase": "play", "player": team.player, "round": s.round, "stage": s.stage,
+           "actions": actions, "dice": rolls(s), "prompt": prompt, "must": must,
+           "deploy": {str(z + 1): h for z, h in choices.deployments(s).items()},
+           "cards": cards.playable(s), "rule": R_PLAYING}
+    unchecked = unchecked_deploys(s)
+    if unchecked:           # only then: the recorded views (tests/companion/golden) lack it
+        out["deploy_unchecked"] = unchecked
+    return out
+
+
+def unchecked_deploys(s: XMenState) -> list[dict[str, Any]]:
+    """The deployments only an assumed Power Stat card forbids (choices.unchecked_deployments),
+    each with the caveat its reminder will give: {zone, hero, caveat}.
+
+    "they have fewer hits than their Durability number, they can move to a Battle Zone" reads
+    the card in front of the player; for 15 of the 18 X-Men the rulebook does not print it, and
+    the companion's number is a guess (option ``unconfirmed``, "remind" by default), so the
+    engine accepts such a deployment with a reminder and the next step says "deploy". The
+    phone's deploy form offers exactly what the words say: these too, each marked with its
+    caveat, never as a deployment the printed rule allows (docs/xmen-alert.md)."""
+    team, cards, out = s.current, s.data.characters, []
+    for z, h in choices.unchecked_deployments(s):
+        why = battle.wounded_caveat(s, team, h)
+        if battle.unchecked_joiners(s, team, z, [h]):
+            why += "; joining the battle in progress, " + battle.join_caveat(cards[h].name)
+        out.append({"zone": z + 1, "hero": h,
+                    "caveat": f"{cards[h].name} would deploy unchecked: {why}."})
+    return out
 
 
 # what the team may choose once nothing must roll, in the order of the turn's steps

@@ -115,3 +115,53 @@ def test_what_must_still_roll_is_told_in_the_order_it_rolls(session):
     assert e["dice"][0]["data"]["hero"] == "storm"
     assert e["must"] == ["Storm in Battle Zone 1", "Wolverine in Battle Zone 1"]
     assert e["prompt"] == "Ana: Storm in Battle Zone 1; Wolverine in Battle Zone 1 must still roll."
+
+
+def gambit_home_with_three_hits(tmp_path, **options):
+    """A Basic game: Gambit (a Power Stat card the rulebook does not print: his Durability of 3
+    is assumed) takes 3 hits from Sabretooth and goes home; the view of Ana's next turn."""
+    s = Session(Journal(tmp_path / "gambit.sqlite3"), Catalog())
+    s.start("xmen-alert", {"players": ["Ana", "Ben"], "first_player": "Ana",
+                           "stat_cards": {"Ana": ["gambit"], "Ben": ["storm"]},
+                           "alert_deck": ["sabretooth", "mystique", "blob"], **options}, seed=1)
+    view = act(s, "deploy", "Ana", zone=1, heroes=["gambit"])
+    view = act(s, "battle.roll", "Ana", zone=1,
+               faces=roll(view["expect"]["dice"][0]["count"], evil=3))
+    assert view["state"]["teams"][0]["headquarters"][0]["hits"] == 3
+    act(s, "turn.end", "Ana")
+    return s, act(s, "turn.end", "Ben")
+
+
+GAMBIT_CAVEAT = ("Gambit would deploy unchecked: a character with as many hits as its Durability "
+                 "(3 of 3) recovers first, and Gambit's Power Stat card is assumed, not confirmed "
+                 "(confirm it on the Your box page).")
+
+
+def test_a_deployment_only_an_assumed_durability_forbids_is_offered_where_the_words_say_deploy(
+        tmp_path):
+    """ "If you have one or more characters at Headquarters and they have fewer hits than their
+    Durability number, they can move to a Battle Zone Deployment Area." Gambit's Durability is
+    the companion's guess, so the engine accepts his deployment with a reminder and the next step
+    says "deploy"; expect listed nobody who could (the phone drew no deploy form). It lists him
+    now apart from the checked deployments, with the caveat the reminder then gives."""
+    s, view = gambit_home_with_three_hits(tmp_path)
+    e = view["expect"]
+    assert e["player"] == "Ana"
+    assert e["prompt"] == ("Ana: deploy X-Men to a Battle Zone, recover at Headquarters, or end "
+                           "the turn.")
+    assert e["deploy"] == {}                    # never as a deployment the printed rule allows
+    assert e["deploy_unchecked"] == [{"zone": z, "hero": "gambit", "caveat": GAMBIT_CAVEAT}
+                                     for z in (1, 2, 3)]
+    view = act(s, "deploy", "Ana", zone=2, heroes=["gambit"])
+    assert view["state"]["teams"][0]["headquarters"][0]["where"] == "zone 2"
+    said = GAMBIT_CAVEAT.replace("would deploy", "deployed to Battle Zone 2")
+    assert {"text": said, "rule": "Step 2: Fighting Battles"} in view["reminders"]
+
+
+def test_strict_checks_neither_say_deploy_nor_offer_it(tmp_path):
+    """With ``unconfirmed = "refuse"`` the assumed Durability refuses as a printed one: the words
+    leave "deploy" out and nothing is offered."""
+    _, view = gambit_home_with_three_hits(tmp_path, unconfirmed="refuse")
+    e = view["expect"]
+    assert e["prompt"] == "Ana: recover at Headquarters or end the turn."
+    assert "deploy" not in e["actions"] and "deploy_unchecked" not in e

@@ -202,9 +202,24 @@
       (d.attack ? " (" + C.human(d.attack) + ")" : "") + ", " + entry.count + " dice";
   }
 
+  // Who may deploy where: expect.deploy (the rule checked), and expect.deploy_unchecked, what
+  // only an assumed Durability forbids; the engine accepts those with a reminder and the next
+  // step says "deploy" for them, so the form offers them too, each marked with its caveat.
+  function deployOptions(view) {
+    const options = {};
+    const caveats = {};
+    for (const [z, heroes] of Object.entries(view.expect.deploy || {})) options[z] = heroes.slice();
+    for (const u of view.expect.deploy_unchecked || []) {
+      const z = String(u.zone);
+      (options[z] = options[z] || []).push(u.hero);
+      (caveats[z] = caveats[z] || {})[u.hero] = u.caveat;
+    }
+    return { options, caveats };
+  }
+
   function deployForm(view) {
-    const options = view.expect.deploy || {};
-    const zones = Object.keys(options);
+    const { options, caveats } = deployOptions(view);
+    const zones = Object.keys(options).sort((a, b) => Number(a) - Number(b));
     if (!zones.length) return null;
     // the zone and characters ticked outlive a redraw (C.draft), as far as they are still open
     const draft = C.draft("deploy|" + view.expect.player, { zone: zones[0] });
@@ -220,13 +235,18 @@
       const zoneRow = el("div", { class: "faces", role: "group", "aria-label": "Battle Zone" }, zones.map((z) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(z === zone), "data-key": "deploy-zone-" + z,
           onclick: () => { zone = draft.zone = z; picked.length = 0; draw(); } }, C.icon("battle"), "Zone " + z)));
+      const unchecked = caveats[zone] || {};
       const heroRow = el("div", { class: "faces", role: "group", "aria-label": "Characters" }, options[zone].map((h) =>
         el("button", { type: "button", class: "face", "aria-pressed": String(picked.includes(h)), "data-key": "deploy-hero-" + h,
+          "data-unchecked": unchecked[h] ? "true" : null,
           onclick: () => { const i = picked.indexOf(h); if (i < 0) picked.push(h); else picked.splice(i, 1); draw(); } },
-        C.icon(picked.includes(h) ? "check" : "box"), heroName(view, h) + (picked[0] === h && !led(zone) ? " (leader)" : ""))));
+        C.icon(picked.includes(h) ? "check" : "box"), heroName(view, h) + (unchecked[h] ? " (unchecked)" : "") +
+          (picked[0] === h && !led(zone) ? " (leader)" : ""))));
+      const warns = Object.values(unchecked).map((why) => el("p", { class: "warn xm-unchecked" }, C.icon("warn"), " " + why));
       const leader = led(zone);
       box.replaceChildren(el("h3", {}, C.icon("move"), "Deploy to a Battle Zone"), zoneRow,
         el("p", { class: "hint" }, leader ? "Characters joining " + heroName(view, leader) + ", who leads there:" : "Characters (the first you tick leads):"), heroRow,
+        ...warns,
         C.button("move", picked.length ? "Deploy " + picked.map((h) => heroName(view, h)).join(", ") + " to Zone " + zone : "Tick who goes",
           () => C.sendDraft(draft, (heroes) => C.act("deploy", Object.assign({ zone: Number(zone), heroes }, leader ? {} : { leader: heroes[0] }))),
           { class: "big", disabled: !picked.length, "data-key": "deploy-send" }));
