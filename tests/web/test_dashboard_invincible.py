@@ -936,6 +936,48 @@ def test_a_hero_whose_effect_waits_for_a_tap_is_not_shown_as_done(server, pages)
     assert "is done" not in toggle.inner_text() or "is done?" in toggle.inner_text()
 
 
+def test_a_hero_whose_own_power_resolves_is_told_why_done_waits(server, pages):
+    """'the moment a cube covers a power's last remaining symbol, you resolve that power
+    immediately, before playing your next cube' and 'each power must fully resolve before the
+    next begins': Invincible may not stop while his Attack resolves. His phone still offered
+    "Invincible is done?", and two taps only brought "Invincible's Attack is resolving" (found at
+    the table, hero time): the toggle is off, with the engine's reason, until the Attack is
+    answered; Atom Eve's stays open ('players can stop independently')."""
+    server.post("/api/session", {"game": GAME, "seed": 2, "options": {
+        "heroes": [{"hero": "invincible", "name": "Ana"}, {"hero": "atom-eve", "name": "Ben"}],
+        "episode": 1, "hero_time": 15}})
+    for type_, data in (("advance", {}),
+                        ("pull", {"hero": "invincible", "cubes": ["yellow", "yellow", "blue"]}),
+                        ("play", {"hero": "invincible", "cube": "yellow", "power": "attack"}),
+                        ("play", {"hero": "invincible", "cube": "yellow", "power": "attack"})):
+        status, view = server.act(type_, **data)
+        assert status == 200, view
+    ana = next(h for h in view["expect"]["heroes"] if h["hero"] == "invincible")
+    assert "done" not in ana["actions"] and not ana["finished"], ana
+    refused, said = server.act("done", hero="invincible")
+    assert refused == 422 and said == {"error": ana["done_closed"]["reason"], "rule": ana["done_closed"]["rule"]}, said
+    phone = pages(server.url + "/play")
+    wait_rendered(phone, view["seq"])
+    phone.locator('#controls [data-key="mine-invincible"]').click()
+    toggle = phone.locator('#controls [data-key="done-invincible"]').first
+    toggle.wait_for(timeout=WAIT)
+    assert toggle.is_disabled() and toggle.get_attribute("aria-pressed") == "false"
+    assert "is done" not in toggle.inner_text(), toggle.inner_text()
+    why = phone.inner_text('#controls [data-why="done-invincible"]')
+    assert "Invincible's Attack is resolving: 'each power must fully resolve before the next " \
+        "begins'" in why, why
+    phone.locator("#controls .inv-others summary").click()
+    eve = phone.locator('#controls [data-key="done-atom-eve"]').first
+    assert eve.is_enabled() and "Atom Eve is done?" in eve.inner_text()
+
+    # the Attack answered on the phone: Invincible may stop again
+    table = pages(server.url + "/table", 800, 480)
+    tap(phone, table, phone.locator('#controls [data-resolving="attack"] button.face').first.get_attribute("data-key"))
+    toggle = phone.locator('#controls [data-key="done-invincible"]').first
+    assert toggle.is_enabled() and "Invincible is done?" in toggle.inner_text(), toggle.inner_text()
+    assert phone.locator('#controls [data-why="done-invincible"]').count() == 0
+
+
 def test_a_hero_waiting_on_anothers_power_is_told_why(server, pages):
     """'each power must fully resolve before the next begins': while Invincible's Move resolved,
     Atom Eve's phone lost every button, Done too, with no word why (a family play-through)."""

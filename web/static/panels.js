@@ -136,7 +136,11 @@
       return { id, name: C.playerName(view, id) || (typeof p === "object" && p.name) || id,
         // a hero whose effect waits for a tap may not say "done" now, but is not done
         done: typeof p !== "object" ? undefined : typeof p.finished === "boolean" ? p.finished
-          : Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined };
+          : Array.isArray(p.actions) ? !p.actions.includes("done") : typeof p.done === "boolean" ? p.done : undefined,
+        // not done, yet "done" is not among their own moves now (their power resolving): the
+        // engine's refusal, shown instead of a toggle it would only refuse
+        closed: typeof p === "object" && Array.isArray(p.actions) && !p.actions.includes("done")
+          ? p.done_closed || { reason: "not open now" } : null };
     });
   }
 
@@ -169,6 +173,12 @@
     for (const p of players.length ? players : [{ id: view.expect.player, name: C.playerName(view, view.expect.player) }]) {
       if (!p.id || (keep && !keep.includes(p.id))) continue;
       const done = isDone(view, p);
+      if (!done && p.closed) {
+        row.append(el("div", { class: "done-closed", "data-why": "done-" + p.id },
+          C.button("box", p.name + " can't stop yet", null, { class: "done", "aria-pressed": "false", disabled: true, "data-key": "done-" + p.id }),
+          el("p", { class: "hint" }, C.icon("clock"), " " + p.closed.reason, p.closed.rule ? el("small", {}, " (rule: " + p.closed.rule + ")") : null)));
+        continue;
+      }
       const sure = () => armed[p.id] > Date.now();
       const word = () => p.name + (done ? " is done" : sure() ? ": tap again, " + ask : " is done?");
       const show = () => { btn.classList.toggle("armed", sure()); btn.lastChild.textContent = word(); };

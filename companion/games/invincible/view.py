@@ -11,13 +11,13 @@ from companion.games.invincible import board, bosses, card_powers, card_rules, c
 from companion.games.invincible import moves_training as training
 from companion.games.invincible import slot_colours, view_dice
 from companion.games.invincible.cards import power_id
-from companion.games.invincible.moves_pull import DEFIANCE, black_count, finished, limitless
+from companion.games.invincible.moves_pull import DEFIANCE, DONE, black_count, finished, limitless
 from companion.games.invincible.moves_round import helper_heroes, usable_helpers, villains_to_reveal
 from companion.games.invincible.moves_villain import revealable
 from companion.games.invincible.scoring import score
 from companion.games.invincible.state import (
     HQ, R_CRASH, R_DEFIANCE, R_ENDANGER, R_HERO_END, R_HERO_TIME, R_KO, R_LEARN,
-    R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, InvincibleState,
+    R_PULL, R_RESET, R_VILLAIN, R_WINLOSE, HeroState, InvincibleState,
 )
 
 
@@ -108,8 +108,7 @@ def _expect(s: InvincibleState, actions: list[str],
 
 def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
                 hero_actions: dict[str, list[str]]) -> dict[str, Any]:
-    heroes = [{"hero": h.id, "name": h.name, "actions": hero_actions.get(h.id, []),
-               "finished": finished(h), "crashed": h.crashed and not h.rescued} for h in s.heroes]
+    heroes = [_hero_row(s, h, hero_actions) for h in s.heroes]
     every = [_resolving(s, x) for x in s.resolutions.values()]
     r = every[0] if every else None
     if r is not None:
@@ -131,6 +130,19 @@ def _hero_phase(s: InvincibleState, base: dict, actions: list[str],
     return {**base, "actions": actions, "prompt": prompt, "heroes": heroes, "resolving": r,
             "resolutions": every,
             "dice": view_dice.crash_rescue_dice(s), "player": r["hero"] if r else None}
+
+
+def _hero_row(s: InvincibleState, h: HeroState, hero_actions: dict[str, list[str]]) -> dict[str, Any]:
+    """A hero's share of the Hero Phase; ``done_closed``: while they may not stop yet (their own
+    power resolving: 'each power must fully resolve before the next begins'), the refusal a
+    "done" would get, so a phone shows why instead of a Done it would only refuse."""
+    row = {"hero": h.id, "name": h.name, "actions": hero_actions.get(h.id, []),
+           "finished": finished(h), "crashed": h.crashed and not h.rescued}
+    refusal = (DONE.refusal(s, h) if hero_actions and not row["finished"]
+               and "done" not in row["actions"] else None)
+    if refusal is not None:
+        row["done_closed"] = {"reason": refusal.reason, "rule": refusal.rule}
+    return row
 
 
 def _hero_steps(s: InvincibleState, active: list[dict[str, Any]], listed: bool) -> str:
