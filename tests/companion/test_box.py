@@ -130,12 +130,12 @@ def test_an_unconfirmed_board_accepts_a_move_it_forbids_with_a_reminder_then_ref
 
     with pytest.raises(IllegalAction) as err:          # the players may ask for strict checks
         far_move(cat("incredibles"), {"unconfirmed": "refuse"})
-    assert "L is more than 1 space from start" in str(err.value)
+    assert "L is more than 1 space from Start" in str(err.value)
 
     engine = save_edit(cat, "incredibles", "board", None)    # confirmed as it is
     with pytest.raises(IllegalAction) as err:
         far_move(engine, {"box": engine.boxed.record({})["box"]})
-    assert "L is more than 1 space from start" in str(err.value)
+    assert "L is more than 1 space from Start" in str(err.value)
     assert err.value.rule == R_MOVE
     with pytest.raises(SetupError):
         far_move(engine, {"unconfirmed": "maybe"})

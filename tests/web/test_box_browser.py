@@ -72,7 +72,7 @@ def test_the_owner_edits_a_board_link_and_a_card_type_and_only_the_next_game_use
     assert server.post("/api/session", {**OLD, "deck": []})[0] == 201
     server.act("roll", "dash", face="1")
     status, body = server.act("move", "dash", to="K")
-    assert status == 422 and "K is more than 1 space from start" in body["error"]
+    assert status == 422 and "K is more than 1 space from Start" in body["error"]
 
 
 def test_the_box_page_reads_on_a_small_phone_its_file_path_broken_only_at_a_slash(server_factory,

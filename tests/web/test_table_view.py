@@ -484,12 +484,12 @@ def test_a_refused_tap_and_a_refused_button_each_show_their_reason_within_a_seco
     started = time.monotonic()
     screens.phone.wait_for_selector("#notice:not([hidden])", timeout=1000)
     shown = words(screens.phone, "#notice")
-    assert "8 is more than 1 space from start" in shown and "you can reach" in shown
+    assert "8 is more than 1 space from Start" in shown and "you can reach" in shown
     box = screens.phone.locator("#notice").bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 844                # in sight
     screens.pi.wait_for_function(f"Number(document.body.dataset.notices) > {notices}", timeout=1000)
     assert time.monotonic() - started < 1.0
-    assert "A phone's tap did nothing: 8 is more than 1 space from start" in words(screens.pi, "#notice")
+    assert "A phone's tap did nothing: 8 is more than 1 space from Start" in words(screens.pi, "#notice")
     assert served.get("/api/state")[1]["seq"] == view["seq"]                # nothing changed
 
     # the simulated table's Card button: no card is drawn on demand in The Incredibles

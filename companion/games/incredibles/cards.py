@@ -82,7 +82,7 @@ def ask_displace(s: IncrediblesState, space: str, heroes: list[str]) -> None:
     hero = heroes[0]
     if len(options) == 1:
         mover = s.place(hero, options[0])
-        tell(s, f"{mover.name} is moved off the rubble to {options[0]}.")
+        tell(s, f"{mover.name} is moved off the rubble to {s.data.label(options[0])}.")
         if heroes[1:]:
             ask_displace(s, space, heroes[1:])
         return
@@ -90,8 +90,8 @@ def ask_displace(s: IncrediblesState, space: str, heroes: list[str]) -> None:
     back = s.phase if s.phase != "choose" else s.pending["return_phase"]
     s.pending = {"kind": "displace", "hero": hero, "from": space, "options": options,
                  "then": heroes[1:], "return_phase": back,
-                 "prompt": f"Rubble fell on {name}'s space {space}: choose an adjacent space "
-                           f"({', '.join(options)}).", "rule": R_ROAD}
+                 "prompt": f"Rubble fell on {name}'s space {s.data.label(space)}: choose an "
+                           f"adjacent space ({', '.join(map(s.data.label, options))}).", "rule": R_ROAD}
     s.phase = "choose"
 
 

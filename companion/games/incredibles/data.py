@@ -3,7 +3,7 @@ copy) and checked before any game starts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.box import Boxed
@@ -64,6 +64,12 @@ class IncrediblesData:
     # The table draws the real cards and names each one (option ``physical_deck``); set at
     # setup by Incredibles.resolve_data, never read from the file.
     physical_deck: bool = False
+    #: a space's printed name where it is not its id (board.labels: "start" is "Start")
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def label(self, space: str) -> str:
+        """``space`` as the board prints it: the one way a message names a space."""
+        return self.labels.get(space, space)
 
     def trusted(self, section: str) -> bool:
         """Printed, or assumed and confirmed by the owner: a rule may refuse on it."""
@@ -78,7 +84,7 @@ class IncrediblesData:
             "heroes": [{"id": h.id, "name": h.name, "power": h.power, "die": list(h.die)}
                        for h in self.heroes.values()],
             "board": {"start": self.start, "numbered": list(self.numbered),
-                      "tiles": self.tiles,
+                      "tiles": self.tiles, "labels": self.labels,
                       "adjacency": {k: list(v) for k, v in self.adjacency.items()}},
             "cards": [c.__dict__ for c in self.cards.values()],
             "assumptions": self.assumptions,
@@ -204,8 +210,12 @@ def _board(board: Reader, powers: tuple[str, ...], note) -> dict:
     jackjack_start = board.get("jackjack_start", str)
     if jackjack_start not in numbered:
         raise board.fail("jackjack_start", "must be a numbered space")
+    labels = board.get("labels", dict, {})
+    for space, label in labels.items():
+        if space not in spaces_all or not isinstance(label, str) or not label.strip():
+            raise board.fail(f"labels.{space}", "must name a known space with some words")
     return {"start": start, "jackjack_start": jackjack_start, "numbered": numbered,
-            "tiles": tiles,
+            "tiles": tiles, "labels": dict(labels),
             # in the board's order (a set's changes from run to run, and a refusal lists them)
             "adjacency": {k: tuple(sorted(adjacency[k], key=space_order))
                           for k in sorted(adjacency, key=space_order)}}

@@ -68,8 +68,10 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
     """ "You may move up to the number of spaces shown on the Movement Die" (data.to)."""
     to = _one_of(state.data.adjacency, play.args["to"], "a space on the board", "move: data.to")
     here, steps = state.mover.space, state.roll["move"]
+    # the board's printed names in every word said ("Start"), the ids in the data
+    name, named = state.data.label, _named(state.data)
     if to in state.rubble:
-        raise IllegalAction(f"space {to} has rubble on it: players may not move onto or through it",
+        raise IllegalAction(f"space {name(to)} has rubble on it: players may not move onto or through it",
                             R_ROAD)
     reach = state.reachable(here, steps)
     # in reach but for the rubble: the reason said is the rubble, not the distance
@@ -77,8 +79,8 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
                and to in replace(state, rubble=[]).reachable(here, steps))
     if to not in reach and not _checks_distance(state):
         s = state.fork()
-        far = (f"the way from {here} to {to} crosses rubble on {', '.join(state.rubble)}" if crossed
-               else f"{to} is more than {_spaces(steps)} from {here}")
+        far = (f"the way from {name(here)} to {name(to)} crosses rubble on {named(state.rubble)}" if crossed
+               else f"{name(to)} is more than {_spaces(steps)} from {name(here)}")
         why = (f"{REMIND} ({far} on the companion's assumed board; confirm the board on the Your "
                "box page).")
         s.log.append(f"Reminder: {why}")
@@ -87,14 +89,19 @@ def move(state: IncrediblesState, play: Play) -> IncrediblesState:
         return s
     if to not in reach:
         if crossed:
-            raise IllegalAction(f"the way from {here} to {to} crosses rubble on "
-                                f"{', '.join(state.rubble)}: players may not move onto or through "
-                                f"it; you can reach {', '.join(reach)}", R_ROAD)
-        raise IllegalAction(f"{to} is more than {_spaces(steps)} from {here}; "
-                            f"you can reach {', '.join(reach)}", R_MOVE)
+            raise IllegalAction(f"the way from {name(here)} to {name(to)} crosses rubble on "
+                                f"{named(state.rubble)}: players may not move onto or through "
+                                f"it; you can reach {named(reach)}", R_ROAD)
+        raise IllegalAction(f"{name(to)} is more than {_spaces(steps)} from {name(here)}; "
+                            f"you can reach {named(reach)}", R_MOVE)
     s = state.fork()
     _end_move(s, to)
     return s
+
+
+def _named(data):
+    """Spaces listed in the board's printed names ("12, 14, Start")."""
+    return lambda spaces: ", ".join(data.label(x) for x in spaces)
 
 
 def _spaces(n: int) -> str:
@@ -193,9 +200,9 @@ def choose(state: IncrediblesState, play: Play) -> IncrediblesState:
         space = _needs(play, "space")
         if space not in pending["options"]:
             raise IllegalAction(f"{space!r} is not a space next to the rubble: choose one of "
-                                f"{', '.join(pending['options'])}", R_ROAD)
+                                f"{_named(s.data)(pending['options'])}", R_ROAD)
         mover = s.place(pending["hero"], space)
-        cards.tell(s, f"{mover.name} moves off the rubble to {space}.")
+        cards.tell(s, f"{mover.name} moves off the rubble to {s.data.label(space)}.")
     else:
         tile = _needs(play, "tile")
         if tile not in pending["options"]:
@@ -219,7 +226,7 @@ def _stay_if_no_steps(s: IncrediblesState) -> None:
 
 def _end_move(s: IncrediblesState, to: str) -> None:
     mover = s.mover
-    s.log.append(f"{mover.name} moves to {to}." if to != mover.space else f"{mover.name} stays.")
+    s.log.append(f"{mover.name} moves to {s.data.label(to)}." if to != mover.space else f"{mover.name} stays.")
     s.place(mover.hero, to)
     if s.jackjack == to:
         # "If you end your movement on the space with the Jack-Jack Die, you rescue Jack-Jack!"

@@ -127,7 +127,7 @@ def reminders(s: IncrediblesState) -> list[dict[str, str]]:
                             "\"Too Late!\": fix it before the next problem arrives.",
                     "rule": R_PROBLEM, "urgent": True})
     if s.rubble:
-        out.append({"text": "Rubble on space " + ", ".join(s.rubble) +
+        out.append({"text": "Rubble on space " + ", ".join(map(s.data.label, s.rubble)) +
                             ": no moving onto or through it.", "rule": R_ROAD})
     if s.unchecked:
         out.append({"text": s.unchecked, "rule": R_MOVE, "urgent": True})
