@@ -431,7 +431,9 @@ def test_a_phone_adds_the_die_the_camera_missed_and_the_roll_is_applied(served, 
     wait_rendered(phone, view["seq"] + 1)
     shown = words(phone, "#dice")
     assert "confirmed on a phone" in shown and "Put right: 1 die added." in shown, shown
-    assert "confirm the camera's read (1 die added)" in words(phone, "#undo")
+    # the Undo names the roll the confirmed read made, and what the players put right
+    assert words(phone, "#undo") == (f"Undo: {roller}'s first roll: Evil Mutant, Marvel, X-Men, "
+                                     "Blank, Marvel (1 die added)")
     assert phone.evaluate(MEASURE)["docW"] <= 390
 
 

@@ -324,6 +324,19 @@
     list.replaceChildren(...lines.map((line) => el("li", {}, String(line))));
   };
 
+  // The roll a camera read (or its confirmation) made, in words, where view.last_roll is still
+  // that roll: stamped with the read's own time (and, for a read, its id); null otherwise (a
+  // read still waiting for a tap made none).
+  function rollOf(view, action) {
+    const last = view.last_roll;
+    const d = action.data || {};
+    if (!last || last.source !== "camera" || last.at !== action.at || !last.dice.length) return null;
+    if (action.type !== "dice.confirm" && !(action.type === "dice.read" && last.read === d.id)) return null;
+    const who = C.playerName(view, last.player);
+    const what = C.human(last.type).toLowerCase();
+    return (who ? who + "'s " + what : "the " + what) + ": " + last.dice.map((x) => C.face(view.game, x.face, x.die).word).join(", ");
+  }
+
   C.describe = function (view, action) {
     const r = C.renderer(view.game);
     if (r.describe) {
@@ -332,13 +345,16 @@
     }
     const d = action.data || {};
     // the camera's own actions in words, never their data (a read's dice would be a line of JSON)
+    // a read that made a roll is taken back as that roll, in the table's words ("Dash's roll: 3")
+    const roll = rollOf(view, action);
+    if (roll && action.type === "dice.read") return roll;
     // a pull mat's read is of cubes, not dice (its set says so: "invincible-cubes")
     if (action.type === "dice.read") return "the camera's read of " + (/cube/.test(d.set || "")
       ? ((d.dice || []).length === 1 ? "1 cube" : (d.dice || []).length + " cubes") : dice((d.dice || []).length));
     if (action.type === "dice.dismiss") return "throwing the camera's read away";
     if (action.type === "dice.confirm") {
       const said = changesOf({ removed: (d.faces || []).filter((f) => f === null), added: d.added || [] });
-      return "confirm the camera's read" + (said ? " (" + said + ")" : "");
+      return (roll || "confirm the camera's read") + (said ? " (" + said + ")" : "");
     }
     if (action.type.startsWith("timer.")) {
       const timer = (view.timers || {})[d.name || "turn"];

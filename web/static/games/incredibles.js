@@ -4,6 +4,8 @@
   const C = Companion;
   const el = C.el;
   const comps = () => (C.info.incredibles || {}).components || {};
+  // a space as the board prints it (the data's board.labels: "start" is "Start"); ids stay in actions
+  const spaceName = (s) => ((comps().board || {}).labels || {})[s] || s;
   const NS = "http://www.w3.org/2000/svg";
   const LABEL = 22;  // the table board's label size, in board units (dashboard.css: .inc-tv text)
 
@@ -88,7 +90,7 @@
       const node = make(svg, "g", { class: classes.join(" "), "data-space": space });
       make(node, "circle", { cx: x, cy: y, r: radius(space) });
       const mark = board.tiles[space] && state.tiles[space] === "problem" ? "!" : "";
-      make(node, "text", { x, y }, (space === board.start ? (big ? "S" : "Start") : space) + mark);
+      make(node, "text", { x, y }, (space === board.start && big ? spaceName(space).charAt(0) : spaceName(space)) + mark);
       // every space can be tapped while moving: one out of reach is refused with the rule's reason
       if (moving) node.addEventListener("click", () => C.act("move", { to: space }));
     }
@@ -192,9 +194,10 @@
       const d = action.data || {};
       const who = action.player ? playerName(view, action.player) + ": " : "";
       if (action.type === "roll") return who + "roll " + (d.face ? (d.face === "alarm" ? "Alarm" : d.face) : "(virtual die)");
-      if (action.type === "move") return who + "move to " + d.to;
+      if (action.type === "move") return who + "move to " + spaceName(d.to);
       if (action.type === "fix") return who + "fix with " + (d.power ? C.human(d.power) : "virtual dice") + (d.jackjack ? " + " + C.human(d.jackjack) : "");
-      if (action.type === "choose") return "choose " + (d.space || d.tile);
+      // a card's choice in the table's words: where a mover went, which problem Frozone fixed
+      if (action.type === "choose") return d.tile ? "Frozone fixes problem " + d.tile : "move off the rubble to " + spaceName(d.space);
       if (action.type === "draw") return "drew " + ((comps().cards || []).find((c) => c.id === d.card) || { title: d.card }).title;
       return null;
     },
@@ -210,7 +213,7 @@
       } else if (expect.phase === "move") {
         box.append(el("p", { class: "prompt" }, C.icon("move"), " Tap where your mover ends (here or on the board):"));
         const here = state.movers[state.turn].space;
-        box.append(faceButtons(expect.reachable, (s) => C.act("move", { to: s }), (s) => (s === here ? "Stay (" + s + ")" : s), "move-"));
+        box.append(faceButtons(expect.reachable, (s) => C.act("move", { to: s }), (s) => (s === here ? "Stay (" + spaceName(s) + ")" : spaceName(s)), "move-"));
       } else if (expect.phase === "fix") {
         const picked = { power: null, jackjack: null };
         const jj = (expect.dice[0].also || [])[0];   // Jack-Jack's die, thrown with the power die
@@ -239,7 +242,7 @@
       } else if (expect.phase === "choose") {
         const key = expect.pending.kind === "displace" ? "space" : "tile";
         box.append(el("p", { class: "prompt" }, C.icon("go"), " " + expect.prompt));
-        box.append(faceButtons(expect.pending.options, (o) => C.act("choose", { [key]: o }, null), null, "choose-"));
+        box.append(faceButtons(expect.pending.options, (o) => C.act("choose", { [key]: o }, null), key === "space" ? spaceName : null, "choose-"));
       }
       return box;
     },
