@@ -79,6 +79,10 @@ class DiceRequest:
     player: str | None = None
     purpose: str | None = None
     optional: bool = False           # the roll may be skipped (a die rolled only if wanted)
+    # why a die more than the roll may not be thrown now, and what to do with it, in the rule's
+    # words: a die of the box kept out of this roll (Jack-Jack's before he is rescued) shows the
+    # same faces as the roll's, so a count alone does not tell the players which die to mark
+    too_many: str | None = None
 
     def __post_init__(self):
         if not self.dice:
@@ -103,6 +107,8 @@ class DiceRequest:
             out.update(action=self.action, data=dict(self.data))
         if self.optional:
             out["optional"] = True
+        if self.too_many:
+            out["too_many"] = self.too_many
         if len(self.dice) > 1:
             out["also"] = [d.to_json() for d in self.dice[1:]]
         return out
@@ -112,7 +118,8 @@ class DiceRequest:
         dice = (Dice.from_json(obj), *(Dice.from_json(x) for x in obj.get("also") or ()))
         return cls(dice=dice, action=obj.get("action"), data=dict(obj.get("data") or {}),
                    player=obj.get("player"), purpose=obj.get("purpose"),
-                   optional=bool(obj.get("optional", False)))
+                   optional=bool(obj.get("optional", False)),
+                   too_many=obj.get("too_many") or None)
 
     def action_for(self, faces: list[str], player: str | None, source: str,
                    default_player: str | None = None) -> Action:

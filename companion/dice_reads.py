@@ -42,7 +42,28 @@ def waiting_words(read: dict[str, Any] | None, expect: dict[str, Any] | None,
     roll = read.get("roll") or ((expect or {}).get("dice") or [None])[0] or {}
     what = "pull" if "cube" in (read.get("set") or "") else "roll"    # a pull mat's read is of cubes
     whose = f"{name_of(roll['player'])}'s {what}" if roll.get("player") else f"The {what}"
+    # a die thrown that may not be yet: the words say which one and the rule (Confirm is refused)
+    request = DiceRequest.from_json(roll) if roll.get("too_many") and read.get("miscounted") else None
+    held = request and held_out(request, len(read["faces"]))
+    if held:
+        return f"{whose} waits for a tap: {held} on a phone."
     return whose + " waits for a tap: confirm or correct the camera's read on a phone."
+
+
+def held_out(request: DiceRequest, found: int) -> str | None:
+    """Why a read's die too many may not be in the roll (the engine's words, with the rule), where
+    the roll says: the players then know which die to take out or mark."""
+    return request.too_many if found > request.span[1] else None
+
+
+def count_words(request: DiceRequest, read: dict[str, Any]) -> str:
+    """ "this roll is one die and the camera found 2": a miscounted read's first words."""
+    fewest, most = request.span
+    wanted = ("one die" if most == 1 else f"{most} dice" if fewest == most
+              else f"{fewest} to {most} dice")
+    has = ("with your changes the read has" if read.get("removed") or read.get("added")
+           else "the camera found")
+    return f"this roll is {wanted} and {has} {len(read['faces'])}"
 
 
 def check_source(data: dict[str, Any], offered: list[DiceRequest]) -> None:
@@ -218,12 +239,7 @@ def check_count(request: DiceRequest, read: dict[str, Any]) -> None:
     to put it right with a tap (nothing is journaled: the read still waits)."""
     if not miscounted(request, read):
         return
-    fewest, most = request.span
     found = len(read["faces"])
-    wanted = ("one die" if most == 1 else f"{most} dice" if fewest == most
-              else f"{fewest} to {most} dice")
-    has = ("with your changes the read has" if read.get("removed") or read.get("added")
-           else "the camera found")
-    fix = ("add each die the camera missed" if found < fewest
-           else "mark each one that is not a die as 'not a die'")
-    raise IllegalAction(f"this roll is {wanted} and {has} {found}: {fix}; the read still waits")
+    fix = held_out(request, found) or ("add each die the camera missed" if found < request.span[0]
+                                       else "mark each one that is not a die as 'not a die'")
+    raise IllegalAction(f"{count_words(request, read)}: {fix}; the read still waits")

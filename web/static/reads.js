@@ -19,7 +19,9 @@
     const kinds = first ? [first].concat(first.also || []) : [];
     const each = kinds.flatMap((k) => Array(k.count || 1).fill(k));
     const fewest = kinds.reduce((n, k) => n + (typeof k.min === "number" ? k.min : k.count || 1), 0);
-    return { each, fewest, most: each.length };
+    // too_many: why a die more may not be in this roll (Jack-Jack's before he is rescued), the
+    // engine's words with the rule's: the dice look alike, a count alone does not say which
+    return { each, fewest, most: each.length, tooMany: (first && first.too_many) || null };
   }
 
   // The faces die i of a roll may show; past the roll's dice, any face of the roll.
@@ -49,7 +51,7 @@
       const now = C.view && C.view.dice_read;
       if (!now || now.confirmed || now.id !== read.id) { box.hidden = true; P.fixing = null; return; }
       const parts = P.waitingRead(C.view, now, true);
-      const confirm = parts.pop();
+      const confirm = parts[parts.length - 1].dataset.key === "confirm-read" ? parts.pop() : null;
       box.replaceChildren(el("h2", {}, C.icon("camera"), " Put the camera's read right"), ...parts, el("div", { class: "fix-end" }, confirm,
         C.button("cross", "Close", () => { box.hidden = true; P.fixing = null; }, { "data-key": "fix-close" })));
     };
@@ -66,8 +68,11 @@
     if (!roll.most || (fits(found) && now === found)) return null;
     const wanted = roll.fewest === roll.most ? String(roll.most) : roll.fewest + " to " + roll.most;
     let text = "The camera found " + dice(found) + "; this roll is " + wanted;
-    if (!controls) text += (found < roll.fewest ? ": add the missing die" : ": mark what is not a die") + (tableActs() ? "." : " on a phone.");
-    else text += "." + (now === found ? "" : " With your changes: " + now + (fits(now) ? "." : now < roll.fewest ? ", still too few." : ", still too many."));
+    // the die too many is one the roll names (the engine's words): which one, and why
+    const tooMany = roll.tooMany && (controls ? now : found) > roll.most;
+    const held = tooMany ? roll.tooMany.charAt(0).toUpperCase() + roll.tooMany.slice(1) : null;
+    if (!controls) text += (held ? ". " + held : found < roll.fewest ? ": add the missing die" : ": mark what is not a die") + (tableActs() ? "." : " on a phone.");
+    else text += "." + (now === found ? "" : " With your changes: " + now + (fits(now) ? "." : now < roll.fewest ? ", still too few." : ", still too many.")) + (held ? " " + held + "." : "");
     return el("p", { class: "count" + (fits(now) ? "" : " off") }, text);
   }
 
@@ -127,7 +132,10 @@
     }
     const kept = faces.map((f, i) => [f, i]).filter(([f]) => f !== null).map(([f], k) => C.face(view.game, f, facesFor(view, k).die).word);
     const words = kept.concat(added.map((f, j) => C.face(view.game, f, facesFor(view, kept.length + j).die).word)).join(", ");
-    if (controls) parts.push(C.button("check", "Confirm " + words, async () => {
+    // a number of dice the roll cannot take is refused (companion/dice_reads.py): no Confirm
+    // is offered until the dice are put right
+    const fitsNow = !roll.most || (now >= roll.fewest && now <= roll.most);
+    if (controls && fitsNow) parts.push(C.button("check", "Confirm " + words, async () => {
       const res = await C.send("POST", "/api/dice/confirm", { id: read.id, faces, added });
       if (res.ok) delete edits[read.id];
     }, { class: "big confirm", "data-key": "confirm-read" }));

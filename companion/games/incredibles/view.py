@@ -97,9 +97,17 @@ def power_request(d: IncrediblesData, hero: str, rescued: bool = False) -> DiceR
     die alone (min 0). The two dice show the same faces, so a read assigns the faces in the
     order read; the fix ("the required Power symbol or a Wild on either") does not depend on
     which die showed which."""
-    dice = ((power_die(d, hero), replace(jackjack_die(d), min=0)) if rescued
-            else (power_die(d, hero),))
-    return DiceRequest(dice, action="fix", player=hero, purpose="fix a problem")
+    if rescued:
+        return DiceRequest((power_die(d, hero), replace(jackjack_die(d), min=0)), action="fix",
+                           player=hero, purpose="fix a problem")
+    return DiceRequest((power_die(d, hero),), action="fix", player=hero, purpose="fix a problem",
+                       too_many=JACKJACK_HELD)
+
+
+# A read of two dice before the rescue is most often his die thrown with the power die: the two
+# show the same kinds of faces, so the players are told which die is too many, and why: "When the
+# Jack-Jack Die is on the game board, players may not roll his die."
+JACKJACK_HELD = "Jack-Jack's die is rolled only once he is rescued: take it out, or mark it 'not a die'"
 
 
 # -- reminders and the dashboard's JSON ------------------------------------------------------------
