@@ -72,3 +72,38 @@ def test_the_phone_says_why_and_offers_no_confirm_the_engine_refuses(server, pag
     state = server.get("/api/state")[1]["state"]
     assert state["last_fix"]["power"] == "strength" and state["last_fix"]["jackjack"] is None
 
+
+def own_deck_second_alarm(server):
+    """Two Alarms with the table's own deck: the first card named, the second not yet."""
+    post(server, "/api/session", {"game": "incredibles", "seed": 3, "starting_problems": ["A", "B", "C"],
+                                  "physical_deck": True, "players": ["violet", "dash"]})
+    post(server, "/api/actions", {"type": "roll", "player": "violet", "data": {"face": "alarm"}})
+    view = post(server, "/api/actions", {"type": "draw", "data": {"card": "edna-1"}})
+    assert view["state"]["last_card"] == "edna-1"
+    while view["expect"]["player"] == "violet":          # her turn ends: move, then (maybe) fix
+        act = view["expect"]["actions"][0]
+        data = {"to": view["expect"]["space"]} if act == "move" else {"power": "speed"}
+        view = post(server, "/api/actions", {"type": act, "player": "violet", "data": data})
+    view = post(server, "/api/actions", {"type": "roll", "player": "dash", "data": {"face": "alarm"}})
+    assert view["expect"]["phase"] == "draw"
+    return view
+
+
+def test_a_new_alarm_with_the_tables_own_deck_leaves_no_previous_card_as_the_last(server):
+    """"If you roll an Alarm symbol ... Draw a card and follow the instructions for that card
+    type": until the table names the new card, the previous one is not the latest drawn."""
+    view = own_deck_second_alarm(server)
+    assert view["state"]["last_card"] is None and view["state"]["last_card_info"] is None
+    assert view["state"]["alarm_said"] == []
+
+
+@pytest.mark.browser
+def test_the_tables_last_card_box_shows_the_card_is_awaited(server, pages):
+    table = pages(server.url + "/table", 800, 480)
+    view = own_deck_second_alarm(server)
+    wait_rendered(table, view["seq"])
+    box = words(table, ".last-card")
+    assert "Edna" not in box and "awaited" in box, box
+    view = post(server, "/api/actions", {"type": "draw", "data": {"card": "edna-3"}})
+    wait_rendered(table, view["seq"])
+    assert "Edna" in words(table, ".last-card") and "awaited" not in words(table, ".last-card")

@@ -32,6 +32,9 @@ def alarm(s: IncrediblesState) -> None:
         return
     if s.data.physical_deck:     # the table draws the real card and names it: moves.draw
         s.phase = "draw"
+        # the card of this Alarm is not named yet: the previous one is no longer the last drawn
+        # as every screen shows it
+        s.last_card = None
         s.log.append("Alarm! Draw the top card of the deck and name it.")
         return
     drawn(s, s.deck.pop(0))

@@ -162,9 +162,12 @@
       const s = view.state;
       const card = s.last_card_info;
       const said = s.alarm_said || [];
+      // an Alarm with the table's own deck: its card is drawn and named on a phone (a "draw"
+      // before the first roll is Set Up's starting problems, not an Alarm)
+      const awaited = !card && s.phase === "draw" && !!s.roll;
       return el("div", { class: "deck-row" },
         el("div", { class: "last-card" + (card ? " " + card.kind : "") }, el("span", { class: "label" }, "Last card"),
-          card ? el("b", {}, card.title) : el("b", { class: "none" }, said.length ? "none: the deck is empty" : "none yet"),
+          card ? el("b", {}, card.title) : el("b", { class: "none" }, awaited ? "awaited: draw it and name it" : said.length ? "none: the deck is empty" : "none yet"),
           // the space where the title does not say it already ("Jack-Jack Teleports: space 15")
           el("span", { class: "row" }, card && card.power ? power(card.power) : null,
             card && card.space && !String(card.title).endsWith("space " + card.space) ? el("span", {}, "space " + card.space) : null),
