@@ -29,10 +29,55 @@ def stage_problem(s: XMenState, team: Team, kind: str) -> IllegalAction | None:
         return None
     if kind == "battle":
         return IllegalAction("battles (Step 2) come before recruiting and recovery (Steps 3 and "
-                             "4): this turn has moved past them", R_PLAYING)
+                             "4): " + _past_battles(s, team), R_PLAYING)
     return IllegalAction("recruiting (Step 3) comes after your battles and before recovery: "
                          + ("finish your battles first" if s.unfought(team, "battle")
                             else "this turn has moved past it"), R_RECRUIT)
+
+
+def recruit_deployment(s: XMenState, team: Team) -> tuple[int, list[str]] | None:
+    """The zone the team deployed to recruit in this turn and who deployed there, while they are
+    still there: that deployment is what closed the turn's battles (Step 3 after Step 2)."""
+    if s.stage != "recruit":
+        return None
+    for z, zone in enumerate(s.zones):
+        side = zone.side(team.player) if zone.kind == "recruit" else None
+        if side is not None:
+            return z, list(side.order)
+    return None
+
+
+def recruit_words(s: XMenState, team: Team) -> tuple[str, str] | None:
+    """ "deploying Cyclops to recruit in Battle Zone 1", and what Undo takes back to reopen the
+    battles: a table that refused a battle after nothing was rolled asked what had closed it."""
+    found = recruit_deployment(s, team)
+    if found is None:
+        return None
+    z, heroes = found
+    names = " and ".join(s.data.characters[h].name for h in heroes)
+    rolled = any(team.hero(h).acted for h in heroes)
+    return (f"deploying {names} to recruit in Battle Zone {z + 1}",
+            "Undo takes back the recruiting rolls since, then that deployment" if rolled
+            else "Undo takes that deployment back")
+
+
+def battle_deploy_but_for_step(s: XMenState) -> bool:
+    """Whether a character could deploy to an Evil Mutant's zone now were the turn still in
+    Step 2: what a recruiting deployment cost the team."""
+    team = s.current
+    free = battle.deployable(s.data, team)
+    return bool(free) and any(zone.kind == "battle" and battle.deployers(s, team, z, free)
+                              for z, zone in enumerate(s.zones))
+
+
+def _past_battles(s: XMenState, team: Team) -> str:
+    """What moved the turn past its battles, so the refusal names the move to take back."""
+    words = recruit_words(s, team)
+    if words is not None:
+        return f"{words[0]} moved this turn past them ({words[1]})"
+    if s.stage == "recover":
+        return "a recovery roll (Step 4) moved this turn past them"
+    return "recruiting (Step 3) this turn moved it past them"
 
 
 def open_problem(s: XMenState, z: int) -> IllegalAction | None:

@@ -142,8 +142,39 @@ def _picks(s: XMenState, f: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def reminders(s: XMenState) -> list[dict[str, str]]:
+    """The reminders of the step the table is at: a team's turn (play) has its steps' rules;
+    while the table draws its own card (draw) or rolls Experience Bonus dice (bonus) none of
+    those apply (a table naming its first Alert cards at setup was told how characters battle),
+    only what is pending (Cerebro for a coming turn, what this turn let through unchecked)."""
     if s.phase in ("over", "first"):
         return []
+    play = s.phase == "play"
+    out = _turn_steps(s) if play else []
+    if play and not s.alert_deck:
+        out.append({"text": "The Alert deck is empty: turned-in cards are shuffled into a new "
+                            "deck when the next card is needed.", "rule": R_STEP1})
+    for t in s.teams:
+        if t.cerebro:
+            out.append({"text": f"Cerebro is on the fritz for {t.player}: the whole team reports "
+                                f"to Headquarters at the start of {t.player}'s next turn.",
+                        "rule": R_LUCK})
+    if not play:        # what an assumed card let through this turn stays told till it ends
+        return out + s.unchecked
+    if any(t.held for t in s.teams):
+        out.append({"text": "Held Training & Luck cards can be played before or during your "
+                            "turn, or before another player's turn.", "rule": R_LUCK})
+    if s.advanced:
+        out.append({"text": "Only characters with flight can join a battle already in progress.",
+                    "rule": R_JOIN})
+    out.extend(s.unchecked)
+    if s.current.captured:
+        out.append({"text": "At the end of the turn the captured Evil Mutants are turned in "
+                            "and the team moves on the Experience Track.", "rule": R_TURN_IN})
+    return out
+
+
+def _turn_steps(s: XMenState) -> list[dict[str, str]]:
+    """What the turn's Steps 2 to 4 ask of the team now, and the order they bind it to."""
     out = [{"text": "Each character either battles (or recruits) or recovers in a turn, never "
                     "both.", "rule": R_PLAYING}]
     team = s.current
@@ -158,31 +189,31 @@ def reminders(s: XMenState) -> list[dict[str, str]]:
     if s.pending_recovery():
         out.append({"text": "A seriously wounded character must clear every chip on its picture "
                             "in one recovery roll, or it is lost.", "rule": R_SERIOUS})
-    if s.phase == "play" and choices.can_recover(s) and choices.can_deploy(s):
+    if choices.can_recover(s) and choices.can_deploy(s):
         # the reminder above is each character's; the steps' order binds the whole team, and a
         # recovery rolled first would cost a teammate the battle he could still deploy to
         out.append({"text": "Deploy first: once a character rolls to recover (Step 4), nobody "
                             "battles or recruits this turn (Steps 2 and 3 come before it).",
                     "rule": R_PLAYING})
-    if not s.alert_deck:
-        out.append({"text": "The Alert deck is empty: turned-in cards are shuffled into a new "
-                            "deck when the next card is needed.", "rule": R_STEP1})
-    for t in s.teams:
-        if t.cerebro:
-            out.append({"text": f"Cerebro is on the fritz for {t.player}: the whole team reports "
-                                f"to Headquarters at the start of {t.player}'s next turn.",
-                        "rule": R_LUCK})
-    if any(t.held for t in s.teams):
-        out.append({"text": "Held Training & Luck cards can be played before or during your "
-                            "turn, or before another player's turn.", "rule": R_LUCK})
-    if s.advanced:
-        out.append({"text": "Only characters with flight can join a battle already in progress.",
-                    "rule": R_JOIN})
-    out.extend(s.unchecked)
-    if team.captured:
-        out.append({"text": "At the end of the turn the captured Evil Mutants are turned in "
-                            "and the team moves on the Experience Track.", "rule": R_TURN_IN})
-    return out
+    return out + _recruit_order(s)
+
+
+def _recruit_order(s: XMenState) -> list[dict[str, str]]:
+    """Step 3 after Step 2 binds the whole team: a deployment to recruit ends its battles. Said
+    before, where both are open, and after, where a battle is closed only by it (a table that
+    deployed to recruit first found Archangel's battle refused with nothing rolled)."""
+    if s.stage == "battle":
+        kinds = {s.zones[z].kind for z in choices.deployments(s)}
+        if {"battle", "recruit"} <= kinds:
+            return [{"text": "Battle first: once a character deploys to recruit (Step 3), nobody "
+                             "starts a battle this turn (Step 2 comes before it).",
+                     "rule": R_RECRUIT}]
+        return []
+    words = choices.recruit_words(s, s.current)
+    if words is None or not choices.battle_deploy_but_for_step(s):
+        return []
+    return [{"text": f"Battles are closed this turn: {words[0]} moved it past them (Step 3 comes "
+                     f"after Step 2); {words[1]}.", "rule": R_RECRUIT}]
 
 
 def to_json(s: XMenState) -> dict[str, Any]:

@@ -165,3 +165,89 @@ def test_strict_checks_neither_say_deploy_nor_offer_it(tmp_path):
     e = view["expect"]
     assert e["prompt"] == "Ana: recover at Headquarters or end the turn."
     assert "deploy" not in e["actions"] and "deploy_unchecked" not in e
+
+
+# -- Step 3 after Step 2: a deployment to recruit closes the team's battles ----------------------
+
+STEPS = ("Step 2 BATTLE: Decide which Evil Mutant your X-Men character(s) will battle ... Step 3 "
+         "(Advanced) If there is an X-Men Recruit card in a Battle Zone, you may choose to "
+         "recruit. Step 4 RECOVER")
+BATTLE_FIRST = ("Battle first: once a character deploys to recruit (Step 3), nobody starts a "
+                "battle this turn (Step 2 comes before it).")
+
+
+@pytest.fixture
+def recruiting(tmp_path):
+    """Ben's turn, Advanced: Jubilee waits to be recruited in Battle Zone 1, Blob and Pyro in
+    zones 2 and 3; Archangel and Cyclops are at Headquarters, unhurt."""
+    s = Session(Journal(tmp_path / "recruit.sqlite3"), Catalog())
+    s.start("xmen-alert", {"players": ["Ana", "Ben"], "advanced": True, "first_player": "Ana",
+                           "stat_cards": {"Ana": ["wolverine", "storm"],
+                                          "Ben": ["archangel", "cyclops"]},
+                           "alert_deck": ["recruit-1", "blob", "pyro", "toad"],
+                           "stat_deck": ["jubilee"]}, seed=5)
+    return s, act(s, "turn.end", "Ana")
+
+
+def test_a_battle_refused_after_a_recruiting_deployment_names_it_and_undo(recruiting):
+    """ "Following is a brief explanation of the 6 steps in a player's turn." with "%s": a
+    deployment to recruit moves the turn to Step 3, so Archangel's battle is refused though
+    nothing was rolled. The refusal names what closed the battles and how to take it back, and
+    Undo does.""" % STEPS
+    s, _ = recruiting
+    act(s, "deploy", "Ben", zone=1, heroes=["cyclops"])
+    with pytest.raises(IllegalAction) as err:
+        act(s, "deploy", "Ben", zone=2, heroes=["archangel"])
+    assert str(err.value) == (
+        "battles (Step 2) come before recruiting and recovery (Steps 3 and 4): deploying Cyclops "
+        "to recruit in Battle Zone 1 moved this turn past them (Undo takes that deployment back)")
+    view = s.submit(Action("undo"))
+    assert view["state"]["teams"][1]["headquarters"][1]["where"] == "headquarters"
+    view = act(s, "deploy", "Ben", zone=2, heroes=["archangel"])
+    assert view["state"]["teams"][1]["headquarters"][0]["where"] == "zone 2"
+
+
+def test_the_next_step_warns_before_and_after_a_deployment_to_recruit_closes_the_battles(
+        recruiting):
+    """ "%s": where a team may deploy to battle or to recruit, the screens say to battle first,
+    as "Deploy first" does for recovery; once Cyclops deployed to recruit while Archangel could
+    still have battled, they say the battles are closed, by what, and that Undo reopens them.""" \
+        % STEPS
+    s, view = recruiting
+    said = [r["text"] for r in view["reminders"]]
+    assert view["expect"]["player"] == "Ben" and set(view["expect"]["deploy"]) == {"1", "2", "3"}
+    assert BATTLE_FIRST in said, said
+    view = act(s, "deploy", "Ben", zone=1, heroes=["cyclops"])
+    said = [r["text"] for r in view["reminders"]]
+    assert BATTLE_FIRST not in said
+    assert ("Battles are closed this turn: deploying Cyclops to recruit in Battle Zone 1 moved "
+            "it past them (Step 3 comes after Step 2); Undo takes that deployment back.") in said
+    assert view["expect"]["deploy"] == {"1": ["archangel"]}      # only to recruit, as said
+
+
+def test_a_battle_first_leaves_no_recruiting_warning(recruiting):
+    """Deploying to battle first keeps the order: no warning about closed battles follows."""
+    s, _ = recruiting
+    view = act(s, "deploy", "Ben", zone=2, heroes=["archangel"])
+    said = " ".join(r["text"] for r in view["reminders"])
+    assert "Battles are closed" not in said and "Battle first" not in said
+
+
+def test_a_table_naming_its_first_alert_cards_is_not_told_how_characters_battle(tmp_path):
+    """ "Before you start your turn, check to see if any of the Battle Zones are empty. If they
+    are, draw the top X-Men Alert Card" (Step 1): while the table names the cards it drew from its
+    own deck, the reminders are Step 1's, not the battles' and recoveries' of Steps 2 to 4."""
+    s = Session(Journal(tmp_path / "own.sqlite3"), Catalog())
+    view = s.start("xmen-alert", {"players": ["Ana", "Ben"], "advanced": True,
+                                  "first_player": "Ana", "physical_decks": ["alert"],
+                                  "stat_cards": {"Ana": ["wolverine"], "Ben": ["storm"]}}, seed=2)
+    for card in ("sabretooth", "mystique"):
+        assert view["expect"]["phase"] == "draw", view["expect"]
+        said = " ".join(r["text"] for r in view["reminders"])
+        for words in ("battles (or recruits) or recovers", "join a battle already in progress"):
+            assert words not in said, said
+        view = act(s, "draw", None, card=card)
+    view = act(s, "draw", None, card="toad")
+    assert view["expect"]["phase"] == "play"
+    assert "Each character either battles (or recruits) or recovers in a turn, never both." in [
+        r["text"] for r in view["reminders"]]
