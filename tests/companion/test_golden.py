@@ -13,7 +13,12 @@ ones predate (ADDED), and a game's state keys (STATE_ADDED), each checked where 
 reworded on purpose is listed with its recorded words (LOG_REWORDED). And expect lists only the moves the rules
 accept now (Invincible listed every card effect and ``use_helper`` whatever the state): each of
 expect's lists of actions (``actions``, and a hero's own in ``heroes``) must be the recorded one
-with entries left out, in the same order. Everything else, bytes.
+with entries left out, in the same order. One recorded prompt was wrong and was corrected by
+hand: invincible.midgame.view.json's "Hero Phase: Atom Eve pull and play cubes, then done."
+while her pull (black, orange, black) waited in her ready area and a pull was refused ('All
+three cubes from a pull must be either played or dropped before you pull again') now reads
+"Atom Eve play or drop the ready cubes, then pull again or done."
+(tests/companion/games/test_invincible_next_step.py). Everything else, bytes.
 """
 
 import json

@@ -12,7 +12,7 @@ import random
 from companion.games.base import forbid
 from companion.games.invincible import board, card_powers, moves_training, resolve
 from companion.games.invincible.cube_fit import black_count, can_play, fit, in_play
-from companion.games.invincible.needs import HeroMove, Need
+from companion.games.invincible.needs import HeroMove, Need, unmet
 from companion.games.invincible.state import (
     R_CRASH, R_DEFIANCE, R_HERO, R_HERO_END, R_PULL, HeroState, InvincibleState,
 )
@@ -120,19 +120,28 @@ RESCUE_TRIED = Need(lambda s, h: h.can_pull or limitless(s, h),
                     lambda s, h: f"{h.name} took part in a crash rescue: 'neither you nor the "
                                  "crashed hero can pull any more cubes this round'", R_CRASH)
 
+CLEARED = Need(lambda s, h: not h.ready,
+               lambda s, h: f"{h.name} still has {len(h.ready)} cube(s) in the ready area: 'All "
+                            "three cubes from a pull must be either played or dropped before you "
+                            "pull again'", R_PULL)
+
 PULL = HeroMove(
     _pull, *IN_PLAY,
     Need(lambda s, h: not h.crashed or limitless(s, h),
          lambda s, h: f"{h.name} has crashed: 'A crashed hero cannot pull any more cubes for the "
                       "rest of the round'", R_CRASH),
     RESCUE_TRIED,
-    Need(lambda s, h: not h.ready,
-         lambda s, h: f"{h.name} still has {len(h.ready)} cube(s) in the ready area: 'All three "
-                      "cubes from a pull must be either played or dropped before you pull again'",
-         R_PULL),
+    CLEARED,
     Need(lambda s, h: _bag(h) > 0, lambda s, h: f"{h.name}'s bag is empty: send done to stop",
          R_PULL),
 )
+
+
+def pulls_once_cleared(s: InvincibleState, h: HeroState) -> bool:
+    """Whether the cubes in the ready area are all that keeps ``h`` from pulling: 'All three
+    cubes from a pull must be either played or dropped before you pull again'. PULL's own needs,
+    so the next step's "then pull again" is what the pull then accepts."""
+    return unmet(tuple(n for n in PULL.needs if n is not CLEARED), s, h) is None
 
 
 def _defiance(state: InvincibleState, play: Play, hero: HeroState) -> InvincibleState:

@@ -11,7 +11,8 @@ from companion.games.invincible import board, bosses, card_powers, card_rules, c
 from companion.games.invincible import moves_training as training
 from companion.games.invincible import slot_colours, view_dice
 from companion.games.invincible.cards import power_id
-from companion.games.invincible.moves_pull import DEFIANCE, DONE, black_count, finished, limitless
+from companion.games.invincible.moves_pull import (DEFIANCE, DONE, black_count, finished,
+                                                   pulls_once_cleared)
 from companion.games.invincible.moves_round import helper_heroes, usable_helpers, villains_to_reveal
 from companion.games.invincible.moves_villain import revealable
 from companion.games.invincible.scoring import score
@@ -146,22 +147,29 @@ def _hero_row(s: InvincibleState, h: HeroState, hero_actions: dict[str, list[str
 
 
 def _hero_steps(s: InvincibleState, active: list[dict[str, Any]], listed: bool) -> str:
-    """What each hero still acting may do, in words: pull and play (the ready cubes first, if
-    any); only play or drop the ready cubes (a crash rescue tried, an empty bag); or only stop.
-    ``listed``: each hero's moves are known (not while hero time's powers finish)."""
+    """What each hero still acting may do, in words (_step). ``listed``: each hero's moves are
+    known (not while hero time's powers finish)."""
     if not active:
         return "every hero has stopped."
     if not listed:
         return ", ".join(h["name"] for h in active) + " pull and play cubes, then done."
     groups: dict[str, list[str]] = {}
     for row in active:
-        acts, h = set(row["actions"]), s.hero(row["hero"])
-        again = (h.can_pull or limitless(s, h)) and sum(h.bag.values()) > 0
-        step = ("pull and play cubes, then done" if "pull" in acts or again and acts & {
-            "play", "drop", "defiance"} else "play or drop the ready cubes, then done"
-                if acts & {"play", "drop", "defiance"} else "can only stop (done)")
-        groups.setdefault(step, []).append(row["name"])
+        groups.setdefault(_step(s, row), []).append(row["name"])
     return "; ".join(f"{', '.join(names)} {step}" for step, names in groups.items()) + "."
+
+
+def _step(s: InvincibleState, row: dict[str, Any]) -> str:
+    """Pull and play; play or drop the ready cubes, then pull again where PULL's other needs
+    hold ('All three cubes from a pull must be either played or dropped before you pull again');
+    or only stop. From the hero's open moves: a hero told "pull" with cubes ready was refused."""
+    acts = set(row["actions"])
+    if "pull" in acts:
+        return "pull and play cubes, then done"
+    if not acts & {"play", "drop", "defiance"}:
+        return "can only stop (done)"
+    then = "pull again or done" if pulls_once_cleared(s, s.hero(row["hero"])) else "done"
+    return f"{'play or drop' if 'play' in acts else 'drop'} the ready cubes, then {then}"
 
 
 def _not_yet(r: dict[str, Any], steps: list[dict[str, Any]], i: int) -> str:
