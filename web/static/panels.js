@@ -473,13 +473,20 @@
       }
       // dropping a big part may have made room for smaller, less needed ones: put back what fits,
       // the most needed first; among parts of one rank the page's order is the need, so once one
-      // stays out, the rest of its rank do too (they would show in its place)
+      // stays out, the rest of its rank do too (they would show in its place); and a counted part
+      // (data-tallied) stays out behind a more needed one of its count that did (a hero who is
+      // done came back on a crowded table where a hero still playing could not)
       const out = new Set();
       for (const node of dropped.reverse()) {
-        if (out.has(node.dataset.drop)) continue;
+        if (out.has(node.dataset.drop) || out.has("tallied " + node.dataset.tallied)) continue;
         node.classList.remove("dropped");
         tally(box);
-        if (overflows(box)) { node.classList.add("dropped"); tally(box); out.add(node.dataset.drop); }
+        if (overflows(box)) {
+          node.classList.add("dropped");
+          tally(box);
+          out.add(node.dataset.drop);
+          if (node.dataset.tallied) out.add("tallied " + node.dataset.tallied);
+        }
       }
     }
     document.body.dataset.fitted = (Number(document.body.dataset.fitted) || 0) + 1;
