@@ -55,8 +55,7 @@ def step(engine: Game, table: Table, action: Action, rng: random.Random,
     # Any other action settles the table's dice: a waiting read is stale now, while a
     # confirmed one stays on show as the last roll until another roll replaces it.
     # a roll expect asks for, or one a camera read may stand for, entered by hand instead
-    pulled = (last_roll.as_read(expect, engine.read_requests(table.game)
-                                + engine.drawn_requests(table.game), action)
+    pulled = (last_roll.as_read(expect, _stood_for(engine, table.game, action), action)
               if action.type in engine.read_types else None)
     rolled = pulled is not None or last_roll.is_roll(expect, action)
     read = table.dice_read if table.dice_read and table.dice_read["confirmed"] and not rolled else None
@@ -108,6 +107,15 @@ def _log(engine: Game, game: Any) -> list[str] | None:
     its JSON's, which costs a whole state's JSON on every roll."""
     log = getattr(game, "log", None)
     return list(log) if isinstance(log, list) else engine.to_json(game).get("log")
+
+
+def _stood_for(engine: Game, game: Any, action: Action) -> list:
+    """The requests an action of ``action``'s type may stand for: a read's, or else a draw's
+    (asked only then: a pull, most of Invincible's entered rolls, needs no defiance's)."""
+    reads = engine.read_requests(game)
+    if any(r.action == action.type for r in reads):
+        return reads
+    return engine.drawn_requests(game)
 
 
 def apply_timer(timers: dict[str, Timer], action: Action) -> dict[str, Timer]:
