@@ -3,10 +3,14 @@ from now. A phone opened (or woken, or reconnected) minutes after the last move 
 time left as it was at that move (9:27 with 7:10 left, found by an audit of Invincible's hero
 time): the warning came late, then the clock jumped to "Time's up!"."""
 
+import contextlib
+import threading
 import time
 
 from browser_pages import WAIT
+from companion import ticker
 from companion.actions import Action
+from companion.backups import Backups
 from companion.games import Catalog
 from companion.journal import Journal
 from companion.session import Session
@@ -44,38 +48,12 @@ def test_a_timer_that_ran_out_while_the_companion_was_off_is_on_the_pages_opened
     """Told on the refusals board, news of a moment, it was gone before any page reconnected
     after the restart (found by a verification audit): it is a notice in every view now, on the
     table and the phones until someone says they read it."""
-    import threading
-
-    from companion import ticker
-    from companion.backups import Backups
-
-    clock = Clock()
-    path = tmp_path / "journal.sqlite3"
-    with Journal(path) as journal:
-        session = Session(journal, Catalog(), clock)
-        session.start("invincible", {"heroes": ["invincible", "atom-eve"], "hero_time": 10},
-                      seed=3)
-        session.submit(Action("advance"))
-    clock.now += 900
-    with Journal(path) as journal:
-        session = Session(journal, Catalog(), clock)
-        stopping = threading.Event()
-        thread = threading.Thread(target=ticker.run, args=(
-            session, Backups(tmp_path / "backups", journal), stopping))
-        thread.start()
-        try:
-            deadline = time.monotonic() + 10
-            while not session.view()["notices"] and time.monotonic() < deadline:
-                time.sleep(0.05)
-            with live_app(session) as live:
-                for path_, size in (("/table", (800, 480)), ("/play", (390, 844))):
-                    page = pages(f"http://127.0.0.1:{live.port}{path_}", *size)
-                    page.wait_for_selector("#alerts p", timeout=WAIT)
-                    said = page.inner_text("#alerts")
-                    assert "Hero time ran out at" in said and "companion was off" in said, said
-        finally:
-            stopping.set()
-            thread.join(5)
+    with _restarted_after_hero_time_ran_out(tmp_path) as session, live_app(session) as live:
+        for path_, size in (("/table", (800, 480)), ("/play", (390, 844))):
+            page = pages(f"http://127.0.0.1:{live.port}{path_}", *size)
+            page.wait_for_selector("#alerts p", timeout=WAIT)
+            said = page.inner_text("#alerts")
+            assert "Hero time ran out at" in said and "companion was off" in said, said
 
 
 def test_a_notice_that_comes_or_goes_at_the_same_seq_is_shown_on_an_open_page(tmp_path, pages):
@@ -101,11 +79,23 @@ def test_a_late_timers_notice_leaves_the_open_pages_when_undo_takes_its_end_back
                                                                                  pages):
     """Found at a table: after start-up ran hero time out, Undo took the end back (hero time
     full again), and every screen still said it had run out until someone tapped Understood."""
-    import threading
+    with _restarted_after_hero_time_ran_out(tmp_path) as session, live_app(session) as live:
+        opened = [pages(f"http://127.0.0.1:{live.port}{path_}", *size)
+                  for path_, size in (("/table", (800, 480)), ("/play", (390, 844)))]
+        for page in opened:
+            page.wait_for_selector("#alerts p", timeout=WAIT)
+            assert "Hero time ran out at" in page.inner_text("#alerts")
+        undone = session.submit(Action("undo"))    # the advance, and the end with it
+        assert not undone["timers"]["hero_time"]["expired"]
+        for page in opened:
+            page.wait_for_function(f"document.body.dataset.seq === '{undone['seq']}'")
+            page.wait_for_selector("#alerts", state="hidden", timeout=WAIT)
 
-    from companion import ticker
-    from companion.backups import Backups
 
+@contextlib.contextmanager
+def _restarted_after_hero_time_ran_out(tmp_path):
+    """An Invincible Hero Phase begun, the companion off for a quarter of an hour (hero time is
+    ten minutes), started again with its ticker: the session once its notice is in the view."""
     clock = Clock()
     path = tmp_path / "journal.sqlite3"
     with Journal(path) as journal:
@@ -124,17 +114,7 @@ def test_a_late_timers_notice_leaves_the_open_pages_when_undo_takes_its_end_back
             deadline = time.monotonic() + 10
             while not session.view()["notices"] and time.monotonic() < deadline:
                 time.sleep(0.05)
-            with live_app(session) as live:
-                opened = [pages(f"http://127.0.0.1:{live.port}{path_}", *size)
-                          for path_, size in (("/table", (800, 480)), ("/play", (390, 844)))]
-                for page in opened:
-                    page.wait_for_selector("#alerts p", timeout=WAIT)
-                    assert "Hero time ran out at" in page.inner_text("#alerts")
-                undone = session.submit(Action("undo"))    # the advance, and the end with it
-                assert not undone["timers"]["hero_time"]["expired"]
-                for page in opened:
-                    page.wait_for_function(f"document.body.dataset.seq === '{undone['seq']}'")
-                    page.wait_for_selector("#alerts", state="hidden", timeout=WAIT)
+            yield session
         finally:
             stopping.set()
             thread.join(5)
